@@ -1,0 +1,159 @@
+package loader
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// A CallResult is one tools/call as it crossed the wire.
+type CallResult struct {
+	Server, Wire string
+	// Request is the exact tools/call line written to the server's stdin:
+	// the tapped bytes, not a re-encoding.
+	Request []byte
+	// Response is the exact line the server answered that request with.
+	Response []byte
+	// Latency runs from writing the request to reading its response.
+	Latency time.Duration
+	IsError bool            // the result's isError
+	Result  json.RawMessage // the response's result object, as sent
+}
+
+// Call calls the tool wire on server with args (a JSON object; empty means
+// {}). Calls to one server run one at a time. The error is set when the
+// call could not complete: the server is not ready, answered a JSON-RPC
+// error, exited, or ctx ended; whatever crossed the wire is still returned.
+// A tool that reports failure (isError) is not an error here.
+func (s *Session) Call(ctx context.Context, server, wire string, args json.RawMessage) (CallResult, error) {
+	res := CallResult{Server: server, Wire: wire}
+	c := s.byName[server]
+	if c == nil {
+		return res, fmt.Errorf("calling %q: no server %q", wire, server)
+	}
+	c.mu.Lock()
+	state, cl := c.state, c.client
+	c.mu.Unlock()
+	if state != Ready {
+		return res, fmt.Errorf("calling %q on %s: %w (%s)", wire, server, ErrNotReady, state)
+	}
+	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: wire}}
+	if len(bytes.TrimSpace(args)) == 0 {
+		req.Params.Arguments = map[string]any{}
+	} else if !json.Valid(args) {
+		return res, fmt.Errorf("calling %q on %s: arguments are not valid JSON", wire, server)
+	} else {
+		// Sent as given rather than through a map, which would reorder keys.
+		req.Params.RawArguments = args
+	}
+
+	c.callMu.Lock()
+	defer c.callMu.Unlock()
+	var cap callCapture
+	c.wire.setWatch(cap.see)
+	defer c.wire.setWatch(nil)
+
+	start := time.Now()
+	_, err := cl.CallTool(ctx, req)
+	res.Latency = time.Since(start)
+	cap.fill(&res)
+	if err != nil {
+		return res, fmt.Errorf("calling %q on %s: %w", wire, server, err)
+	}
+	return res, nil
+}
+
+// A callCapture watches a server's lines during one Call and keeps the
+// tools/call requests written and the responses to them, whole (the Wire
+// keeps frames cut to MaxFrameBytes and only the last MaxFrames).
+type callCapture struct {
+	mu       sync.Mutex
+	requests []capturedRequest
+}
+
+type capturedRequest struct {
+	id               string // the id's JSON text
+	line, response   []byte
+	sentAt, answered time.Time
+}
+
+// envelope is what identifies a JSON-RPC message.
+type envelope struct {
+	ID     json.RawMessage `json:"id"`
+	Method *string         `json:"method"`
+}
+
+func (c *callCapture) see(dir Direction, line []byte) {
+	var env envelope
+	if json.Unmarshal(line, &env) != nil || len(env.ID) == 0 {
+		return
+	}
+	id := canonicalID(env.ID)
+	now := time.Now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case dir == Out && env.Method != nil && *env.Method == string(mcp.MethodToolsCall):
+		c.requests = append(c.requests, capturedRequest{id: id, line: bytes.Clone(line), sentAt: now})
+	case dir == In && env.Method == nil:
+		for i := range c.requests {
+			if r := &c.requests[i]; r.id == id && r.response == nil {
+				r.response, r.answered = bytes.Clone(line), now
+			}
+		}
+	}
+}
+
+// fill sets the wire fields of res from the last tools/call of the Call:
+// mcp-go repeats a call when the server asks for more input, and the last
+// exchange is the one that produced the result.
+func (c *callCapture) fill(res *CallResult) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.requests) == 0 {
+		return
+	}
+	r := c.requests[len(c.requests)-1]
+	res.Request = r.line
+	if r.response == nil {
+		return
+	}
+	res.Response = r.response
+	res.Latency = r.answered.Sub(r.sentAt)
+	var msg struct {
+		Result json.RawMessage `json:"result"`
+	}
+	if json.Unmarshal(r.response, &msg) == nil && len(msg.Result) > 0 {
+		res.Result = msg.Result
+		var flag struct {
+			IsError bool `json:"isError"`
+		}
+		_ = json.Unmarshal(msg.Result, &flag)
+		res.IsError = flag.IsError
+	}
+}
+
+// canonicalID makes ids comparable across encodings: 4, 4.0 and 4e0 are
+// one id.
+func canonicalID(raw json.RawMessage) string {
+	var n json.Number
+	if len(raw) > 0 && raw[0] != '"' && json.Unmarshal(raw, &n) == nil {
+		if f, err := n.Float64(); err == nil {
+			return fmt.Sprintf("n:%v", f)
+		}
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) == nil {
+		return buf.String()
+	}
+	return string(raw)
+}
+
+// ErrNotReady is wrapped by Call errors for servers that are not Ready.
+var ErrNotReady = errors.New("server is not ready")

@@ -1,0 +1,279 @@
+package loader_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/mcplens/mcplens/loader"
+)
+
+func TestParseConfigKeepsOrder(t *testing.T) {
+	data := `{
+  "other": {"ignored": true},
+  "mcpServers": {
+    "zeta":  {"command": "z", "args": ["--one", "two"], "env": {"Z": "1", "A": "2", "M": "3"}},
+    "alpha": {"command": "a"},
+    "mid":   {"command": "m", "cwd": "/tmp", "type": "stdio"},
+    "beta":  {"command": "b", "args": null, "env": null},
+    "omega": {"command": "o", "args": []}
+  }
+}`
+	cfg, err := loader.ParseConfig("order.json", []byte(data))
+	if err != nil {
+		t.Fatalf("ParseConfig: %v", err)
+	}
+	if cfg.Path != "order.json" {
+		t.Errorf("Path = %q, want %q", cfg.Path, "order.json")
+	}
+	var labels []string
+	for _, s := range cfg.Servers {
+		labels = append(labels, s.Label)
+	}
+	if want := []string{"zeta", "alpha", "mid", "beta", "omega"}; !reflect.DeepEqual(labels, want) {
+		t.Errorf("labels = %q, want %q", labels, want)
+	}
+	zeta := cfg.Servers[0]
+	if want := []string{"--one", "two"}; zeta.Command != "z" || !reflect.DeepEqual(zeta.Args, want) {
+		t.Errorf("zeta = %q %q, want %q %q", zeta.Command, zeta.Args, "z", want)
+	}
+	wantEnv := []loader.EnvVar{{"Z", "1"}, {"A", "2"}, {"M", "3"}}
+	if !reflect.DeepEqual(zeta.Env, wantEnv) {
+		t.Errorf("zeta env = %v, want %v", zeta.Env, wantEnv)
+	}
+	if want := []string{"cwd", "type"}; !reflect.DeepEqual(cfg.Servers[2].Unknown, want) {
+		t.Errorf("mid unknown keys = %q, want %q", cfg.Servers[2].Unknown, want)
+	}
+	if b := cfg.Servers[3]; b.Args != nil || b.Env != nil {
+		t.Errorf("beta with null args and env = %q %v, want none", b.Args, b.Env)
+	}
+}
+
+func TestParseConfigErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		data string
+		want string // the whole error text
+	}{
+		{
+			name: "broken line",
+			data: "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\",, \"args\": []}\n  }\n}\n",
+			want: `x.json:3:26: invalid character ',' looking for beginning of object key string`,
+		},
+		{
+			name: "cut short",
+			data: "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\"",
+			want: `x.json:3:25: unexpected end of JSON input`,
+		},
+		{
+			name: "characters counted, not bytes",
+			data: "{\"mcpServers\": {\"é€\": {\"command\": 1}}}",
+			want: `x.json:1:35: server "é€": command is a number, want a string`,
+		},
+		{
+			name: "missing command",
+			data: "{\"mcpServers\": {\n  \"a\": {\"command\": \"x\"},\n  \"web\": {\"url\": \"http://localhost\"}\n}}",
+			want: `x.json:3:3: server "web" has no "command" (only stdio servers are supported)`,
+		},
+		{
+			name: "null command",
+			data: `{"mcpServers": {"a": {"command": null}}}`,
+			want: `x.json:1:17: server "a" has no "command" (only stdio servers are supported)`,
+		},
+		{
+			name: "empty command",
+			data: `{"mcpServers": {"a": {"command": ""}}}`,
+			want: `x.json:1:34: server "a": empty command`,
+		},
+		{
+			name: "zero servers",
+			data: "{\n  \"mcpServers\": {}\n}",
+			want: `x.json:2:3: no servers: "mcpServers" is empty`,
+		},
+		{
+			name: "duplicate label",
+			data: "{\"mcpServers\": {\n  \"a\": {\"command\": \"x\"},\n  \"b\": {\"command\": \"y\"},\n    \"a\": {\"command\": \"z\"}\n}}",
+			want: `x.json:4:5: duplicate server label "a" (first declared at 2:3)`,
+		},
+		{
+			name: "empty label",
+			data: `{"mcpServers": {"": {"command": "x"}}}`,
+			want: `x.json:1:17: empty server label`,
+		},
+		{
+			name: "empty file",
+			data: "",
+			want: `x.json: empty file; want {"mcpServers": {...}}`,
+		},
+		{
+			name: "blank file",
+			data: " \n\t\n",
+			want: `x.json: empty file; want {"mcpServers": {...}}`,
+		},
+		{
+			name: "array at top level",
+			data: `[{"mcpServers": {}}]`,
+			want: `x.json:1:1: top level is an array, want an object with "mcpServers"`,
+		},
+		{
+			name: "string at top level",
+			data: "\n  \"mcpServers\"",
+			want: `x.json:2:3: top level is a string, want an object with "mcpServers"`,
+		},
+		{
+			name: "no mcpServers",
+			data: `{"servers": {"a": {"command": "x"}}}`,
+			want: `x.json:1:1: no "mcpServers" key at the top level`,
+		},
+		{
+			name: "mcpServers twice",
+			data: `{"mcpServers": {"a": {"command": "x"}}, "mcpServers": {}}`,
+			want: `x.json:1:41: "mcpServers" appears twice`,
+		},
+		{
+			name: "mcpServers not an object",
+			data: `{"mcpServers": ["a"]}`,
+			want: `x.json:1:16: "mcpServers" is an array, want an object`,
+		},
+		{
+			name: "server not an object",
+			data: `{"mcpServers": {"a": "npx server"}}`,
+			want: `x.json:1:22: server "a" is a string, want an object`,
+		},
+		{
+			name: "args not an array",
+			data: `{"mcpServers": {"a": {"command": "x", "args": "-v"}}}`,
+			want: `x.json:1:47: server "a": args is a string, want an array of strings`,
+		},
+		{
+			name: "arg not a string",
+			data: `{"mcpServers": {"a": {"command": "x", "args": ["-v", 2]}}}`,
+			want: `x.json:1:54: server "a": args[1] is a number, want a string`,
+		},
+		{
+			name: "env not an object",
+			data: `{"mcpServers": {"a": {"command": "x", "env": ["A=1"]}}}`,
+			want: `x.json:1:46: server "a": env is an array, want an object of strings`,
+		},
+		{
+			name: "env value not a string",
+			data: `{"mcpServers": {"a": {"command": "x", "env": {"PORT": 8080}}}}`,
+			want: `x.json:1:55: server "a": env "PORT" is a number, want a string`,
+		},
+		{
+			name: "env key twice",
+			data: `{"mcpServers": {"a": {"command": "x", "env": {"A": "1", "A": "2"}}}}`,
+			want: `x.json:1:57: server "a": env "A" appears twice`,
+		},
+		{
+			name: "server key twice",
+			data: `{"mcpServers": {"a": {"command": "x", "command": "y"}}}`,
+			want: `x.json:1:39: server "a": "command" appears twice`,
+		},
+		{
+			name: "data after the object",
+			data: `{"mcpServers": {"a": {"command": "x"}}} x`,
+			want: `x.json:1:41: invalid character 'x' after top-level value`,
+		},
+		{
+			name: "byte order mark is not a column",
+			data: "\xef\xbb\xbf{\"mcpServers\": 1}",
+			want: `x.json:1:16: "mcpServers" is a number, want an object`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := loader.ParseConfig("x.json", []byte(tt.data))
+			if err == nil {
+				t.Fatalf("ParseConfig(%q) = %+v, want error %q", tt.data, cfg, tt.want)
+			}
+			if err.Error() != tt.want {
+				t.Errorf("ParseConfig(%q) error\n got  %s\n want %s", tt.data, err, tt.want)
+			}
+			var ce *loader.ConfigError
+			if !errors.As(err, &ce) || ce.Path != "x.json" {
+				t.Errorf("ParseConfig(%q) error is %T, want *loader.ConfigError for x.json", tt.data, err)
+			}
+		})
+	}
+}
+
+func TestLoadConfig(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mcp.json")
+	if err := os.WriteFile(path, []byte(`{"mcpServers": {"b": {"command": "x"}, "a": {"command": "y"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := loader.LoadConfig(path)
+	if err != nil {
+		t.Fatalf("LoadConfig: %v", err)
+	}
+	if cfg.Path != path || len(cfg.Servers) != 2 || cfg.Servers[0].Label != "b" {
+		t.Errorf("LoadConfig = %+v, want b then a from %s", cfg, path)
+	}
+
+	_, err = loader.LoadConfig(filepath.Join(dir, "missing.json"))
+	if err == nil || !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "missing.json") {
+		t.Errorf("LoadConfig(missing) error = %v, want a not-exist error naming the file", err)
+	}
+}
+
+func FuzzParseConfig(f *testing.F) {
+	f.Add([]byte(`{"mcpServers": {"a": {"command": "x", "args": ["1"], "env": {"K": "V"}}}}`))
+	f.Add([]byte(`{"mcpServers": {"b": {"command": "x"}, "a": {"command": "y", "cwd": "/"}}}`))
+	f.Add([]byte(`{"mcpServers": {}}`))
+	f.Add([]byte("\xef\xbb\xbf{\"mcpServers\": {\"a\": {\"command\": null}}}"))
+	f.Add([]byte(`[1, 2]`))
+	f.Add([]byte(`{"mcpServers": {"a": {"command": "x",, }}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg, err := loader.ParseConfig("f.json", data)
+		if err != nil {
+			var ce *loader.ConfigError
+			if !errors.As(err, &ce) {
+				t.Fatalf("error %v is %T, want *loader.ConfigError", err, err)
+			}
+			if ce.Line < 0 || ce.Col < 0 || (ce.Line == 0) != (ce.Col == 0) {
+				t.Fatalf("error %q has position %d:%d", err, ce.Line, ce.Col)
+			}
+			return
+		}
+		if len(cfg.Servers) == 0 {
+			t.Fatalf("ParseConfig(%q) = no servers and no error", data)
+		}
+		seen := map[string]bool{}
+		for _, s := range cfg.Servers {
+			if s.Label == "" || s.Command == "" {
+				t.Fatalf("ParseConfig(%q) has server %+v with an empty label or command", data, s)
+			}
+			if seen[s.Label] {
+				t.Fatalf("ParseConfig(%q) has label %q twice", data, s.Label)
+			}
+			seen[s.Label] = true
+		}
+	})
+}
+
+func ExampleParseConfig() {
+	cfg, err := loader.ParseConfig("mcp.json", []byte(`{"mcpServers": {
+		"beta":  {"command": "beta-server"},
+		"alpha": {"command": "npx", "args": ["-y", "alpha-server"], "env": {"TOKEN": "t"}}
+	}}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, s := range cfg.Servers {
+		fmt.Println(s.Label, s.Command, s.Args, s.Env)
+	}
+
+	_, err = loader.ParseConfig("bad.json", []byte("{\n  \"mcpServers\": {,}\n}"))
+	fmt.Println(err)
+	// Output:
+	// beta beta-server [] []
+	// alpha npx [-y alpha-server] [{TOKEN t}]
+	// bad.json:2:18: invalid character ',' looking for beginning of object key string
+}

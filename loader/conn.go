@@ -1,0 +1,309 @@
+package loader
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// ProtocolVersion is the MCP revision mcplens asks every server for. Pinning
+// a revision that uses the initialize handshake keeps mcp-go from first
+// probing with server/discover, which a server that ignores unknown methods
+// answers with silence, stalling each connect by the probe's 5s timeout.
+const ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION // "2025-11-25"
+
+const clientName, clientVersion = "mcplens", "dev"
+
+// relistDelay gathers a burst of tools/list_changed notifications into one
+// relisting.
+const relistDelay = 100 * time.Millisecond
+
+// exitGrace is how long a failed connect waits for a dying child to finish,
+// so the failure can say how it ended.
+const exitGrace = 300 * time.Millisecond
+
+// A conn is the connection to one server.
+type conn struct {
+	s      *Session
+	spec   ServerSpec
+	wire   *Wire
+	stderr *ring
+
+	closing  atomic.Bool   // set by Close: no more failures are reported
+	attempt  chan struct{} // closed when the first connect attempt ends
+	relist   chan struct{} // capacity 1: a list_changed is pending
+	stopOnce sync.Once
+	callMu   sync.Mutex // one call at a time per server
+
+	mu     sync.Mutex
+	proc   *process
+	client *client.Client
+	lister *lister
+	state  State
+	ready  Event // the last Ready event, reused on relisting
+}
+
+func newConn(s *Session, spec ServerSpec) *conn {
+	c := &conn{
+		s:       s,
+		spec:    spec,
+		stderr:  newRing(stderrTail),
+		attempt: make(chan struct{}),
+		relist:  make(chan struct{}, 1),
+	}
+	c.wire = newWire(spec.Label, func() {
+		s.emit(Event{Server: spec.Label, Wire: true})
+	})
+	return c
+}
+
+func (c *conn) process() *process {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.proc
+}
+
+// connect spawns the child, runs the handshake and lists the tools.
+func (c *conn) connect() {
+	defer close(c.attempt)
+	p, err := spawn(c.spec, c.stderr)
+	if err != nil {
+		c.fail(fmt.Sprintf("starting %q: %v", c.spec.Command, startErr(err)), "")
+		return
+	}
+	stdout := newTapReader(p.stdout, c.wire)
+	stdin := newTapWriter(p.stdin, c.wire)
+	// The transport gets the tapped pipes and no stderr: stderr is drained
+	// here, and the process is ours to reap.
+	tr := transport.NewIO(stdout, stdin, nil)
+	cl := client.NewClient(tr, client.WithProtocolVersion(ProtocolVersion))
+	cl.OnNotification(c.onNotification)
+
+	c.s.wg.Go(func() { p.settle(stdout.eof) })
+	c.mu.Lock()
+	if c.closing.Load() {
+		// Close ran while the child was starting; it found no process to
+		// stop (closing is set before terminate looks), so stop it here.
+		c.mu.Unlock()
+		_ = p.stdin.Close()
+		p.stop()
+		return
+	}
+	c.proc, c.client, c.lister = p, cl, &lister{tr: tr}
+	c.mu.Unlock()
+	c.s.wg.Go(func() { c.watchExit(p) })
+
+	if err := cl.Start(c.s.ctx); err != nil {
+		c.failAndStop("starting the client", err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.s.ctx, c.s.opts.Timeout)
+	defer cancel()
+	init, err := cl.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
+		ProtocolVersion: ProtocolVersion,
+		ClientInfo:      mcp.Implementation{Name: clientName, Version: clientVersion},
+	}})
+	if err != nil {
+		c.failAndStop("initialize", err)
+		return
+	}
+	tools, note, err := c.lister.list(ctx)
+	if err != nil {
+		c.failAndStop("listing tools", err)
+		return
+	}
+
+	ev := Event{
+		Server:        c.spec.Label,
+		State:         Ready,
+		Err:           note,
+		Protocol:      init.ProtocolVersion,
+		ServerName:    init.ServerInfo.Name,
+		ServerVersion: init.ServerInfo.Version,
+		Tools:         tools,
+	}
+	c.mu.Lock()
+	if c.state != Connecting || c.closing.Load() {
+		c.mu.Unlock()
+		return
+	}
+	c.state, c.ready = Ready, ev
+	c.mu.Unlock()
+	c.s.emit(ev)
+	c.s.wg.Go(c.relistLoop)
+}
+
+// startErr drops the wrapping of a failed exec that only repeats the
+// command: "fork/exec /x/y: no such file or directory" says less than
+// `starting "/x/y": no such file or directory`.
+func startErr(err error) error {
+	var pathErr *fs.PathError
+	if errors.As(err, &pathErr) {
+		return pathErr.Err
+	}
+	var execErr *exec.Error
+	if errors.As(err, &execErr) {
+		return execErr.Err
+	}
+	return err
+}
+
+// fail reports the server as failed, once; later failures and failures
+// during Close are not reported.
+func (c *conn) fail(msg, stderr string) {
+	c.mu.Lock()
+	if c.state == Failed || c.state == Closed || c.closing.Load() {
+		c.mu.Unlock()
+		return
+	}
+	c.state = Failed
+	c.mu.Unlock()
+	c.s.emit(Event{Server: c.spec.Label, State: Failed, Err: msg, Stderr: stderr})
+}
+
+// failAndStop reports a failed connect and stops the child. A connection
+// that broke usually means a dying child: the report waits a moment to say
+// how it ended, and for its last words on stderr.
+func (c *conn) failAndStop(phase string, err error) {
+	if c.closing.Load() {
+		return
+	}
+	p := c.process()
+	msg := describeErr(phase, err, c.s.opts.Timeout)
+	var broken *transport.Error // the pipe failed, not the server's answer
+	wait := time.Duration(0)
+	if errors.As(err, &broken) && !errors.Is(err, context.DeadlineExceeded) {
+		wait = exitGrace
+	}
+	if p.waitExit(wait) {
+		if broken != nil {
+			msg = fmt.Sprintf("%s: server exited (%s)", phase, p.status())
+		} else {
+			msg += fmt.Sprintf(" (server exited: %s)", p.status())
+		}
+		select {
+		case <-p.stderrDone:
+		case <-time.After(pipeGrace):
+		}
+	} else if errors.Is(err, transport.ErrTransportClosed) {
+		msg = phase + ": server closed its stdout"
+	}
+	c.fail(msg, c.stderr.String())
+	c.terminate()
+}
+
+// watchExit reports a child that dies after its connection was ready.
+// While connecting, the connect path reports the failure with its phase.
+func (c *conn) watchExit(p *process) {
+	<-p.exited
+	<-c.attempt
+	c.mu.Lock()
+	ready := c.state == Ready
+	c.mu.Unlock()
+	if !ready || c.closing.Load() {
+		return
+	}
+	select {
+	case <-p.stderrDone:
+	case <-time.After(pipeGrace):
+	}
+	c.fail("server exited ("+p.status()+")", c.stderr.String())
+}
+
+// terminate closes the connection and stops the child, once; concurrent
+// callers wait for the first to finish.
+func (c *conn) terminate() {
+	c.stopOnce.Do(func() {
+		c.mu.Lock()
+		cl, p := c.client, c.proc
+		c.mu.Unlock()
+		if cl != nil {
+			_ = cl.Close() // ends pending requests and closes the tapped stdin
+		}
+		if p != nil {
+			_ = p.stdin.Close()
+			p.stop()
+		}
+	})
+}
+
+// shutdown stops the child for Close and reports whether it was reaped.
+func (c *conn) shutdown() bool {
+	c.terminate()
+	c.mu.Lock()
+	if c.state != Closed {
+		c.state = Closed
+	}
+	p := c.proc
+	c.mu.Unlock()
+	return p == nil || p.waitExit(0)
+}
+
+// onNotification runs on mcp-go's read loop, which must not block (it is
+// what delivers the answer to a relisting): it only flags the change.
+func (c *conn) onNotification(n mcp.JSONRPCNotification) {
+	if n.Method != string(mcp.MethodNotificationToolsListChanged) {
+		return
+	}
+	select {
+	case c.relist <- struct{}{}:
+	default:
+	}
+}
+
+// relistLoop lists the tools again after each (burst of) list_changed and
+// reports the new list as a Ready event.
+func (c *conn) relistLoop() {
+	for {
+		select {
+		case <-c.s.ctx.Done():
+			return
+		case <-c.relist:
+		}
+		select {
+		case <-c.s.ctx.Done():
+			return
+		case <-time.After(relistDelay):
+		}
+		select { // notifications during the delay are covered by this listing
+		case <-c.relist:
+		default:
+		}
+		c.mu.Lock()
+		ready := c.state == Ready
+		c.mu.Unlock()
+		if !ready {
+			return
+		}
+
+		ctx, cancel := context.WithTimeout(c.s.ctx, c.s.opts.Timeout)
+		tools, note, err := c.lister.list(ctx)
+		cancel()
+		if c.closing.Load() {
+			return
+		}
+		c.mu.Lock()
+		if c.state != Ready {
+			c.mu.Unlock()
+			return
+		}
+		ev := c.ready
+		if err != nil {
+			ev.Err = describeErr("relisting tools", err, c.s.opts.Timeout) + "; showing the previous list"
+		} else {
+			ev.Tools, ev.Err = tools, note
+		}
+		c.ready = ev
+		c.mu.Unlock()
+		c.s.emit(ev)
+	}
+}

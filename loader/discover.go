@@ -1,0 +1,188 @@
+package loader
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcplens/mcplens/model"
+)
+
+// maxPages bounds how many tools/list pages one listing follows.
+const maxPages = 1000
+
+// A lister lists a server's tools page by page, as raw rows: mcp-go's
+// ListTools decodes rows into mcp.Tool, which would lose a row whose name is
+// missing or not a string, and with it the evidence the inspector exists to
+// show.
+type lister struct {
+	tr  *transport.Stdio
+	seq atomic.Int64
+}
+
+// list follows every nextCursor. A listing that cannot finish cleanly (a
+// repeated cursor, too many pages, a cursor that is not a string) returns
+// the rows it got with a note saying why it stopped; err is for a request
+// that failed outright.
+func (l *lister) list(ctx context.Context) (tools []model.Tool, note string, err error) {
+	seen := map[string]bool{}
+	var cursor *string
+	for page := 1; ; page++ {
+		if page > maxPages {
+			return tools, fmt.Sprintf("tools/list stopped after %d pages; showing the %d tools listed so far", maxPages, len(tools)), nil
+		}
+		rows, next, err := l.page(ctx, cursor)
+		if err != nil {
+			if page > 1 {
+				return nil, "", fmt.Errorf("tools/list page %d: %w", page, err)
+			}
+			return nil, "", fmt.Errorf("tools/list: %w", err)
+		}
+		for _, row := range rows {
+			tools = append(tools, toolFromRow(row))
+		}
+		switch {
+		case next.missing:
+			return tools, "", nil
+		case next.bad != "":
+			return tools, fmt.Sprintf("tools/list page %d: nextCursor is %s, not a string; stopped there", page, next.bad), nil
+		case seen[next.cursor]:
+			return tools, fmt.Sprintf("tools/list page %d: nextCursor %q was already followed; stopped there", page, next.cursor), nil
+		}
+		seen[next.cursor] = true
+		c := next.cursor
+		cursor = &c
+	}
+}
+
+// nextCursor is what a page said about the next one.
+type nextCursor struct {
+	missing bool   // absent, null or "": this was the last page
+	cursor  string // the cursor to follow
+	bad     string // the JSON type, when it is not a string
+}
+
+// page requests one page. The id is a string so it can never collide with
+// the integer ids of the mcp-go client sharing the transport.
+func (l *lister) page(ctx context.Context, cursor *string) ([]json.RawMessage, nextCursor, error) {
+	params := map[string]any{}
+	if cursor != nil {
+		params["cursor"] = *cursor
+	}
+	id := "list-" + strconv.FormatInt(l.seq.Add(1), 10)
+	resp, err := l.tr.SendRequest(ctx, transport.JSONRPCRequest{
+		JSONRPC: mcp.JSONRPC_VERSION,
+		ID:      mcp.NewRequestId(id),
+		Method:  string(mcp.MethodToolsList),
+		Params:  params,
+	})
+	if err != nil {
+		return nil, nextCursor{}, err
+	}
+	if resp.Error != nil {
+		return nil, nextCursor{}, fmt.Errorf("server answered error %d: %s", resp.Error.Code, resp.Error.Message)
+	}
+	var result struct {
+		Tools      json.RawMessage `json:"tools"`
+		NextCursor json.RawMessage `json:"nextCursor"`
+	}
+	if err := json.Unmarshal(resp.Result, &result); err != nil {
+		return nil, nextCursor{}, fmt.Errorf("result is not an object: %s", clip(resp.Result))
+	}
+	var rows []json.RawMessage
+	if len(result.Tools) == 0 || string(result.Tools) == "null" {
+		return nil, nextCursor{}, fmt.Errorf("result has no tools array")
+	}
+	if err := json.Unmarshal(result.Tools, &rows); err != nil {
+		return nil, nextCursor{}, fmt.Errorf("result.tools is %s, not an array", jsonType(result.Tools))
+	}
+
+	var next nextCursor
+	switch raw := result.NextCursor; {
+	case len(raw) == 0 || string(raw) == "null" || string(raw) == `""`:
+		next.missing = true
+	case raw[0] == '"':
+		if err := json.Unmarshal(raw, &next.cursor); err != nil {
+			next.bad = "an invalid string"
+		}
+	default:
+		next.bad = jsonType(raw)
+	}
+	return rows, next, nil
+}
+
+// toolFromRow keeps one advertised row as it came, noting why its name is
+// unusable when it is.
+func toolFromRow(row json.RawMessage) model.Tool {
+	t := model.Tool{Raw: bytes.Clone(row)}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(row, &fields); err != nil {
+		t.NameProblem = fmt.Sprintf("row is %s, not an object", jsonType(row))
+		return t
+	}
+	name, ok := fields["name"]
+	switch {
+	case !ok:
+		t.NameProblem = "missing name"
+	case name[0] != '"':
+		t.NameProblem = fmt.Sprintf("name is %s, not a string", jsonType(name))
+	default:
+		if err := json.Unmarshal(name, &t.Name); err != nil {
+			t.NameProblem = "name is not a valid string"
+		} else if t.Name == "" {
+			t.NameProblem = "empty name"
+		} else {
+			t.NameOK = true
+		}
+	}
+	t.Title = stringField(fields, "title")
+	t.Description = stringField(fields, "description")
+	if schema, ok := fields["inputSchema"]; ok {
+		t.InputSchema = bytes.Clone(schema)
+	}
+	return t
+}
+
+func stringField(fields map[string]json.RawMessage, key string) string {
+	var s string
+	if raw, ok := fields[key]; ok {
+		_ = json.Unmarshal(raw, &s) // a non-string is left to the raw row
+	}
+	return s
+}
+
+// jsonType names the type of a JSON value for a message.
+func jsonType(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "empty"
+	}
+	switch raw[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// clip shortens raw JSON for an error message.
+func clip(raw []byte) string {
+	const n = 120
+	if len(raw) <= n {
+		return string(raw)
+	}
+	return string(raw[:n]) + "..."
+}

@@ -1,0 +1,27 @@
+// Package loader turns a config file into live MCP connections and reports
+// what each server advertises, byte for byte.
+//
+// A config keeps its servers in declaration order (the first-declared server
+// wins under the legacy naming policies). Open spawns every server as its own
+// child process, taps its stdin and stdout so each JSON-RPC line is kept
+// exactly as it crossed the pipe (a Wire per server), and lists its tools as
+// raw rows, so a row with no usable name is still shown. The loader never
+// decides names: that is model's job.
+//
+//	cfg, err := loader.LoadConfig("mcp.json")
+//	if err != nil {
+//		return err // "mcp.json:3:9: invalid character ',' ..."
+//	}
+//	s := loader.Open(cfg, loader.Options{})
+//	defer s.Close()
+//	for ev := range s.Events() {
+//		switch {
+//		case ev.Wire:
+//			// new frames on s.Wire(ev.Server)
+//		case ev.State == loader.Ready:
+//			// ev.Tools is what ev.Server advertised, in its order
+//		case ev.State == loader.Failed:
+//			// ev.Err says what failed, ev.Stderr what the server said
+//		}
+//	}
+package loader

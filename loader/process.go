@@ -1,0 +1,237 @@
+package loader
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Shutdown timing: how long a child gets after its stdin closes, and after
+// SIGTERM, before the next step. With the final wait after SIGKILL a stop
+// takes at most about stopBudget.
+const (
+	stdinGrace = 400 * time.Millisecond
+	termGrace  = 400 * time.Millisecond
+	killGrace  = 500 * time.Millisecond
+	stopBudget = stdinGrace + termGrace + killGrace
+
+	// pipeGrace is how long the pipes may stay open after the child exits:
+	// a grandchild that inherited them must not keep a reader waiting.
+	pipeGrace = 250 * time.Millisecond
+)
+
+// stderrTail bounds how much of a server's stderr is kept.
+const stderrTail = 8 << 10
+
+// A process is one server child: spawned, piped and reaped by the loader
+// itself rather than by mcp-go, so every byte can be tapped and no child
+// escapes shutdown. It leads its own process group, so signals reach any
+// helpers it starts too.
+type process struct {
+	cmd    *exec.Cmd
+	pid    int
+	stdin  *os.File // write end
+	stdout *os.File // read end
+	stderr *ring
+
+	exited  chan struct{} // closed once the child is reaped
+	waitErr error         // how it ended; read after exited is closed
+
+	stderrDone chan struct{} // closed once stderr reached end of file
+	releaseOne sync.Once
+	errR       *os.File
+}
+
+// spawn starts spec's command with the environment of mcplens plus spec.Env.
+func spawn(spec ServerSpec, stderr *ring) (*process, error) {
+	cmd := exec.Command(spec.Command, spec.Args...)
+	cmd.Env = os.Environ()
+	for _, kv := range spec.Env {
+		cmd.Env = append(cmd.Env, kv.Key+"="+kv.Value)
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+
+	var files []*os.File // every end, closed on failure
+	closeAll := func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			files = append(files, r, w)
+		}
+		return r, w, err
+	}
+	inR, inW, err := pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	errR, errW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	if err := cmd.Start(); err != nil {
+		closeAll()
+		return nil, err
+	}
+	// The child holds its own copies; ours would keep its stdout open
+	// after it exits.
+	inR.Close()
+	outW.Close()
+	errW.Close()
+
+	p := &process{
+		cmd:        cmd,
+		pid:        cmd.Process.Pid,
+		stdin:      inW,
+		stdout:     outR,
+		stderr:     stderr,
+		exited:     make(chan struct{}),
+		stderrDone: make(chan struct{}),
+		errR:       errR,
+	}
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := errR.Read(buf)
+			p.stderr.Write(buf[:n])
+			if err != nil {
+				break
+			}
+		}
+		close(p.stderrDone)
+	}()
+	go func() {
+		p.waitErr = cmd.Wait()
+		close(p.exited)
+	}()
+	return p, nil
+}
+
+// status describes how the child ended, or "" while it runs.
+func (p *process) status() string {
+	select {
+	case <-p.exited:
+	default:
+		return ""
+	}
+	if p.waitErr == nil {
+		return "exit status 0"
+	}
+	var exitErr *exec.ExitError
+	if errors.As(p.waitErr, &exitErr) {
+		return exitErr.Error() // "exit status 3", "signal: killed"
+	}
+	return p.waitErr.Error()
+}
+
+// waitExit reports whether the child has been reaped within d.
+func (p *process) waitExit(d time.Duration) bool {
+	select {
+	case <-p.exited:
+		return true
+	default:
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.exited:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// settle waits, after the child exited, until stdout (whose end of file is
+// stdoutEOF) and stderr have been read to the end, at most pipeGrace; then
+// it closes our read ends, which ends any read still blocked because a
+// grandchild holds the other end.
+func (p *process) settle(stdoutEOF <-chan struct{}) {
+	<-p.exited
+	t := time.NewTimer(pipeGrace)
+	defer t.Stop()
+	for _, done := range []<-chan struct{}{stdoutEOF, p.stderrDone} {
+		select {
+		case <-done:
+		case <-t.C:
+			p.release()
+			return
+		}
+	}
+	p.release()
+}
+
+// release closes the read ends. Stdin stays open until the connection is
+// closed: a write to a dead child then fails as a broken pipe rather than
+// as a use of a closed file, and closing it is the connection's job.
+func (p *process) release() {
+	p.releaseOne.Do(func() {
+		p.stdout.Close()
+		p.errR.Close()
+	})
+}
+
+// stop ends the child, escalating: stdin is closed (by the caller), then
+// SIGTERM, then SIGKILL, each to the whole process group. Whatever the
+// leader did, the group is killed at the end so no helper outlives it.
+func (p *process) stop() {
+	if !p.waitExit(stdinGrace) {
+		p.signal(syscall.SIGTERM)
+		if !p.waitExit(termGrace) {
+			p.signal(syscall.SIGKILL)
+			p.waitExit(killGrace)
+		}
+	}
+	p.signal(syscall.SIGKILL) // stragglers in the group; ESRCH when none
+}
+
+func (p *process) signal(sig syscall.Signal) {
+	// A negative pid names the group the child leads (Setpgid).
+	if err := syscall.Kill(-p.pid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
+		_ = p.cmd.Process.Signal(sig)
+	}
+}
+
+// A ring keeps the last bytes written to it.
+type ring struct {
+	mu   sync.Mutex
+	buf  []byte
+	max  int
+	lost int // bytes dropped from the front
+}
+
+func newRing(max int) *ring { return &ring{max: max} }
+
+func (r *ring) Write(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.buf = append(r.buf, p...)
+	if over := len(r.buf) - r.max; over > 0 {
+		r.lost += over
+		r.buf = append(r.buf[:0], r.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+// String returns the tail, marked when older output was dropped.
+func (r *ring) String() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.lost > 0 {
+		return fmt.Sprintf("[%d earlier bytes dropped]\n%s", r.lost, r.buf)
+	}
+	return string(r.buf)
+}

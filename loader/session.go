@@ -1,0 +1,225 @@
+package loader
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/mcplens/mcplens/model"
+)
+
+// A State is where one server's connection stands.
+type State int
+
+const (
+	Connecting State = iota
+	Ready
+	Failed
+	Closed
+)
+
+func (s State) String() string {
+	switch s {
+	case Connecting:
+		return "connecting"
+	case Ready:
+		return "ready"
+	case Failed:
+		return "failed"
+	case Closed:
+		return "closed"
+	}
+	return fmt.Sprintf("State(%d)", int(s))
+}
+
+// An Event reports a change on one server.
+type Event struct {
+	Server string
+	State  State
+	// Err says what failed (Failed), including how the process ended; on
+	// Ready it is a note about an incomplete or failed (re)listing.
+	Err string
+	// Stderr is the tail of the server's stderr, set with Failed.
+	Stderr   string
+	Protocol string // the negotiated protocol version
+	// ServerName and ServerVersion are the serverInfo the server gave:
+	// for display only, never an identity (the label is).
+	ServerName, ServerVersion string
+	// Tools is what the server advertised, in its order: set with Ready,
+	// again after every relisting.
+	Tools []model.Tool
+	// Wire marks a "new frames on this server" event. Wire events are
+	// coalesced and carry no other field but Server.
+	Wire bool
+}
+
+// Options tune a Session.
+type Options struct {
+	// Timeout bounds each server's connect and tool listing; default 20s.
+	Timeout time.Duration
+	// Logger receives what mcp-go logs through the default slog logger.
+	// Open installs it as the process-wide default (mcp-go offers no
+	// per-transport option for the stdio paths used here); nil discards,
+	// so nothing reaches a terminal a TUI is drawing on.
+	Logger *slog.Logger
+}
+
+// DefaultTimeout is the per-server connect and listing timeout.
+const DefaultTimeout = 20 * time.Second
+
+// closeBudget bounds Close, whatever the servers do.
+const closeBudget = stopBudget + 200*time.Millisecond
+
+// A Session is the live connections to the servers of one config.
+type Session struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	opts   Options
+	events *eventQueue
+	conns  []*conn // in config order
+	byName map[string]*conn
+	wg     sync.WaitGroup // every goroutine that may emit or touch a child
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Open starts connecting to every server of cfg at once and returns without
+// waiting: progress arrives on Events. A label repeated in cfg (which
+// ParseConfig never returns) is connected once, as first declared.
+func Open(cfg *Config, opts Options) *Session {
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	// mcp-go's stdio transport captures slog.Default() when it is built and
+	// its client logs through slog's package functions: both must be
+	// redirected before the first transport exists.
+	slog.SetDefault(logger)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Session{
+		ctx:    ctx,
+		cancel: cancel,
+		opts:   opts,
+		events: newEventQueue(),
+		byName: map[string]*conn{},
+	}
+	for _, spec := range cfg.Servers {
+		if s.byName[spec.Label] != nil {
+			continue // a label names one server; ParseConfig rejects repeats
+		}
+		c := newConn(s, spec)
+		s.conns = append(s.conns, c)
+		s.byName[spec.Label] = c
+	}
+	// Announce every server before any connects, so a reader sees them in
+	// config order.
+	for _, c := range s.conns {
+		s.emit(Event{Server: c.spec.Label, State: Connecting})
+	}
+	for _, c := range s.conns {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			c.connect()
+		}()
+	}
+	return s
+}
+
+// Events returns the stream of state and wire events. State events are
+// never dropped; the channel is closed after Close.
+func (s *Session) Events() <-chan Event { return s.events.out }
+
+// Wire returns the frame log of a server, or nil for an unknown label.
+func (s *Session) Wire(server string) *Wire {
+	if c := s.byName[server]; c != nil {
+		return c.wire
+	}
+	return nil
+}
+
+// Stderr returns the tail of a server's stderr.
+func (s *Session) Stderr(server string) string {
+	if c := s.byName[server]; c != nil {
+		return c.stderr.String()
+	}
+	return ""
+}
+
+// Pid returns the process id of a server's child, or 0 when it never
+// started.
+func (s *Session) Pid(server string) int {
+	if c := s.byName[server]; c != nil {
+		if p := c.process(); p != nil {
+			return p.pid
+		}
+	}
+	return 0
+}
+
+// Close ends every connection: each child's stdin is closed, then it gets
+// SIGTERM, then SIGKILL, and is reaped; no child outlives Close. It takes at
+// most about 1.5s, and returns an error only when a child could not be
+// reaped.
+func (s *Session) Close() error {
+	s.closeOnce.Do(func() {
+		deadline := time.Now().Add(closeBudget)
+		for _, c := range s.conns {
+			c.closing.Store(true)
+		}
+		s.cancel() // connects and relistings in progress give up now
+
+		var mu sync.Mutex
+		var stuck []string
+		var stops sync.WaitGroup
+		for _, c := range s.conns {
+			stops.Go(func() {
+				if !c.shutdown() {
+					mu.Lock()
+					stuck = append(stuck, c.spec.Label)
+					mu.Unlock()
+				}
+				s.emit(Event{Server: c.spec.Label, State: Closed})
+			})
+		}
+		stops.Wait()
+
+		// A connect that raced with Close stops its own child: wait for it,
+		// and for every other goroutine, within the budget.
+		done := make(chan struct{})
+		go func() {
+			s.wg.Wait()
+			close(done)
+		}()
+		t := time.NewTimer(time.Until(deadline))
+		defer t.Stop()
+		select {
+		case <-done:
+		case <-t.C:
+		}
+		s.events.close()
+		if len(stuck) > 0 {
+			s.closeErr = fmt.Errorf("closing session: the process of %v did not exit after SIGKILL", stuck)
+		}
+	})
+	return s.closeErr
+}
+
+func (s *Session) emit(ev Event) { s.events.push(ev) }
+
+// describeErr words a connect error for a person, folding in how the
+// process ended when it did.
+func describeErr(phase string, err error, timeout time.Duration) string {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Sprintf("%s: no answer within %s", phase, timeout)
+	}
+	return fmt.Sprintf("%s: %v", phase, err)
+}

@@ -1,0 +1,76 @@
+// Package model is the domain of mcplens: what MCP servers advertised, the
+// naming policies clients use to merge them into one registry, the provider
+// rules every registered name is checked against, and the text handling that
+// keeps server-supplied strings from acting on a terminal. It imports only
+// the standard library, does no I/O, and never talks to a server: the loader
+// produces catalogues, model turns them into a registry, the UI renders it.
+//
+//	cats := []model.Catalogue{
+//		{Server: "alpha", Tools: []model.Tool{{Name: "request", NameOK: true}}},
+//		{Server: "beta", Tools: []model.Tool{{Name: "request", NameOK: true}}},
+//	}
+//	p, _ := model.PolicyNamed("lionagi")
+//	reg := p.Apply(cats)
+//	rt, _ := reg.Lookup("mcp__beta__request")
+//	fmt.Println(rt.Server, rt.Wire) // beta request: the call goes out as "request"
+//	for _, prof := range model.DefaultProfiles() {
+//		fmt.Println(prof.Check(reg.Servers[1].Outcomes[0]).Severity) // pass
+//	}
+//
+// # Vocabulary
+//
+//   - server label: the key of the server in the config file ("alpha"),
+//     never the server's self-reported name, which the spec does not make
+//     unique.
+//   - wire name: the tool name exactly as the server advertised it; the name
+//     a tools/call must carry.
+//   - registered name: the name a client's registry, and so the model, knows
+//     the tool by under a policy.
+//   - route: server label, wire name and row, fixed when the registry is
+//     built. A call is a lookup of a route, never of a server by name.
+//   - outcome: what a policy did with one advertised row: Registered (under
+//     its wire name), Renamed (under another name), Dropped (never reached
+//     the registry), Displaced (registered, then overwritten).
+//
+// Every policy gives every advertised row exactly one Outcome, so nothing
+// disappears without a row saying why. Every policy fills the same
+// per-server postcondition fields (ServerResult.Advertised, Registered,
+// Missing), so servers can be compared across policies; lionagi alone acts
+// on them.
+//
+// # Policies
+//
+// lionagi-legacy and lionagi-legacy-update register bare wire names, first
+// declared wins or last declared overwrites. lionagi (ADR-0112) always
+// registers mcp__{server}__{tool}, validated and never truncated. qwen
+// normalizes mcp__{server}__{tool} to a provider-safe name with a hash.
+// symfonic keeps bare names and qualifies as {server}.{tool} only names two
+// servers share.
+//
+// Choices mcplens makes where its sources leave room:
+//
+//   - lionagi is fail-closed. A server that fails its postcondition keeps
+//     nothing in the registry: its otherwise valid rows are Dropped with the
+//     reason "withheld: server alpha failed its postcondition (fail-closed)"
+//     and keep the Name they would have had. Servers are committed in
+//     declaration order, so a failed server holds no name a later one needs.
+//   - lionagi's postcondition compares sets of usable wire names, as the ADR
+//     does. ServerResult.Err reads
+//     `advertised N tool(s) but M registered; missing: ["a", "b"]`: N and M
+//     count distinct wire names, and the missing list is sorted with each
+//     name Go-quoted (also valid Python). A row without a usable name is
+//     Dropped and noted, but is not in either set, so it does not fail the
+//     server; a wire name listed twice by one server registers once.
+//   - ServerResult.Advertised counts rows and Registered counts live rows; a
+//     failed lionagi server therefore shows Registered 0, while its Err
+//     counts what passed before the server was withheld.
+//   - A name overwritten by a later route (lionagi-legacy-update, qwen) keeps
+//     its first position in Registry.Routes, as the clients' insertion-ordered
+//     maps do.
+//   - An Outcome is Registered when its registered name equals its wire name
+//     and Renamed otherwise, under every policy.
+//
+// Reasons, errors and check messages quote names where a character is the
+// point (%q), and otherwise carry names as advertised: render every string
+// from a server through Sanitize.
+package model

@@ -1,0 +1,126 @@
+package model
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+func FuzzSanitize(f *testing.F) {
+	for _, s := range []string{"", "plain", "\x1b[31mred\x1b[0m", "\x1b]0;x\x07", "evil\u202etxt",
+		"re\u200bquest", "a\nb", "\xff\xfe", "\u0085", "caf\u00e9 😀", `\x1b`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		out := Sanitize(in)
+		if !utf8.ValidString(out) {
+			t.Fatalf("Sanitize(%q) = %q, not valid UTF-8", in, out)
+		}
+		for _, r := range out {
+			if r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f || unsafeRune(r) {
+				t.Fatalf("Sanitize(%q) = %q, still holds %U", in, out, r)
+			}
+		}
+		if Suspicious(in) != (out != in) {
+			t.Fatalf("Suspicious(%q) = %v, but Sanitize changed it: %v", in, Suspicious(in), out != in)
+		}
+		if again := Sanitize(out); again != out {
+			t.Fatalf("Sanitize(%q) = %q, want it unchanged", out, again)
+		}
+	})
+}
+
+// fuzzCatalogues reads a fuzz input as catalogues: one line per server,
+// "label|tool|tool...", where a tool "\x00" is a row without a usable name.
+func fuzzCatalogues(spec string) []Catalogue {
+	var cats []Catalogue
+	for _, line := range strings.Split(spec, "\n") {
+		fields := strings.Split(line, "|")
+		c := Catalogue{Server: fields[0]}
+		for _, name := range fields[1:] {
+			if name == "\x00" {
+				c.Tools = append(c.Tools, Tool{NameProblem: "missing name"})
+			} else {
+				c.Tools = append(c.Tools, Tool{Name: name, NameOK: true}) // "" tests the empty-name guard
+			}
+		}
+		cats = append(cats, c)
+	}
+	return cats
+}
+
+func FuzzPolicies(f *testing.F) {
+	for _, s := range []string{
+		"alpha|request\nbeta|request",
+		"foo.bar|evil\nfoo_bar|evil",
+		"a|b__c\na__b|c",
+		"alpha|request|ping|request",
+		"alpha|a|\x00|b|",
+		"zybio|literature.search_pubmed",
+		"s|" + strings.Repeat("x", 80) + "|caf\u00e9|go😀|evil\u202e|\x1b[31m",
+		"alpha|x\nalpha|x|y",
+		"|\n|",
+		"a.b|c\na|b.c\nx|c|b.c",
+	} {
+		f.Add(s)
+	}
+	openai, _ := ProfileNamed("openai")
+	f.Fuzz(func(t *testing.T, spec string) {
+		cats := fuzzCatalogues(spec)
+		for _, p := range Policies() {
+			reg := p.Apply(cats)
+			checkInvariants(t, p.Name, cats, reg)
+			if again := p.Apply(cats); !reflect.DeepEqual(reg, again) {
+				t.Fatalf("%s.Apply(%q) is not deterministic", p.Name, spec)
+			}
+			switch p.Name {
+			case "qwen", "lionagi":
+				for _, rt := range reg.Routes {
+					if c := openai.Check(Outcome{Name: rt.Name}); c.Severity != Pass {
+						t.Fatalf("%s registered %q, which fails openai: %s", p.Name, rt.Name, c.Message)
+					}
+				}
+			}
+			if p.Name != "qwen" {
+				continue
+			}
+			for _, s := range reg.Servers {
+				for _, o := range s.Outcomes {
+					if o.Name == "" {
+						continue
+					}
+					if n := len(utf16.Encode([]rune(o.Name))); n > qwenMaxLen {
+						t.Fatalf("qwen name %q is %d UTF-16 units", o.Name, n)
+					}
+					if c := openai.Check(o); c.Severity != Pass {
+						t.Fatalf("qwen name %q fails openai: %s", o.Name, c.Message)
+					}
+					if again := QwenName(o.Name); again != o.Name {
+						t.Fatalf("QwenName(%q) = %q, want it unchanged", o.Name, again)
+					}
+				}
+			}
+		}
+	})
+}
+
+func FuzzArgumentSkeleton(f *testing.F) {
+	for _, s := range []string{"", "true", `{"type":5}`, `{"properties":{"a":{"type":"string"}}}`,
+		`{"properties":{"o":{"default":{"b":[1,{"c":null}]}}}}`, `{"properties":{"v":{"anyOf":[{"type":"null"},{}]}}}`,
+		strings.Repeat(`{"properties":{"n":`, 20) + "{}" + strings.Repeat("}}", 20)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, schema string) {
+		got := ArgumentSkeleton(json.RawMessage(schema))
+		var v map[string]any
+		if err := json.Unmarshal([]byte(got), &v); err != nil {
+			t.Fatalf("ArgumentSkeleton(%q) = %q, not a JSON object: %v", schema, got, err)
+		}
+		if Suspicious(strings.ReplaceAll(got, "\n", "")) {
+			t.Fatalf("ArgumentSkeleton(%q) = %q, not terminal-safe", schema, got)
+		}
+	})
+}

@@ -1,0 +1,134 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// lionagiMaxLen is the provider limit ADR-0112 D6 validates against.
+const lionagiMaxLen = 64
+
+// applyLionagi is lionagi after ADR-0112. Every tool registers as
+// mcp__{server}__{tool} (D1), the name is validated at registration and never
+// truncated (D6), and each server must register every wire name it
+// advertised or fail as a whole (D3).
+//
+// Servers are committed one at a time: a server's rows claim names only once
+// it has passed its postcondition, so a failed server holds no name that a
+// later server could have had.
+func applyLionagi(b *builder) {
+	for ci, cat := range b.cats {
+		var (
+			sr         = &b.reg.Servers[ci]
+			advertised = make(map[string]bool)
+			registered = make(map[string]bool)
+			local      = make(map[string]int) // registered name -> first row
+			pending    []rowRef
+		)
+		separatorNote(sr)
+		for i, t := range cat.Tools {
+			ref := rowRef{ci, i}
+			if b.unusable(ref) {
+				sr.Notes = append(sr.Notes, fmt.Sprintf("row %d dropped: %s", i, b.outcome(ref).Reason))
+				continue
+			}
+			advertised[t.Name] = true
+			name := lionagiName(cat.Server, t.Name)
+			b.outcome(ref).Name = name
+			if problem := lionagiProblem(cat.Server, t.Name, name); problem != "" {
+				b.drop(ref, problem, "")
+				continue
+			}
+			if first, dup := local[name]; dup {
+				b.drop(ref, fmt.Sprintf("duplicate: server %s lists %s more than once; row %d holds %s",
+					cat.Server, t.Name, first, name), cat.Server)
+				sr.Notes = append(sr.Notes, fmt.Sprintf("lists %s more than once (rows %d and %d)", t.Name, first, i))
+				continue
+			}
+			if holder, ok := b.taken(name); ok {
+				b.drop(ref, fmt.Sprintf("name %s taken by server %s (tool %s)",
+					name, b.label(holder), b.outcome(holder).Wire), b.label(holder))
+				continue
+			}
+			local[name] = i
+			registered[t.Name] = true
+			pending = append(pending, ref)
+		}
+
+		if len(registered) == len(advertised) { // registered is a subset of advertised
+			for _, ref := range pending {
+				b.register(b.outcome(ref).Name, ref)
+			}
+			continue
+		}
+		var missing []string
+		for name := range advertised {
+			if !registered[name] {
+				missing = append(missing, name)
+			}
+		}
+		slices.Sort(missing)
+		sr.Failed = true
+		sr.Err = fmt.Sprintf("advertised %d tool(s) but %d registered; missing: %s",
+			len(advertised), len(registered), quotedList(missing))
+		for _, ref := range pending {
+			b.drop(ref, "withheld: server "+cat.Server+" failed its postcondition (fail-closed)", "")
+		}
+	}
+}
+
+// lionagiName is ADR-0112's qualified_mcp_name.
+func lionagiName(server, tool string) string {
+	return "mcp__" + server + "__" + tool
+}
+
+// lionagiProblem validates a qualified name against ^[a-zA-Z0-9_-]+$ and
+// length 1..64, and returns the registration error, or "" when it passes.
+// The error names the server, the tool, the length and the remedy.
+func lionagiProblem(server, tool, name string) string {
+	n := utf8.RuneCountInString(name)
+	bad, badChar := firstOutside(name, isOpenAIChar)
+	_, badTool := firstOutside(tool, isOpenAIChar)
+	tooLong := n > lionagiMaxLen
+	room := lionagiMaxLen - utf8.RuneCountInString(lionagiName("", tool))
+
+	var problems []string
+	if badChar {
+		problems = append(problems, fmt.Sprintf("has %q, outside [a-zA-Z0-9_-]", bad))
+	}
+	if tooLong {
+		problems = append(problems, fmt.Sprintf("is over the %d allowed", lionagiMaxLen))
+	}
+	var remedy string
+	switch {
+	case !badChar && !tooLong:
+		return ""
+	case badTool:
+		remedy = "none under lionagi: no config key fixes a character in the tool's own name"
+	case tooLong && room < 1:
+		remedy = "none under lionagi: the tool's own name leaves no room for a server label"
+	case badChar && tooLong:
+		remedy = fmt.Sprintf("load the server under a config key of letters, digits, '_' and '-', "+
+			"at most %d characters for this tool", room)
+	case badChar:
+		remedy = "load the server under a config key of letters, digits, '_' and '-'"
+	default:
+		remedy = fmt.Sprintf("load the server under a shorter config key (at most %d characters for this tool)", room)
+	}
+	return fmt.Sprintf("server %q, tool %q: registered name %q (%d characters) %s; remedy: %s",
+		server, tool, name, n, strings.Join(problems, " and "), remedy)
+}
+
+// quotedList formats the missing list of the ADR's error: a list literal as
+// Python would accept it, each name Go-quoted: ["a", "b"]. Quoting keeps the
+// list unambiguous, and a hostile name cannot break the line.
+func quotedList(names []string) string {
+	q := make([]string, len(names))
+	for i, s := range names {
+		q[i] = strconv.Quote(s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}

@@ -1,0 +1,47 @@
+package model
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSanitize(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want string
+	}{
+		{"plain", "mcp__alpha__request", "mcp__alpha__request"},
+		{"printable unicode", "café 日本 😀", "café 日本 😀"},
+		{"backslash kept", `a\x1b`, `a\x1b`},
+		{"empty", "", ""},
+		{"SGR colour", "\x1b[31mred\x1b[0m", `\x1b[31mred\x1b[0m`},
+		{"OSC retitle", "\x1b]0;x\x07", `\x1b]0;x\a`},
+		{"right-to-left override", "evil\u202etxt.exe", `evil\u202etxt.exe`},
+		{"zero-width space", "re\u200bquest", `re\u200bquest`},
+		{"newline and tab", "a\nb\tc\r", `a\nb\tc\r`},
+		{"invalid UTF-8", "a\xffb\xc3", `a\xffb\xc3`},
+		{"NUL and DEL", "\x00\x7f", `\x00\x7f`},
+		{"C1 control", "a\u0085b\u009b", `a\u0085b\u009b`},
+		{"bidi isolates and marks", "\u2066\u2069\u200e\u200f\u061c", `\u2066\u2069\u200e\u200f\u061c`},
+		{"BOM and joiners", "\ufeff\u200c\u200d\u2060", `\ufeff\u200c\u200d\u2060`},
+		{"line separator", "a\u2028b", `a\u2028b`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Sanitize(tt.in); got != tt.want {
+				t.Errorf("Sanitize(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+			if got, want := Suspicious(tt.in), tt.in != tt.want; got != want {
+				t.Errorf("Suspicious(%q) = %v, want %v", tt.in, got, want)
+			}
+		})
+	}
+}
+
+func TestSanitizeNoAllocation(t *testing.T) {
+	s := strings.Repeat("mcp__alpha__request café ", 20)
+	if n := testing.AllocsPerRun(100, func() { _ = Sanitize(s) }); n != 0 {
+		t.Errorf("Sanitize(clean text) allocates %v times, want 0", n)
+	}
+}

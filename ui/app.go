@@ -1,0 +1,328 @@
+package ui
+
+import (
+	"context"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/model"
+)
+
+// common is what every part of the interface needs to draw itself.
+type common struct {
+	width, height int
+	styles        Styles
+	keys          KeyMap
+}
+
+// A pane is what the bottom of the screen shows.
+type pane int
+
+const (
+	paneDetail pane = iota
+	paneResult
+	paneWire
+)
+
+// Model is the root Bubble Tea model of mcplens.
+type Model struct {
+	c       common
+	title   string
+	backend Backend
+
+	surface  *surface
+	policies []model.Policy
+	policy   int
+	profiles []model.Profile
+
+	cursor int // index into surface.rows
+	offset int // first visible line of the servers view
+
+	pane    pane
+	invoke  *invoke
+	result  *callView
+	wire    wireView
+	help    help.Model
+	full    bool
+	spinner spinner.Model
+}
+
+// New returns the interface for the servers of cfg, fed by backend. title
+// names the config in the header.
+func New(title string, specs []loader.ServerSpec, backend Backend) Model {
+	m := Model{
+		c:        common{width: 100, height: 30, styles: DefaultStyles(true), keys: DefaultKeyMap()},
+		title:    title,
+		backend:  backend,
+		surface:  newSurface(specs),
+		policies: model.Policies(),
+		profiles: model.DefaultProfiles(),
+		help:     help.New(),
+		spinner:  spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+	}
+	m.wire = newWireView(specs)
+	m.surface.rebuild(m.activePolicy())
+	return m
+}
+
+// SetPolicy makes the named policy active, reporting whether it exists.
+func (m *Model) SetPolicy(name string) bool {
+	for i, p := range m.policies {
+		if p.Name == name {
+			m.policy = i
+			m.surface.rebuild(p)
+			m.clampCursor()
+			return true
+		}
+	}
+	return false
+}
+
+func (m Model) activePolicy() model.Policy { return m.policies[m.policy] }
+
+// Init starts listening to the backend and requests the background colour.
+func (m Model) Init() tea.Cmd {
+	return tea.Batch(waitEvent(m.backend.Events()), m.spinner.Tick, tea.RequestBackgroundColor)
+}
+
+// Update routes messages: global keys here, other keys to what has focus,
+// async results to their owner.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.c.width, m.c.height = msg.Width, msg.Height
+		m.help.SetWidth(msg.Width)
+		m.scrollToCursor()
+		return m, nil
+	case tea.BackgroundColorMsg:
+		m.c.styles = DefaultStyles(msg.IsDark())
+		return m, nil
+	case spinner.TickMsg:
+		var cmd tea.Cmd
+		m.spinner, cmd = m.spinner.Update(msg)
+		return m, cmd
+	case eventMsg:
+		m.handleEvent(loader.Event(msg))
+		return m, waitEvent(m.backend.Events())
+	case eventsClosedMsg:
+		return m, nil
+	case callDoneMsg:
+		m.result = newCallView(msg)
+		m.pane = paneResult
+		return m, nil
+	case tea.KeyPressMsg:
+		return m.handleKey(msg)
+	}
+	if m.invoke != nil {
+		return m, m.invoke.update(msg)
+	}
+	return m, nil
+}
+
+func (m *Model) handleEvent(ev loader.Event) {
+	if ev.Wire {
+		m.wire.refresh(m.backend, ev.Server)
+		return
+	}
+	if m.surface.apply(ev) {
+		m.wire.refresh(m.backend, ev.Server)
+		m.surface.rebuild(m.activePolicy())
+		m.clampCursor()
+	}
+}
+
+func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	k := m.c.keys
+	if m.invoke != nil {
+		return m.updateInvoke(msg)
+	}
+	if m.full {
+		if key.Matches(msg, k.Help, k.Cancel) {
+			m.full = false
+		} else if key.Matches(msg, k.Quit) {
+			return m, tea.Quit
+		}
+		return m, nil
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m, tea.Quit
+	case key.Matches(msg, k.Help):
+		m.full = true
+	case key.Matches(msg, k.Policy):
+		m.cyclePolicy(1)
+	case key.Matches(msg, k.PolicyBack):
+		m.cyclePolicy(-1)
+	case key.Matches(msg, k.Wire):
+		if m.pane == paneWire {
+			m.pane = paneDetail
+		} else {
+			m.pane = paneWire
+			m.wire.refreshAll(m.backend)
+		}
+	case m.pane == paneWire && m.wire.handleKey(msg, k):
+	case key.Matches(msg, k.Cancel):
+		m.pane = paneDetail
+	case key.Matches(msg, k.Invoke):
+		m.openInvoke()
+		if m.invoke != nil {
+			return m, m.invoke.focus()
+		}
+	default:
+		m.moveCursor(msg)
+	}
+	return m, nil
+}
+
+func (m *Model) cyclePolicy(step int) {
+	n := len(m.policies)
+	m.policy = (m.policy + step + n) % n
+	m.surface.rebuild(m.activePolicy())
+	m.clampCursor()
+}
+
+func (m *Model) moveCursor(msg tea.KeyPressMsg) {
+	k := m.c.keys
+	page := max(1, m.tableHeight()-2)
+	switch {
+	case key.Matches(msg, k.Up):
+		m.cursor--
+	case key.Matches(msg, k.Down):
+		m.cursor++
+	case key.Matches(msg, k.PageUp):
+		m.cursor -= page
+	case key.Matches(msg, k.PageDown):
+		m.cursor += page
+	case key.Matches(msg, k.Top):
+		m.cursor = 0
+	case key.Matches(msg, k.Bottom):
+		m.cursor = len(m.surface.rows) - 1
+	default:
+		return
+	}
+	if m.pane == paneResult {
+		m.pane = paneDetail
+	}
+	m.clampCursor()
+}
+
+func (m *Model) clampCursor() {
+	m.cursor = min(m.cursor, len(m.surface.rows)-1)
+	m.cursor = max(m.cursor, 0)
+	m.scrollToCursor()
+}
+
+// scrollToCursor keeps the selected row, and its server's header when it
+// fits, inside the visible part of the servers view.
+func (m *Model) scrollToCursor() {
+	h := m.tableHeight()
+	if len(m.surface.rows) == 0 || h <= 0 {
+		m.offset = 0
+		return
+	}
+	at := m.surface.rows[m.cursor]
+	if at < m.offset {
+		m.offset = at
+		for m.offset > 0 && at-m.offset < 2 && m.surface.lines[m.offset-1].kind != lineBlank {
+			m.offset--
+		}
+	}
+	if at >= m.offset+h {
+		m.offset = at - h + 1
+	}
+	m.offset = max(0, min(m.offset, len(m.surface.lines)-h))
+}
+
+// selected returns the line under the cursor, if any.
+func (m Model) selected() (line, bool) {
+	if len(m.surface.rows) == 0 {
+		return line{}, false
+	}
+	return m.surface.lines[m.surface.rows[m.cursor]], true
+}
+
+// View draws the whole screen.
+func (m Model) View() tea.View {
+	var body string
+	if m.full {
+		body = m.fullHelpView()
+	} else {
+		body = lipgloss.JoinVertical(lipgloss.Left,
+			m.headerView(),
+			m.tableView(),
+			m.paneView(),
+		)
+	}
+	body = lipgloss.JoinVertical(lipgloss.Left, body, m.footerView())
+	if m.invoke != nil {
+		body = m.invoke.overlay(m.c, body)
+	}
+	v := tea.NewView(body)
+	v.AltScreen = true
+	return v
+}
+
+// paneHeight is the height of the bottom pane, border included.
+func (m Model) paneHeight() int {
+	switch m.pane {
+	case paneWire:
+		return max(6, m.c.height/2)
+	case paneResult:
+		return max(6, min(14, m.c.height/2))
+	}
+	return max(4, min(9, m.c.height/3))
+}
+
+// tableHeight is how many lines the servers view has.
+func (m Model) tableHeight() int {
+	return max(1, m.c.height-2-m.paneHeight())
+}
+
+func (m Model) paneView() string {
+	switch m.pane {
+	case paneWire:
+		return m.wire.view(m.c, m.paneHeight())
+	case paneResult:
+		if m.result != nil {
+			return m.result.view(m.c, m.paneHeight(), m.paneBox)
+		}
+	}
+	return m.detailView(m.paneHeight())
+}
+
+// shortHelp is the keys that work in the current view, for the footer.
+func (m Model) shortHelp() []key.Binding {
+	k := m.c.keys
+	switch {
+	case m.invoke != nil:
+		return []key.Binding{k.Send, k.Cancel}
+	case m.full:
+		return []key.Binding{k.Help, k.Quit}
+	case m.pane == paneWire:
+		return []key.Binding{k.Up, k.Down, k.WireServer, k.Wire, k.Policy, k.Help, k.Quit}
+	}
+	return []key.Binding{k.Up, k.Down, k.Policy, k.Invoke, k.Wire, k.Help, k.Quit}
+}
+
+func (m Model) fullHelp() [][]key.Binding {
+	k := m.c.keys
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Policy, k.PolicyBack, k.Invoke, k.Send, k.Cancel},
+		{k.Wire, k.WireServer, k.Help, k.Quit},
+	}
+}
+
+func (m Model) footerView() string {
+	return m.c.styles.Footer.Render(m.help.ShortHelpView(m.shortHelp()))
+}
+
+// callContext bounds one interactive call.
+func callContext() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), callTimeout)
+}

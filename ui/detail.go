@@ -1,0 +1,106 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcplens/mcplens/model"
+)
+
+// detailView describes the selected row: its route, its provider checks
+// with their messages, its description and schema.
+func (m Model) detailView(height int) string {
+	s := m.c.styles
+	l, ok := m.selected()
+	var lines []string
+	if o, t, found := m.surface.outcome(l); ok && found {
+		lines = m.detailLines(o, t)
+	} else {
+		lines = []string{s.Muted.Render("no tools listed yet")}
+	}
+	return m.paneBox(s.PaneTitle.Render("DETAIL"), lines, height)
+}
+
+func (m Model) detailLines(o model.Outcome, t model.Tool) []string {
+	s := m.c.styles
+	san := model.Sanitize
+	wire := o.Wire
+	if wire == "" {
+		wire = "(row without a usable name: " + t.NameProblem + ")"
+	}
+	head := s.Section.Render(san(o.Server)+" · "+san(wire)) + "  " + m.outcomeStyle(o.Kind).Render(san(outcomeText(o)))
+	lines := []string{head}
+	if o.Reason != "" {
+		lines = append(lines, s.Muted.Render("why: ")+san(o.Reason))
+	}
+	lines = append(lines, m.routeLine(o))
+	if o.Alias != "" {
+		lines = append(lines, s.Muted.Render("legacy alias (not a registry key): ")+san(o.Alias))
+	}
+	for _, p := range m.profiles {
+		if o.Name == "" {
+			break
+		}
+		if c := p.Check(o); c.Severity != model.Pass {
+			lines = append(lines, m.checkMark(p, o)+" "+san(c.Message))
+		}
+	}
+	if t.Description != "" {
+		lines = append(lines, s.Muted.Render("description: ")+san(firstLine(t.Description, 400)))
+	}
+	if len(t.InputSchema) > 0 {
+		lines = append(lines, s.Muted.Render("input schema: ")+san(firstLine(string(t.InputSchema), 400)))
+	}
+	return lines
+}
+
+// routeLine says where a call under this row's registered name goes.
+func (m Model) routeLine(o model.Outcome) string {
+	s := m.c.styles
+	san := model.Sanitize
+	if o.Name == "" {
+		return s.ErrorText.Render("no registered name: unreachable")
+	}
+	r, ok := m.surface.reg.Lookup(o.Name)
+	switch {
+	case !ok:
+		return s.ErrorText.Render(fmt.Sprintf("%s is not in the registry: %s's %s is unreachable", san(o.Name), san(o.Server), san(o.Wire)))
+	case r.Server == o.Server && r.Index == o.Index:
+		return fmt.Sprintf("calls to %s go to %s as %s", s.RenamedText.Render(san(o.Name)), san(r.Server), s.In.Render(san(r.Wire)))
+	}
+	return s.WarnText.Render(fmt.Sprintf("%s's %s is unreachable: calls to %s go to %s as %s",
+		san(o.Server), san(o.Wire), san(o.Name), san(r.Server), san(r.Wire)))
+}
+
+// paneBox draws a bottom pane: a rule with a title, then lines cut to fit.
+func (m Model) paneBox(title string, lines []string, height int) string {
+	out := make([]string, 0, height)
+	out = append(out, title+" "+m.c.styles.Muted.Render(strings.Repeat("─", max(0, m.c.width-ansi.StringWidth(title)-1))))
+	for _, l := range lines {
+		if len(out) == height {
+			break
+		}
+		out = append(out, ansi.Truncate(l, m.c.width, "…"))
+	}
+	for len(out) < height {
+		out = append(out, "")
+	}
+	return strings.Join(out, "\n")
+}
+
+// firstLine returns s up to its first newline, cut to n bytes.
+func firstLine(s string, n int) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	if len(s) > n {
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s = s[:n] + "…"
+	}
+	return s
+}

@@ -1,0 +1,182 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/model"
+)
+
+// callTimeout bounds an interactive call.
+const callTimeout = 60 * time.Second
+
+// An invoke is the argument editor for one call through the registry.
+type invoke struct {
+	policy string
+	row    model.Outcome
+	route  model.Route
+	editor textarea.Model
+	err    string
+	cancel func()
+}
+
+// callDoneMsg is the end of one call, successful or not.
+type callDoneMsg struct {
+	policy string
+	row    model.Outcome
+	route  model.Route
+	result loader.CallResult
+	err    error
+}
+
+// openInvoke opens the editor on the selected row, routed the way the
+// registry routes the row's registered name.
+func (m *Model) openInvoke() {
+	l, ok := m.selected()
+	if !ok {
+		return
+	}
+	o, t, ok := m.surface.outcome(l)
+	if !ok || o.Name == "" {
+		return
+	}
+	route, ok := m.surface.reg.Lookup(o.Name)
+	ed := textarea.New()
+	ed.ShowLineNumbers = false
+	ed.SetValue(model.ArgumentSkeleton(t.InputSchema))
+	inv := &invoke{policy: m.activePolicy().Name, row: o, route: route, editor: ed}
+	if !ok {
+		inv.err = fmt.Sprintf("%s is not in the registry under %s: nothing to call", o.Name, inv.policy)
+	}
+	m.invoke = inv
+	m.invoke.resize(m.c)
+}
+
+func (v *invoke) focus() tea.Cmd { return v.editor.Focus() }
+
+func (v *invoke) resize(c common) {
+	v.editor.SetWidth(max(20, min(90, c.width-8)))
+	v.editor.SetHeight(max(3, min(14, c.height-14)))
+}
+
+func (v *invoke) update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	v.editor, cmd = v.editor.Update(msg)
+	return cmd
+}
+
+func (m Model) updateInvoke(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	k := m.c.keys
+	switch {
+	case key.Matches(msg, k.Cancel):
+		m.invoke = nil
+		return m, nil
+	case key.Matches(msg, k.Send):
+		inv := m.invoke
+		if inv.route.Name == "" {
+			return m, nil
+		}
+		args := json.RawMessage(strings.TrimSpace(inv.editor.Value()))
+		if len(args) == 0 {
+			args = json.RawMessage("{}")
+		}
+		if !json.Valid(args) {
+			inv.err = "arguments are not valid JSON"
+			return m, nil
+		}
+		m.invoke = nil
+		return m, m.call(inv, args)
+	}
+	return m, m.invoke.update(msg)
+}
+
+// call places one call through the route and reports it as a callDoneMsg.
+func (m Model) call(inv *invoke, args json.RawMessage) tea.Cmd {
+	backend := m.backend
+	return func() tea.Msg {
+		ctx, cancel := callContext()
+		defer cancel()
+		res, err := backend.Call(ctx, inv.route.Server, inv.route.Wire, args)
+		return callDoneMsg{policy: inv.policy, row: inv.row, route: inv.route, result: res, err: err}
+	}
+}
+
+// overlay draws the editor over the screen.
+func (v *invoke) overlay(c common, under string) string {
+	s := c.styles
+	san := model.Sanitize
+	var title []string
+	title = append(title, s.Header.Render("invoke ")+s.RenamedText.Render(san(v.row.Name))+s.Muted.Render(" under "+v.policy))
+	switch {
+	case v.route.Name == "":
+	case v.route.Server == v.row.Server && v.route.Index == v.row.Index:
+		title = append(title, fmt.Sprintf("route: %s → %s as %s", san(v.route.Name), san(v.route.Server), s.In.Render(san(v.route.Wire))))
+	default:
+		title = append(title, s.WarnText.Render(fmt.Sprintf("%s's %s is unreachable: %s routes to %s as %s",
+			san(v.row.Server), san(v.row.Wire), san(v.route.Name), san(v.route.Server), san(v.route.Wire))))
+	}
+	if v.err != "" {
+		title = append(title, s.ErrorText.Render(san(v.err)))
+	}
+	title = append(title, s.Muted.Render("arguments (JSON):"))
+	box := s.Overlay.Render(lipgloss.JoinVertical(lipgloss.Left, append(title, v.editor.View(),
+		s.Muted.Render("ctrl+s send · esc cancel"))...))
+	return lipgloss.Place(c.width, c.height, lipgloss.Center, lipgloss.Center, box,
+		lipgloss.WithWhitespaceChars(" "))
+}
+
+// A callView is the result pane of the last call.
+type callView struct {
+	msg callDoneMsg
+}
+
+func newCallView(msg callDoneMsg) *callView { return &callView{msg: msg} }
+
+func (v *callView) view(c common, height int, box func(string, []string, int) string) string {
+	s := c.styles
+	san := model.Sanitize
+	r := v.msg.result
+	lines := []string{
+		fmt.Sprintf("%s %s → route %s / %s   %s",
+			s.Muted.Render("registry:"), s.RenamedText.Render(san(v.msg.route.Name)),
+			san(v.msg.route.Server), s.In.Render(san(v.msg.route.Wire)),
+			s.Muted.Render(fmt.Sprintf("%.1f ms · policy %s", float64(r.Latency.Microseconds())/1000, v.msg.policy))),
+	}
+	if v.msg.route.Server != v.msg.row.Server || v.msg.route.Index != v.msg.row.Index {
+		lines = append(lines, s.WarnText.Render(fmt.Sprintf("invoked from %s's %s, which is unreachable: the call went to %s",
+			san(v.msg.row.Server), san(v.msg.row.Wire), san(v.msg.route.Server))))
+	}
+	wrap := func(prefix string, b []byte) {
+		indent := strings.Repeat(" ", lipgloss.Width(prefix))
+		w := max(10, c.width-lipgloss.Width(prefix))
+		for i, l := range strings.Split(ansi.Hardwrap(san(string(b)), w, true), "\n") {
+			if i == 0 {
+				lines = append(lines, prefix+l)
+			} else {
+				lines = append(lines, indent+l)
+			}
+		}
+	}
+	if len(r.Request) > 0 {
+		wrap(s.Out.Render(san(r.Server)+" → "), r.Request)
+	}
+	if len(r.Response) > 0 {
+		wrap(s.In.Render(san(r.Server)+" ← "), r.Response)
+	}
+	switch {
+	case v.msg.err != nil:
+		lines = append(lines, s.ErrorText.Render("error: "+san(v.msg.err.Error())))
+	case r.IsError:
+		lines = append(lines, s.ErrorText.Render("the tool reported an error (isError)"))
+	}
+	return box(s.PaneTitle.Render("CALL"), lines, height)
+}

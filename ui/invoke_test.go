@@ -1,0 +1,100 @@
+package ui_test
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcplens/mcplens/ui"
+)
+
+// send presses ctrl+s in the open editor and delivers the call's result.
+func send(t *testing.T, m tea.Model) tea.Model {
+	t.Helper()
+	m, cmd := m.Update(ui.KeyPress("ctrl+s"))
+	if cmd == nil {
+		t.Fatalf("ctrl+s in the editor placed no call:\n%s", screen(m))
+	}
+	m, _ = m.Update(cmd())
+	return m
+}
+
+// TestInvokeRoutes places real calls through the demo servers and checks
+// the result pane: the registered name leaving the registry, the wire name
+// in the exact request frame, and the server that answered.
+func TestInvokeRoutes(t *testing.T) {
+	cfg, sess := demoSession(t)
+	var m tea.Model = ui.New("demo config", cfg.Servers, sess)
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
+	m = settle(t, m, cfg, sess)
+
+	tests := []struct {
+		name   string
+		policy string
+		keys   []string // moves from the first row
+		editor []string // what the argument editor says before the call
+		want   []string // what the result pane says after it
+		reject []string
+	}{
+		{
+			name:   "lionagi qualifies, the wire carries the bare name",
+			policy: "lionagi",
+			editor: []string{"invoke mcp__alpha__request under lionagi", "route: mcp__alpha__request → alpha as request"},
+			want: []string{"registry: mcp__alpha__request → route alpha / request",
+				`"method":"tools/call","params":{"name":"request"`, `alpha received tool \"request\"`},
+		},
+		{
+			name:   "lionagi-legacy: beta's request is unreachable, the call goes to alpha",
+			policy: "lionagi-legacy",
+			keys:   []string{"down", "down"},
+			editor: []string{"beta's request is unreachable: request routes to alpha as request"},
+			want: []string{"invoked from beta's request, which is unreachable: the call went to alpha",
+				"registry: request → route alpha / request",
+				`alpha received tool \"request\"`},
+			reject: []string{`beta received tool`},
+		},
+		{
+			name:   "lionagi-legacy-update: the same name now goes to beta",
+			policy: "lionagi-legacy-update",
+			editor: []string{"alpha's request is unreachable: request routes to beta as request"},
+			want: []string{"invoked from alpha's request, which is unreachable: the call went to beta",
+				"registry: request → route beta / request",
+				`beta received tool \"request\"`},
+			reject: []string{`alpha received tool`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			mm := m.(ui.Model)
+			if !mm.SetPolicy(tt.policy) {
+				t.Fatalf("no policy %s", tt.policy)
+			}
+			var m tea.Model = mm
+			m = press(m, "g")
+			m = press(m, tt.keys...)
+			m = press(m, "i")
+			ed := screen(m)
+			if !strings.Contains(ed, "arguments (JSON):") {
+				t.Fatalf("i did not open the argument editor:\n%s", ed)
+			}
+			for _, w := range tt.editor {
+				if !strings.Contains(ed, w) {
+					t.Errorf("argument editor lacks %q:\n%s", w, ed)
+				}
+			}
+			m = send(t, m)
+			got := screen(m)
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("result pane lacks %q:\n%s", w, got)
+				}
+			}
+			for _, r := range tt.reject {
+				if strings.Contains(got, r) {
+					t.Errorf("result pane has %q:\n%s", r, got)
+				}
+			}
+		})
+	}
+}

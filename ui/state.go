@@ -1,0 +1,177 @@
+package ui
+
+import (
+	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/model"
+)
+
+// A server is what the interface knows of one configured server.
+type server struct {
+	spec     loader.ServerSpec
+	state    loader.State
+	err      string
+	stderr   string
+	protocol string
+	info     string
+	tools    []model.Tool
+	listed   bool
+}
+
+// A surface is the loaded servers and the registry the active policy builds
+// from them. It is rebuilt, never patched, whenever either changes.
+type surface struct {
+	servers []server
+	byLabel map[string]int
+	reg     *model.Registry
+	// results maps a server index to its part of reg (nil until listed).
+	results []*model.ServerResult
+	lines   []line
+	// rows indexes the selectable lines (tool rows) in lines.
+	rows []int
+}
+
+// A lineKind tells the servers view how to draw one line.
+type lineKind int
+
+const (
+	lineServer lineKind = iota
+	lineColumns
+	lineTool
+	lineNote
+	lineError
+	lineBlank
+)
+
+// A line is one line of the servers view, kept as structure so that only
+// the visible ones are ever rendered.
+type line struct {
+	kind   lineKind
+	server int
+	// outcome indexes the server's outcomes, for lineTool.
+	outcome int
+	text    string
+}
+
+func newSurface(specs []loader.ServerSpec) *surface {
+	s := &surface{byLabel: make(map[string]int, len(specs))}
+	for i, spec := range specs {
+		s.servers = append(s.servers, server{spec: spec, state: loader.Connecting})
+		s.byLabel[spec.Label] = i
+	}
+	return s
+}
+
+// apply records a loader event, reporting whether the registry must be
+// rebuilt.
+func (s *surface) apply(ev loader.Event) bool {
+	i, ok := s.byLabel[ev.Server]
+	if !ok || ev.Wire {
+		return false
+	}
+	sv := &s.servers[i]
+	sv.state = ev.State
+	switch ev.State {
+	case loader.Ready:
+		sv.protocol = ev.Protocol
+		if ev.ServerName != "" {
+			sv.info = ev.ServerName + " " + ev.ServerVersion
+		}
+		sv.tools = ev.Tools
+		sv.listed = true
+		sv.err = ev.Err
+	case loader.Failed:
+		sv.err = ev.Err
+		sv.stderr = ev.Stderr
+		sv.tools = nil
+		sv.listed = false
+	}
+	return true
+}
+
+// rebuild applies policy to the listed servers in declaration order.
+func (s *surface) rebuild(policy model.Policy) {
+	cats := make([]model.Catalogue, 0, len(s.servers))
+	for _, sv := range s.servers {
+		if sv.listed {
+			cats = append(cats, model.Catalogue{Server: sv.spec.Label, Tools: sv.tools})
+		}
+	}
+	s.reg = policy.Apply(cats)
+	s.results = make([]*model.ServerResult, len(s.servers))
+	for i, sv := range s.servers {
+		if r, ok := s.reg.Server(sv.spec.Label); ok && sv.listed {
+			s.results[i] = r
+		}
+	}
+	s.layout()
+}
+
+// layout flattens the servers into lines.
+func (s *surface) layout() {
+	s.lines = s.lines[:0]
+	s.rows = s.rows[:0]
+	for i, sv := range s.servers {
+		if i > 0 {
+			s.lines = append(s.lines, line{kind: lineBlank, server: i})
+		}
+		s.lines = append(s.lines, line{kind: lineServer, server: i})
+		r := s.results[i]
+		switch {
+		case sv.state == loader.Failed:
+			s.lines = append(s.lines, line{kind: lineError, server: i, text: sv.err})
+			for _, t := range tail(sv.stderr, 4) {
+				s.lines = append(s.lines, line{kind: lineNote, server: i, text: "stderr: " + t})
+			}
+		case r == nil:
+			continue
+		default:
+			if r.Failed {
+				s.lines = append(s.lines, line{kind: lineError, server: i, text: r.Err})
+			}
+			if sv.err != "" {
+				s.lines = append(s.lines, line{kind: lineError, server: i, text: sv.err})
+			}
+			for _, n := range r.Notes {
+				s.lines = append(s.lines, line{kind: lineNote, server: i, text: n})
+			}
+			if len(r.Outcomes) == 0 {
+				s.lines = append(s.lines, line{kind: lineNote, server: i, text: "advertises no tools"})
+				continue
+			}
+			s.lines = append(s.lines, line{kind: lineColumns, server: i})
+			for j := range r.Outcomes {
+				s.rows = append(s.rows, len(s.lines))
+				s.lines = append(s.lines, line{kind: lineTool, server: i, outcome: j})
+			}
+		}
+	}
+}
+
+// outcome returns the outcome a tool line stands for.
+func (s *surface) outcome(l line) (model.Outcome, model.Tool, bool) {
+	r := s.results[l.server]
+	if l.kind != lineTool || r == nil || l.outcome >= len(r.Outcomes) {
+		return model.Outcome{}, model.Tool{}, false
+	}
+	o := r.Outcomes[l.outcome]
+	var t model.Tool
+	if tools := s.servers[l.server].tools; o.Index < len(tools) {
+		t = tools[o.Index]
+	}
+	return o, t, true
+}
+
+// tail returns the last n non-empty lines of s.
+func tail(s string, n int) []string {
+	var out []string
+	end := len(s)
+	for i := len(s) - 1; i >= -1 && len(out) < n; i-- {
+		if i == -1 || s[i] == '\n' {
+			if l := s[i+1 : end]; l != "" {
+				out = append([]string{l}, out...)
+			}
+			end = i
+		}
+	}
+	return out
+}

@@ -1,0 +1,137 @@
+package ui_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/demo"
+	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/ui"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+const demoEnv = "MCPLENS_TEST_DEMO"
+
+// TestMain lets the test binary serve as the demo servers, so the views are
+// tested against real processes over real pipes.
+func TestMain(m *testing.M) {
+	if label := os.Getenv(demoEnv); label != "" {
+		if err := demo.Serve(label); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// demoSession opens the demo config served by this test binary.
+func demoSession(t *testing.T) (*loader.Config, *loader.Session) {
+	t.Helper()
+	cfg := demo.Config(os.Args[0])
+	for i := range cfg.Servers {
+		s := &cfg.Servers[i]
+		s.Env = append(s.Env, loader.EnvVar{Key: demoEnv, Value: s.Label})
+	}
+	sess := loader.Open(cfg, loader.Options{Timeout: 20 * time.Second})
+	t.Cleanup(func() { sess.Close() })
+	return cfg, sess
+}
+
+// settle feeds m the session's events until every server is ready or failed.
+func settle(t *testing.T, m tea.Model, cfg *loader.Config, sess *loader.Session) tea.Model {
+	t.Helper()
+	pending := map[string]bool{}
+	for _, s := range cfg.Servers {
+		pending[s.Label] = true
+	}
+	deadline := time.After(30 * time.Second)
+	for len(pending) > 0 {
+		select {
+		case ev := <-sess.Events():
+			if !ev.Wire && (ev.State == loader.Ready || ev.State == loader.Failed) {
+				delete(pending, ev.Server)
+			}
+			m, _ = m.Update(ui.EventMsg(ev))
+		case <-deadline:
+			t.Fatalf("servers still connecting after 30s: %v", pending)
+		}
+	}
+	return m
+}
+
+func press(m tea.Model, keys ...string) tea.Model {
+	for _, k := range keys {
+		m, _ = m.Update(ui.KeyPress(k))
+	}
+	return m
+}
+
+func screen(m tea.Model) string {
+	return ansi.Strip(m.View().Content)
+}
+
+// golden compares got with testdata/NAME.golden, rewriting it under -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("reading golden (run with -update to create it): %v", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from %s:\n--- got\n%s\n--- want\n%s", name, path, got, want)
+	}
+}
+
+func TestDemoViewsGolden(t *testing.T) {
+	cfg, sess := demoSession(t)
+	var m tea.Model = ui.New("demo config", cfg.Servers, sess)
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 140, Height: 40})
+	m = settle(t, m, cfg, sess)
+
+	for _, p := range model.Policies() {
+		policy := p.Name
+		t.Run(policy, func(t *testing.T) {
+			got := screen(m)
+			if !strings.Contains(got, "policy: "+policy+" (") {
+				t.Fatalf("header does not name policy %s:\n%s", policy, got)
+			}
+			golden(t, "servers-"+policy, got)
+		})
+		m = press(m, "p")
+	}
+	// p cycled through every policy: back at the first.
+	if got := screen(m); !strings.Contains(got, "policy: lionagi-legacy (") {
+		t.Errorf("after cycling through every policy it is not lionagi-legacy again:\n%s", got)
+	}
+}
+
+func TestHelpListsEveryPolicy(t *testing.T) {
+	cfg, sess := demoSession(t)
+	var m tea.Model = ui.New("demo config", cfg.Servers, sess)
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m = press(m, "?")
+	got := screen(m)
+	for _, want := range []string{"lionagi-legacy", "lionagi-legacy-update", "qwen", "symfonic", "next policy", "invoke", "wire pane", "quit"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("help screen lacks %q:\n%s", want, got)
+		}
+	}
+}

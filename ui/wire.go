@@ -1,0 +1,139 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/model"
+)
+
+// A wireView lists the frames that crossed the wire, for every server or
+// for one, newest last.
+type wireView struct {
+	labels []string
+	frames map[string][]loader.Frame
+	// only is the index of the server shown, or -1 for all of them.
+	only int
+	// back is how many lines the view is scrolled up from the newest.
+	back int
+}
+
+func newWireView(specs []loader.ServerSpec) wireView {
+	w := wireView{frames: make(map[string][]loader.Frame, len(specs)), only: -1}
+	for _, s := range specs {
+		w.labels = append(w.labels, s.Label)
+	}
+	return w
+}
+
+// refresh takes a fresh snapshot of one server's frames.
+func (w *wireView) refresh(b Backend, server string) {
+	if wire := b.Wire(server); wire != nil {
+		w.frames[server] = wire.Frames()
+	}
+}
+
+func (w *wireView) refreshAll(b Backend) {
+	for _, l := range w.labels {
+		w.refresh(b, l)
+	}
+}
+
+// handleKey scrolls or filters the pane, reporting whether it used the key.
+func (w *wireView) handleKey(msg tea.KeyPressMsg, k KeyMap) bool {
+	switch {
+	case key.Matches(msg, k.Up):
+		w.back++
+	case key.Matches(msg, k.Down):
+		w.back = max(0, w.back-1)
+	case key.Matches(msg, k.PageUp):
+		w.back += 10
+	case key.Matches(msg, k.PageDown):
+		w.back = max(0, w.back-10)
+	case key.Matches(msg, k.Top):
+		w.back = 1 << 30
+	case key.Matches(msg, k.Bottom):
+		w.back = 0
+	case key.Matches(msg, k.WireServer):
+		w.only++
+		if w.only >= len(w.labels) {
+			w.only = -1
+		}
+		w.back = 0
+	default:
+		return false
+	}
+	return true
+}
+
+// merged returns the frames shown, in time order.
+func (w wireView) merged() []loader.Frame {
+	if w.only >= 0 {
+		return w.frames[w.labels[w.only]]
+	}
+	var all []loader.Frame
+	for _, l := range w.labels {
+		all = mergeFrames(all, w.frames[l])
+	}
+	return all
+}
+
+// mergeFrames merges two time-ordered frame lists.
+func mergeFrames(a, b []loader.Frame) []loader.Frame {
+	out := make([]loader.Frame, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if b[0].At.Before(a[0].At) {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	return append(append(out, a...), b...)
+}
+
+func (w *wireView) view(c common, height int) string {
+	s := c.styles
+	frames := w.merged()
+	body := height - 1
+	w.back = min(w.back, max(0, len(frames)-body))
+	end := len(frames) - w.back
+	start := max(0, end-body)
+	scope := "all servers"
+	if w.only >= 0 {
+		scope = w.labels[w.only]
+	}
+	title := s.PaneTitle.Render("WIRE") + s.Muted.Render(" "+model.Sanitize(scope)+" · "+strconv.Itoa(len(frames))+" frames")
+	lines := []string{title + " " + s.Muted.Render(strings.Repeat("─", max(0, c.width-ansi.StringWidth(title)-1)))}
+	for _, f := range frames[start:end] {
+		lines = append(lines, ansi.Truncate(frameLine(c, f), c.width, "…"))
+	}
+	for len(lines) < height {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// frameLine is one frame: time, server, direction and the bytes, escaped.
+func frameLine(c common, f loader.Frame) string {
+	s := c.styles
+	// Only what fits on a line is escaped: a frame can be megabytes.
+	raw := f.Bytes
+	if len(raw) > 4*c.width {
+		raw = raw[:4*c.width]
+	}
+	text := model.Sanitize(string(raw))
+	head := f.At.Format("15:04:05.000") + " " + model.Sanitize(f.Server)
+	switch {
+	case f.Junk:
+		return s.Muted.Render(head) + s.Junk.Render(" ~ junk "+text)
+	case f.Dir == loader.Out:
+		return s.Muted.Render(head) + s.Out.Render(" → ") + text
+	}
+	return s.Muted.Render(head) + s.In.Render(" ← ") + text
+}
+
