@@ -40,8 +40,18 @@ type Model struct {
 	policy   int
 	profiles []model.Profile
 
+	view   view
 	cursor int // index into surface.rows
 	offset int // first visible line of the servers view
+	// scroll is the cursor of each list view (the servers view has its own).
+	scroll [viewCount]scroller
+	// compareAll shows every row in the compare view, not only those the
+	// policies disagree on.
+	compareAll bool
+	// compareCol is the first policy column the compare view shows.
+	compareCol int
+	// profileSet indexes the provider sets v cycles through.
+	profileSet int
 
 	pane    pane
 	invoke  *invoke
@@ -59,14 +69,15 @@ func New(title string, specs []loader.ServerSpec, backend Backend) Model {
 		c:        common{width: 100, height: 30, styles: DefaultStyles(true), keys: DefaultKeyMap()},
 		title:    title,
 		backend:  backend,
-		surface:  newSurface(specs),
 		policies: model.Policies(),
 		profiles: model.DefaultProfiles(),
 		help:     help.New(),
 		spinner:  spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 	}
+	m.surface = newSurface(specs, m.policies)
+	m.compareAll = true
 	m.wire = newWireView(specs)
-	m.surface.rebuild(m.activePolicy())
+	m.surface.rebuild(m.policy)
 	return m
 }
 
@@ -75,7 +86,7 @@ func (m *Model) SetPolicy(name string) bool {
 	for i, p := range m.policies {
 		if p.Name == name {
 			m.policy = i
-			m.surface.rebuild(p)
+			m.surface.rebuild(i)
 			m.clampCursor()
 			return true
 		}
@@ -131,7 +142,7 @@ func (m *Model) handleEvent(ev loader.Event) {
 	}
 	if m.surface.apply(ev) {
 		m.wire.refresh(m.backend, ev.Server)
-		m.surface.rebuild(m.activePolicy())
+		m.surface.rebuild(m.policy)
 		m.clampCursor()
 	}
 }
@@ -158,6 +169,25 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.cyclePolicy(1)
 	case key.Matches(msg, k.PolicyBack):
 		m.cyclePolicy(-1)
+	case key.Matches(msg, k.NextView):
+		m.view = (m.view + 1) % viewCount
+	case key.Matches(msg, k.PrevView):
+		m.view = (m.view + viewCount - 1) % viewCount
+	case key.Matches(msg, k.Views...):
+		for i, b := range k.Views {
+			if key.Matches(msg, b) {
+				m.view = view(i)
+			}
+		}
+	case key.Matches(msg, k.Providers):
+		m.cycleProfiles()
+	case m.view == viewCompare && key.Matches(msg, k.Left):
+		m.compareCol = max(0, m.compareCol-1)
+	case m.view == viewCompare && key.Matches(msg, k.Right):
+		m.compareCol = min(len(m.policies)-1, m.compareCol+1)
+	case m.view == viewCompare && key.Matches(msg, k.Disagree):
+		m.compareAll = !m.compareAll
+		m.scroll[viewCompare] = scroller{}
 	case key.Matches(msg, k.Wire):
 		if m.pane == paneWire {
 			m.pane = paneDetail
@@ -182,12 +212,18 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 func (m *Model) cyclePolicy(step int) {
 	n := len(m.policies)
 	m.policy = (m.policy + step + n) % n
-	m.surface.rebuild(m.activePolicy())
+	m.surface.rebuild(m.policy)
 	m.clampCursor()
 }
 
 func (m *Model) moveCursor(msg tea.KeyPressMsg) {
 	k := m.c.keys
+	if m.view != viewServers {
+		if m.scroll[m.view].move(msg, k, m.listLen(), m.tableHeight()-1) && m.pane == paneResult {
+			m.pane = paneDetail
+		}
+		return
+	}
 	page := max(1, m.tableHeight()-2)
 	switch {
 	case key.Matches(msg, k.Up):
@@ -254,7 +290,7 @@ func (m Model) View() tea.View {
 	} else {
 		body = lipgloss.JoinVertical(lipgloss.Left,
 			m.headerView(),
-			m.tableView(),
+			m.mainView(),
 			m.paneView(),
 		)
 	}
@@ -280,7 +316,7 @@ func (m Model) paneHeight() int {
 
 // tableHeight is how many lines the servers view has.
 func (m Model) tableHeight() int {
-	return max(1, m.c.height-2-m.paneHeight())
+	return max(1, m.c.height-3-m.paneHeight())
 }
 
 func (m Model) paneView() string {
@@ -305,15 +341,18 @@ func (m Model) shortHelp() []key.Binding {
 		return []key.Binding{k.Help, k.Quit}
 	case m.pane == paneWire:
 		return []key.Binding{k.Up, k.Down, k.WireServer, k.Wire, k.Policy, k.Help, k.Quit}
+	case m.view == viewCompare:
+		return []key.Binding{k.Up, k.Down, k.Left, k.Right, k.NextView, k.Policy, k.Disagree, k.Providers, k.Invoke, k.Help, k.Quit}
 	}
-	return []key.Binding{k.Up, k.Down, k.Policy, k.Invoke, k.Wire, k.Help, k.Quit}
+	return []key.Binding{k.Up, k.Down, k.NextView, k.Policy, k.Providers, k.Invoke, k.Wire, k.Help, k.Quit}
 }
 
 func (m Model) fullHelp() [][]key.Binding {
 	k := m.c.keys
 	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Policy, k.PolicyBack, k.Invoke, k.Send, k.Cancel},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Left, k.Right},
+		append([]key.Binding{k.NextView, k.PrevView}, k.Views...),
+		{k.Policy, k.PolicyBack, k.Providers, k.Disagree, k.Invoke, k.Send, k.Cancel},
 		{k.Wire, k.WireServer, k.Help, k.Quit},
 	}
 }
@@ -325,4 +364,35 @@ func (m Model) footerView() string {
 // callContext bounds one interactive call.
 func callContext() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), callTimeout)
+}
+
+// mainView draws the current view above the bottom pane.
+func (m Model) mainView() string {
+	h := m.tableHeight()
+	switch m.view {
+	case viewRegistry:
+		return m.registryView(h)
+	case viewCompare:
+		return m.compareView(h)
+	case viewCollisions:
+		return m.collisionsView(h)
+	case viewFindings:
+		return m.findingsView(h)
+	}
+	return m.tableView()
+}
+
+// listLen is the number of rows of the current list view.
+func (m Model) listLen() int {
+	switch m.view {
+	case viewRegistry:
+		return len(m.surface.reg.Routes)
+	case viewCompare:
+		return len(m.surface.compareRows(m.compareAll))
+	case viewCollisions:
+		return len(m.surface.collisionLines())
+	case viewFindings:
+		return len(m.surface.findingList())
+	}
+	return len(m.surface.rows)
 }

@@ -14,12 +14,12 @@ import (
 // with their messages, its description and schema.
 func (m Model) detailView(height int) string {
 	s := m.c.styles
-	l, ok := m.selected()
+	r, ok := m.selectedRef()
 	var lines []string
-	if o, t, found := m.surface.outcome(l); ok && found {
+	if o, t, found := m.surface.outcomeAt(r); ok && found {
 		lines = m.detailLines(o, t)
 	} else {
-		lines = []string{s.Muted.Render("no tools listed yet")}
+		lines = []string{s.Muted.Render("no tool selected")}
 	}
 	return m.paneBox(s.PaneTitle.Render("DETAIL"), lines, height)
 }

@@ -41,11 +41,11 @@ type callDoneMsg struct {
 // openInvoke opens the editor on the selected row, routed the way the
 // registry routes the row's registered name.
 func (m *Model) openInvoke() {
-	l, ok := m.selected()
+	r, ok := m.selectedRef()
 	if !ok {
 		return
 	}
-	o, t, ok := m.surface.outcome(l)
+	o, t, ok := m.surface.outcomeAt(r)
 	if !ok || o.Name == "" {
 		return
 	}

@@ -5,6 +5,12 @@ import "charm.land/bubbles/v2/key"
 // KeyMap declares every key mcplens answers to, once.
 type KeyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	Left, Right                             key.Binding
+
+	NextView, PrevView key.Binding
+	Views              []key.Binding
+	Providers          key.Binding
+	Disagree           key.Binding
 
 	Policy     key.Binding
 	PolicyBack key.Binding
@@ -21,12 +27,25 @@ type KeyMap struct {
 // DefaultKeyMap returns mcplens's keys.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:       key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		PageUp:     key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
-		PageDown:   key.NewBinding(key.WithKeys("pgdown", "ctrl+d"), key.WithHelp("pgdn", "page down")),
-		Top:        key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "top")),
-		Bottom:     key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "bottom")),
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Left:     key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "policies left")),
+		Right:    key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "policies right")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d"), key.WithHelp("pgdn", "page down")),
+		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "top")),
+		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "bottom")),
+		NextView: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next view")),
+		PrevView: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous view")),
+		Views: []key.Binding{
+			key.NewBinding(key.WithKeys("1"), key.WithHelp("1", "servers")),
+			key.NewBinding(key.WithKeys("2"), key.WithHelp("2", "registry")),
+			key.NewBinding(key.WithKeys("3"), key.WithHelp("3", "compare")),
+			key.NewBinding(key.WithKeys("4"), key.WithHelp("4", "collisions")),
+			key.NewBinding(key.WithKeys("5"), key.WithHelp("5", "findings")),
+		},
+		Providers:  key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "provider checks")),
+		Disagree:   key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "only disagreements")),
 		Policy:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "next policy")),
 		PolicyBack: key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "previous policy")),
 		Invoke:     key.NewBinding(key.WithKeys("i", "enter"), key.WithHelp("i/enter", "invoke")),

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -22,7 +23,22 @@ func (m Model) headerView() string {
 	}
 	h := s.Header.Render("mcplens") + s.HeaderMuted.Render(" · "+model.Sanitize(m.title)+" · policy: ") +
 		s.PolicyName.Render(p.Name) + s.HeaderMuted.Render(" ("+p.Summary+") · providers: "+strings.Join(names, " "))
-	return ansi.Truncate(h, m.c.width, "…")
+	return ansi.Truncate(h, m.c.width, "…") + "\n" + m.tabsView()
+}
+
+// tabsView names every view, the current one marked, with its number key.
+func (m Model) tabsView() string {
+	s := m.c.styles
+	var tabs []string
+	for v := view(0); v < viewCount; v++ {
+		label := strconv.Itoa(int(v)+1) + " " + v.String()
+		if v == m.view {
+			tabs = append(tabs, s.Selected.Render(" "+label+" "))
+		} else {
+			tabs = append(tabs, s.Muted.Render(" "+label+" "))
+		}
+	}
+	return ansi.Truncate(strings.Join(tabs, " "), m.c.width, "…")
 }
 
 // columns is the width of each column of a tool table.
@@ -128,7 +144,7 @@ func (m Model) serverLine(i int) string {
 
 func (m Model) toolLine(l line, cols columns, selected bool) string {
 	s := m.c.styles
-	o, _, ok := m.surface.outcome(l)
+	o, _, ok := m.surface.outcomeAt(ref{l.server, l.outcome})
 	if !ok {
 		return ""
 	}

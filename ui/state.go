@@ -28,6 +28,17 @@ type surface struct {
 	lines   []line
 	// rows indexes the selectable lines (tool rows) in lines.
 	rows []int
+
+	// Derived views of the same surface, computed when first drawn and
+	// dropped whenever the surface or the active policy changes.
+	policies   []model.Policy
+	byPolicy   map[int]*model.Registry
+	compare    [2][]ref
+	compared   [2]bool
+	collisions []collisionLine
+	collided   bool
+	findings   []model.Finding
+	found      bool
 }
 
 // A lineKind tells the servers view how to draw one line.
@@ -52,8 +63,8 @@ type line struct {
 	text    string
 }
 
-func newSurface(specs []loader.ServerSpec) *surface {
-	s := &surface{byLabel: make(map[string]int, len(specs))}
+func newSurface(specs []loader.ServerSpec, policies []model.Policy) *surface {
+	s := &surface{byLabel: make(map[string]int, len(specs)), policies: policies}
 	for i, spec := range specs {
 		s.servers = append(s.servers, server{spec: spec, state: loader.Connecting})
 		s.byLabel[spec.Label] = i
@@ -68,6 +79,7 @@ func (s *surface) apply(ev loader.Event) bool {
 	if !ok || ev.Wire {
 		return false
 	}
+	s.invalidate()
 	sv := &s.servers[i]
 	sv.state = ev.State
 	switch ev.State {
@@ -88,15 +100,31 @@ func (s *surface) apply(ev loader.Event) bool {
 	return true
 }
 
-// rebuild applies policy to the listed servers in declaration order.
-func (s *surface) rebuild(policy model.Policy) {
+// catalogues returns what the listed servers advertised, in declaration
+// order.
+func (s *surface) catalogues() []model.Catalogue {
 	cats := make([]model.Catalogue, 0, len(s.servers))
 	for _, sv := range s.servers {
 		if sv.listed {
 			cats = append(cats, model.Catalogue{Server: sv.spec.Label, Tools: sv.tools})
 		}
 	}
-	s.reg = policy.Apply(cats)
+	return cats
+}
+
+// invalidate drops everything derived from the catalogues.
+func (s *surface) invalidate() {
+	s.byPolicy = nil
+	s.compared = [2]bool{}
+	s.found = false
+	s.findings = nil
+}
+
+// rebuild applies the policy at index i to the listed servers in
+// declaration order.
+func (s *surface) rebuild(i int) {
+	s.reg = s.registryFor(i, s.policies[i])
+	s.collided = false
 	s.results = make([]*model.ServerResult, len(s.servers))
 	for i, sv := range s.servers {
 		if r, ok := s.reg.Server(sv.spec.Label); ok && sv.listed {
@@ -145,20 +173,6 @@ func (s *surface) layout() {
 			}
 		}
 	}
-}
-
-// outcome returns the outcome a tool line stands for.
-func (s *surface) outcome(l line) (model.Outcome, model.Tool, bool) {
-	r := s.results[l.server]
-	if l.kind != lineTool || r == nil || l.outcome >= len(r.Outcomes) {
-		return model.Outcome{}, model.Tool{}, false
-	}
-	o := r.Outcomes[l.outcome]
-	var t model.Tool
-	if tools := s.servers[l.server].tools; o.Index < len(tools) {
-		t = tools[o.Index]
-	}
-	return o, t, true
 }
 
 // tail returns the last n non-empty lines of s.

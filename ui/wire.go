@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"strings"
 
-	tea "charm.land/bubbletea/v2"
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcplens/mcplens/loader"
@@ -136,4 +136,3 @@ func frameLine(c common, f loader.Frame) string {
 	}
 	return s.Muted.Render(head) + s.In.Render(" ← ") + text
 }
-
