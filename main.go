@@ -29,8 +29,8 @@ import (
 )
 
 func main() {
-	if len(os.Args) == 3 && os.Args[1] == demo.Subcommand {
-		if err := demo.Serve(os.Args[2]); err != nil {
+	if len(os.Args) >= 3 && os.Args[1] == demo.Subcommand {
+		if err := demo.Serve(os.Args[2], os.Args[3:]...); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}

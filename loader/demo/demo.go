@@ -48,9 +48,12 @@ func Config(exe string) *loader.Config {
 }
 
 // Serve serves the demo server label on stdin and stdout until stdin ends
-// or the process gets SIGTERM or SIGINT.
-func Serve(label string) error {
-	s, err := newServer(label)
+// or the process gets SIGTERM or SIGINT. With tool names, the server
+// advertises exactly those, in that order, instead of the label's demo set:
+// `mcplens __demo-server LABEL TOOL...` is a demo-style server for any
+// collision a config wants to show.
+func Serve(label string, tools ...string) error {
+	s, err := newServer(label, tools)
 	if err != nil {
 		return err
 	}
@@ -63,9 +66,12 @@ func Serve(label string) error {
 	return err
 }
 
-// newServer builds the MCP server for label.
-func newServer(label string) (*server.MCPServer, error) {
+// newServer builds the MCP server for label, advertising names when given.
+func newServer(label string, names []string) (*server.MCPServer, error) {
 	tools := toolsOf(label)
+	if len(names) > 0 {
+		tools = namedTools(label, names)
+	}
 	if tools == nil {
 		return nil, fmt.Errorf("unknown demo server %q (want alpha, beta or gamma)", label)
 	}
@@ -145,6 +151,18 @@ func toolsOf(label string) []mcp.Tool {
 		}
 	}
 	return nil
+}
+
+// namedTools is one echo tool per name, each taking an optional query.
+func namedTools(label string, names []string) []mcp.Tool {
+	tools := make([]mcp.Tool, len(names))
+	for i, n := range names {
+		tools[i] = mcp.NewTool(n,
+			mcp.WithDescription(fmt.Sprintf("Echoes a call to %s on %s.", n, label)),
+			mcp.WithString("query", mcp.Description("Anything; it is echoed back.")),
+		)
+	}
+	return tools
 }
 
 // requestTool is the single-dispatch tool that alpha and beta both have.

@@ -42,7 +42,7 @@ func TestServers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.label, func(t *testing.T) {
-			s, err := newServer(tt.label)
+			s, err := newServer(tt.label, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
