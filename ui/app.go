@@ -136,12 +136,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) handleEvent(ev loader.Event) {
-	if ev.Wire {
+	if m.pane == paneWire {
 		m.wire.refresh(m.backend, ev.Server)
+	}
+	if ev.Wire {
 		return
 	}
 	if m.surface.apply(ev) {
-		m.wire.refresh(m.backend, ev.Server)
 		m.surface.rebuild(m.policy)
 		m.clampCursor()
 	}

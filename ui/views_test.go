@@ -62,3 +62,23 @@ func TestProviderKeyChangesColumns(t *testing.T) {
 		t.Errorf("provider columns did not change after v")
 	}
 }
+
+// TestWirePane checks w shows the frames both ways for every server and s
+// narrows them to one server.
+func TestWirePane(t *testing.T) {
+	cfg, sess := demoSession(t)
+	var m tea.Model = ui.New("demo config", cfg.Servers, sess)
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
+	m = settle(t, m, cfg, sess)
+	m = press(m, "w")
+	got := screen(m)
+	for _, w := range []string{"WIRE all servers", `alpha → {"jsonrpc":"2.0","id":1,"method":"initialize"`, `gamma ← {"jsonrpc":"2.0","id":"list-1","result":{"tools":[`} {
+		if !strings.Contains(got, w) {
+			t.Errorf("wire pane lacks %q:\n%s", w, got)
+		}
+	}
+	got = screen(press(m, "s", "s"))
+	if !strings.Contains(got, "WIRE beta") || strings.Contains(got, "alpha →") {
+		t.Errorf("s s should show beta's frames only:\n%s", got)
+	}
+}

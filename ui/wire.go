@@ -21,6 +21,9 @@ type wireView struct {
 	only int
 	// back is how many lines the view is scrolled up from the newest.
 	back int
+	// shown is the frames in view, merged in time order when they change
+	// rather than on every frame drawn.
+	shown []loader.Frame
 }
 
 func newWireView(specs []loader.ServerSpec) wireView {
@@ -35,6 +38,7 @@ func newWireView(specs []loader.ServerSpec) wireView {
 func (w *wireView) refresh(b Backend, server string) {
 	if wire := b.Wire(server); wire != nil {
 		w.frames[server] = wire.Frames()
+		w.shown = w.merged()
 	}
 }
 
@@ -65,6 +69,7 @@ func (w *wireView) handleKey(msg tea.KeyPressMsg, k KeyMap) bool {
 			w.only = -1
 		}
 		w.back = 0
+		w.shown = w.merged()
 	default:
 		return false
 	}
@@ -98,7 +103,7 @@ func mergeFrames(a, b []loader.Frame) []loader.Frame {
 
 func (w *wireView) view(c common, height int) string {
 	s := c.styles
-	frames := w.merged()
+	frames := w.shown
 	body := height - 1
 	w.back = min(w.back, max(0, len(frames)-body))
 	end := len(frames) - w.back
