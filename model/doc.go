@@ -47,6 +47,23 @@
 // symfonic keeps bare names and qualifies as {server}.{tool} only names two
 // servers share.
 //
+// The client presets follow, so a config can be seen the way the client
+// that runs it names things: claude-code (mcp__{server}__{tool}, sanitized,
+// first wins), codex (the same shape, a SHA-1 past 64 characters, labels
+// outside ^[a-zA-Z0-9_-]+$ refused), gemini-cli (mcp_{server}_{tool}, long
+// names cut around "...", last wins), vscode (a prefix per server, ids cut
+// to 64) and openai-agents (bare names; a name two servers share fails the
+// whole load). ClaudeCodeName, CodexName and GeminiName expose their naming
+// functions.
+//
+// # Beyond naming
+//
+// Registry.Collisions lists every registered name more than one row wanted,
+// why (a CollisionClass) and who holds it. Findings looks at the catalogues
+// under no policy at all: text that hides or acts in names and
+// descriptions, lookalike names across servers, descriptions that mention
+// other servers, and wire names the MCP spec advises against.
+//
 // Choices mcplens makes where its sources leave room:
 //
 //   - lionagi is fail-closed. A server that fails its postcondition keeps
@@ -69,6 +86,12 @@
 //     maps do.
 //   - An Outcome is Registered when its registered name equals its wire name
 //     and Renamed otherwise, under every policy.
+//   - A label holding "__" gets a note under every mcp__{server}__{tool}
+//     policy (lionagi, qwen, claude-code, codex): the name cannot be split
+//     back, and a + b__c meets a__b + c.
+//   - Where a preset's client leaves an order open, mcplens uses the
+//     config's: servers in declaration order, rows in advertised order. The
+//     preset files say where the client does otherwise and what it changes.
 //
 // Reasons, errors and check messages quote names where a character is the
 // point (%q), and otherwise carry names as advertised: render every string

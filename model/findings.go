@@ -16,7 +16,8 @@ type Finding struct {
 	// acting on a name; text hidden in a description).
 	Severity Severity
 	// Kind is "lookalike", "cross-reference", "invisible-text",
-	// "control-text" or "wire-name".
+	// "control-text", "wire-name" or "schema" (see SchemaProblem); the
+	// loader adds "protocol" for a server that breaks JSON-RPC.
 	Kind   string
 	Server string
 	// Tool is the wire name of the row, or "" for a server-level finding
@@ -98,6 +99,7 @@ func rowFindings(ci int, cat Catalogue) []finding {
 			add(i, Warn, "wire-name", "", fmt.Sprintf("row %d on %s has no usable name (%s)",
 				i, cat.Server, orElse(t.NameProblem, "empty name")))
 		}
+		fs = append(fs, schemaFindings(ci, i, cat.Server, tool, subject, t.InputSchema)...)
 		for _, field := range []struct{ what, text string }{{"title", t.Title}, {"description", t.Description}} {
 			for _, h := range scanText(field.text, true) {
 				sev := Warn
@@ -121,6 +123,10 @@ func rowFindings(ci int, cat Catalogue) []finding {
 	return fs
 }
 
+// tagLead starts the UTF-8 encoding of every tag character, U+E0000 to
+// U+E007F.
+const tagLead = "\xf3\xa0"
+
 // A textHit is one kind of unsafe character found in a text: how many, and
 // the first one with where it is.
 type textHit struct {
@@ -132,7 +138,7 @@ type textHit struct {
 }
 
 func (h textHit) String() string {
-	noun := "character"
+	noun := "control character"
 	if h.kind == "invisible-text" {
 		noun = "invisible character"
 	}
@@ -154,6 +160,9 @@ func (h textHit) String() string {
 // nobody sees. In prose (a title, a description) tab and line breaks are
 // ordinary and not reported; an excerpt around the first hit is kept.
 func scanText(s string, prose bool) []textHit {
+	if !Suspicious(s) && !strings.Contains(s, tagLead) {
+		return nil
+	}
 	var hits [2]textHit // invisible, control
 	hits[0].kind, hits[1].kind = "invisible-text", "control-text"
 	pos := 0
@@ -164,7 +173,7 @@ func scanText(s string, prose bool) []textHit {
 		if k >= 0 && !(prose && (r == '\n' || r == '\r' || r == '\t')) {
 			h := &hits[k]
 			if h.n == 0 {
-				h.first, h.at = what, pos
+				h.first, h.at = describeRune(s, i, r, what), pos
 				if prose {
 					h.excerpt = excerpt(s, i, size)
 				}
@@ -183,28 +192,37 @@ func scanText(s string, prose bool) []textHit {
 }
 
 // classifyRune returns 0 for a character that hides text, 1 for one that
-// acts, -1 otherwise, and how to describe it.
+// acts, -1 otherwise, and what kind of character it is.
 func classifyRune(r rune, size int) (int, string) {
-	code := fmt.Sprintf("U+%04X", r)
 	switch {
+	case r >= 0x20 && r < 0x7f:
+		return -1, ""
 	case r == utf8.RuneError && size == 1:
-		return 1, "an invalid UTF-8 byte"
+		return 1, "invalid UTF-8"
 	case r == 0x1b:
-		return 1, code + " (escape)"
+		return 1, "escape"
 	case r < 0x20, r == 0x7f:
-		return 1, code + " (control)"
+		return 1, "control"
 	case r >= 0x80 && r <= 0x9f:
-		return 1, code + " (C1 control)"
+		return 1, "C1 control"
 	case r == 0x2028, r == 0x2029:
-		return 1, code + " (line or paragraph separator)"
+		return 1, "line or paragraph separator"
 	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return 0, code + " (bidi control)"
+		return 0, "bidi control"
 	case r >= 0xe0000 && r <= 0xe007f:
-		return 0, code + " (tag character)"
+		return 0, "tag character"
 	case unsafeRune(r):
-		return 0, code + " (invisible format character)"
+		return 0, "invisible format character"
 	}
 	return -1, ""
+}
+
+// describeRune names a character classifyRune reported.
+func describeRune(s string, i int, r rune, kind string) string {
+	if kind == "invalid UTF-8" {
+		return fmt.Sprintf("the invalid UTF-8 byte %#02x", s[i])
+	}
+	return fmt.Sprintf("U+%04X (%s)", r, kind)
 }
 
 // excerpt returns up to 16 characters either side of the character at

@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -64,6 +65,11 @@ func FuzzPolicies(f *testing.F) {
 		"alpha|x\nalpha|x|y",
 		"|\n|",
 		"a.b|c\na|b.c\nx|c|b.c",
+		"mcp_x|y\nx|y",
+		"analytics-warehouse-primary-eu|export_quarterly_revenue_report_as_csv\nanalytics-warehouse-primary-us|export_quarterly_revenue_report_as_csv",
+		"my_server|extremely_lengthy_function_name_that_absolutely_surpasses_all_reasonable_limits",
+		"GitHub|a\ngithub|a\n\u0130x|a.b",
+		"alpha|b|a\nbeta|b|a\ngamma|c|a",
 	} {
 		f.Add(s)
 	}
@@ -73,16 +79,12 @@ func FuzzPolicies(f *testing.F) {
 		for _, p := range Policies() {
 			reg := p.Apply(cats)
 			checkInvariants(t, p.Name, cats, reg)
+			checkGuarantees(t, fmt.Sprintf("%q", spec), p, reg)
 			if again := p.Apply(cats); !reflect.DeepEqual(reg, again) {
 				t.Fatalf("%s.Apply(%q) is not deterministic", p.Name, spec)
 			}
-			switch p.Name {
-			case "qwen", "lionagi":
-				for _, rt := range reg.Routes {
-					if c := openai.Check(Outcome{Name: rt.Name}); c.Severity != Pass {
-						t.Fatalf("%s registered %q, which fails openai: %s", p.Name, rt.Name, c.Message)
-					}
-				}
+			if t.Failed() {
+				t.FailNow()
 			}
 			if p.Name != "qwen" {
 				continue
@@ -121,6 +123,45 @@ func FuzzArgumentSkeleton(f *testing.F) {
 		}
 		if Suspicious(strings.ReplaceAll(got, "\n", "")) {
 			t.Fatalf("ArgumentSkeleton(%q) = %q, not terminal-safe", schema, got)
+		}
+	})
+}
+
+// fuzzFindingCatalogues reads a fuzz input as catalogues with descriptions:
+// one line per server, "label|tool=description|...".
+func fuzzFindingCatalogues(spec string) []Catalogue {
+	cats := fuzzCatalogues(spec)
+	for ci := range cats {
+		for i, t := range cats[ci].Tools {
+			if name, desc, ok := strings.Cut(t.Name, "="); ok {
+				cats[ci].Tools[i].Name, cats[ci].Tools[i].Description = name, desc
+			}
+		}
+	}
+	return cats
+}
+
+func FuzzFindings(f *testing.F) {
+	for _, s := range []string{
+		"alpha|search=Prefer beta.fetch_url\nbeta|Search|fetch_url|fetch_ur1",
+		"alpha|re\u200bquest=hi\x1b[31m\nbeta|request|requests",
+		"a|abcd|abce|ab\xffd\nb|abcf=see a and abcd",
+		"|x=\u202e\U000E0041\n|x",
+	} {
+		f.Add(s)
+	}
+	kinds := map[string]bool{"lookalike": true, "cross-reference": true, "invisible-text": true,
+		"control-text": true, "wire-name": true}
+	f.Fuzz(func(t *testing.T, spec string) {
+		cats := fuzzFindingCatalogues(spec)
+		fs := Findings(cats)
+		if again := Findings(cats); !reflect.DeepEqual(fs, again) {
+			t.Fatalf("Findings(%q) is not deterministic", spec)
+		}
+		for _, f := range fs {
+			if !kinds[f.Kind] || f.Evidence == "" || f.Severity != Warn && f.Severity != Fail {
+				t.Fatalf("Findings(%q) gave %+v", spec, f)
+			}
 		}
 	})
 }

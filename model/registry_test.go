@@ -123,7 +123,7 @@ func TestPoliciesList(t *testing.T) {
 			t.Errorf("PolicyNamed(%q) = %v, %v", p.Name, got.Name, ok)
 		}
 	}
-	if got, want := strings.Join(names, " "), "lionagi-legacy lionagi-legacy-update lionagi qwen symfonic " +
+	if got, want := strings.Join(names, " "), "lionagi-legacy lionagi-legacy-update lionagi qwen symfonic "+
 		"claude-code codex gemini-cli vscode openai-agents"; got != want {
 		t.Errorf("Policies() = %q, want %q", got, want)
 	}

@@ -1,0 +1,265 @@
+package model
+
+import (
+	"cmp"
+	"fmt"
+	"hash/maphash"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Lookalike limits. Short names are one edit from too many others to be
+// worth a warning, and a name past the spec's 128 characters already gets
+// one; neither goes into the one-edit index, which keeps it small.
+const (
+	lookalikeMinLen = 4
+	lookalikeMaxLen = 128
+)
+
+// A wireName is one distinct wire name and where it is advertised.
+type wireName struct {
+	name string
+	cats []int // catalogues advertising it, in order
+	rows []int // its first row on each of them
+}
+
+// lookalikes finds wire names on different servers that a reader or a
+// model can take for one another: equal but for case or '-' against '_', or
+// one edit apart (a character changed, added or removed; both names at
+// least 4 characters). Identical names are collisions, not lookalikes. A
+// digit changed into another digit is not reported: get_page_1 and
+// get_page_2 are a series, not a disguise.
+//
+// Names are never compared all against all. Case and '-'/'_' variants meet
+// in buckets keyed by the folded name. One-edit pairs meet through a
+// deletion index: each name contributes, for every character, its text with
+// that character removed (two names that differ in one character share the
+// entry for that position) and, for every boundary, itself split there (a
+// name one character shorter matches the longer one's deletion at that
+// place). Entries are hashed and sorted, so equal entries are adjacent, and
+// every candidate pair is checked against the strings before it counts.
+func lookalikes(cats []Catalogue) []finding {
+	names, _ := distinctNames(cats)
+	pairs := make(map[[2]int32]bool)
+	add := func(a, b int32) {
+		if a > b {
+			a, b = b, a
+		}
+		if a != b && acrossServers(names[a], names[b]) {
+			pairs[[2]int32{a, b}] = true
+		}
+	}
+
+	folded := make(map[string][]int32)
+	for id, n := range names {
+		key := foldName(n.name)
+		folded[key] = append(folded[key], int32(id))
+	}
+	for _, ids := range folded {
+		for i, a := range ids {
+			for _, b := range ids[i+1:] {
+				add(a, b)
+			}
+		}
+	}
+
+	for _, p := range oneEditPairs(names) {
+		add(p[0], p[1])
+	}
+
+	keys := make([][2]int32, 0, len(pairs))
+	for k := range pairs {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(x, y [2]int32) int {
+		if x[0] != y[0] {
+			return int(x[0] - y[0])
+		}
+		return int(x[1] - y[1])
+	})
+	var fs []finding
+	for _, k := range keys {
+		a, b := names[k[0]], names[k[1]]
+		fs = append(fs, lookalikeFindings(cats, a, b)...)
+		fs = append(fs, lookalikeFindings(cats, b, a)...)
+	}
+	return fs
+}
+
+// foldName is a name with case and '-' against '_' taken out.
+func foldName(s string) string { return strings.ToLower(strings.ReplaceAll(s, "-", "_")) }
+
+// distinctNames lists the usable wire names of the catalogues, each once,
+// in order of first appearance, and indexes them by name.
+func distinctNames(cats []Catalogue) ([]wireName, map[string]int) {
+	var names []wireName
+	index := make(map[string]int)
+	for ci, cat := range cats {
+		for i, t := range cat.Tools {
+			if !t.usable() {
+				continue
+			}
+			id, ok := index[t.Name]
+			if !ok {
+				id = len(names)
+				index[t.Name] = id
+				names = append(names, wireName{name: t.Name})
+			}
+			n := &names[id]
+			if len(n.cats) == 0 || n.cats[len(n.cats)-1] != ci {
+				n.cats = append(n.cats, ci)
+				n.rows = append(n.rows, i)
+			}
+		}
+	}
+	return names, index
+}
+
+// acrossServers reports whether a and b are advertised by two different
+// catalogues.
+func acrossServers(a, b wireName) bool {
+	return len(a.cats) > 1 || len(b.cats) > 1 || a.cats[0] != b.cats[0]
+}
+
+// An editEntry is one entry of the deletion index: name id with the
+// character at byte pos removed, or (split) the name cut at byte pos.
+type editEntry struct {
+	hash  uint64
+	id    int32
+	pos   int32
+	split bool
+}
+
+// oneEditPairs returns the pairs of names one edit apart.
+func oneEditPairs(names []wireName) [][2]int32 {
+	seed := maphash.MakeSeed()
+	var h maphash.Hash
+	h.SetSeed(seed)
+	hash := func(pre, post string) uint64 {
+		h.Reset()
+		h.WriteString(pre)
+		h.WriteByte(0xff) // not UTF-8: keeps pre and post apart; a rare false match is checked anyway
+		h.WriteString(post)
+		return h.Sum64()
+	}
+	size := 0
+	for _, n := range names {
+		size += 2*len(n.name) + 1
+	}
+	entries := make([]editEntry, 0, size)
+	for id, n := range names {
+		s := n.name
+		if c := utf8.RuneCountInString(s); c < lookalikeMinLen || c > lookalikeMaxLen {
+			continue
+		}
+		for i := 0; i < len(s); {
+			_, w := utf8.DecodeRuneInString(s[i:]) // an invalid byte is one character of width 1
+			entries = append(entries, editEntry{hash(s[:i], s[i+w:]), int32(id), int32(i), false})
+			entries = append(entries, editEntry{hash(s[:i], s[i:]), int32(id), int32(i), true})
+			i += w
+		}
+		entries = append(entries, editEntry{hash(s, ""), int32(id), int32(len(s)), true})
+	}
+	slices.SortFunc(entries, func(a, b editEntry) int { return cmp.Compare(a.hash, b.hash) })
+
+	var pairs [][2]int32
+	for start := 0; start < len(entries); {
+		end := start + 1
+		for end < len(entries) && entries[end].hash == entries[start].hash {
+			end++
+		}
+		run := entries[start:end]
+		for i, x := range run {
+			if x.split {
+				continue
+			}
+			for j, y := range run {
+				if x.id == y.id || !y.split && j <= i {
+					continue
+				}
+				if oneEdit(names[x.id].name, int(x.pos), names[y.id].name, int(y.pos), y.split) {
+					pairs = append(pairs, [2]int32{x.id, y.id})
+				}
+			}
+		}
+		start = end
+	}
+	return pairs
+}
+
+// oneEdit checks a candidate pair from the index against the strings: a
+// with the character at i removed equals b with the character at j removed
+// (a substitution, not between two digits), or equals b itself (split).
+func oneEdit(a string, i int, b string, j int, split bool) bool {
+	ra, wa := utf8.DecodeRuneInString(a[i:])
+	if split {
+		return a[:i] == b[:j] && a[i+wa:] == b[j:]
+	}
+	rb, wb := utf8.DecodeRuneInString(b[j:])
+	if unicode.IsDigit(ra) && unicode.IsDigit(rb) {
+		return false
+	}
+	return a[:i] == b[:j] && a[i+wa:] == b[j+wb:]
+}
+
+// lookalikeFindings reports a on each of its servers against b on the
+// other servers advertising it.
+func lookalikeFindings(cats []Catalogue, a, b wireName) []finding {
+	why := lookalikeWhy(a.name, b.name)
+	var fs []finding
+	for k, ci := range a.cats {
+		var others []string
+		for _, cj := range b.cats {
+			if cj != ci {
+				others = append(others, cats[cj].Server)
+			}
+		}
+		if len(others) == 0 {
+			continue
+		}
+		fs = append(fs, finding{Finding{
+			Severity: Warn,
+			Kind:     "lookalike",
+			Server:   cats[ci].Server,
+			Tool:     a.name,
+			Evidence: fmt.Sprintf("%q on %s and %q on %s %s", a.name, cats[ci].Server, b.name, serverList(others), why),
+		}, ci, a.rows[k]})
+	}
+	return fs
+}
+
+// lookalikeWhy says how x and y differ.
+func lookalikeWhy(x, y string) string {
+	dash := func(s string) string { return strings.ReplaceAll(s, "-", "_") }
+	switch {
+	case strings.ToLower(x) == strings.ToLower(y):
+		return "differ only in case"
+	case dash(x) == dash(y):
+		return "differ only in '-' versus '_'"
+	case strings.ToLower(dash(x)) == strings.ToLower(dash(y)):
+		return "differ only in case and '-' versus '_'"
+	}
+	rx, ry := []rune(x), []rune(y)
+	i := 0
+	for i < len(rx) && i < len(ry) && rx[i] == ry[i] {
+		i++
+	}
+	switch {
+	case len(rx) == len(ry):
+		return fmt.Sprintf("are one edit apart: %q against %q at character %d", rx[i], ry[i], i+1)
+	case len(rx) > len(ry):
+		return fmt.Sprintf("are one edit apart: %q has an extra %q at character %d", x, rx[i], i+1)
+	}
+	return fmt.Sprintf("are one edit apart: %q has an extra %q at character %d", y, ry[i], i+1)
+}
+
+// serverList names servers, at most three and a count of the rest.
+func serverList(labels []string) string {
+	const shown = 3
+	if len(labels) <= shown {
+		return strings.Join(labels, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(labels[:shown], ", "), len(labels)-shown)
+}

@@ -1,0 +1,467 @@
+package model
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Pinning records the tool definitions a reviewer approved, so that a later
+// run notices when a server changes one: the approved-then-changed "rug
+// pull" shape. A Lock holds, per server label, the server's transport
+// identity and, per wire name, a SHA-256 of the tool's canonical definition
+// together with that definition, so a change can be reported field by field
+// (which description changed, which parameter was added) and reviewed in a
+// diff of the lock file itself.
+
+// LockVersion is the version of the lock file format this package reads and
+// writes.
+const LockVersion = 1
+
+// pinnedFields are the fields of a tools/list row that make up a tool's
+// definition, in the order changes to them are reported.
+var pinnedFields = []string{"name", "title", "description", "inputSchema", "outputSchema", "annotations"}
+
+// A Lock is the approved tool definitions of the servers of one config.
+type Lock struct {
+	Version int `json:"version"`
+	// Servers is keyed by server label.
+	Servers map[string]ServerPin `json:"servers"`
+}
+
+// A ServerPin is one server's approved tools and how it was reached.
+type ServerPin struct {
+	Transport Transport `json:"transport"`
+	// Tools is keyed by wire name.
+	Tools map[string]ToolPin `json:"tools"`
+}
+
+// A Transport identifies how a server is reached: its command and arguments,
+// or its URL. It is never the server's self-reported name, which any server
+// can choose.
+type Transport struct {
+	Command string   `json:"command,omitempty"`
+	Args    []string `json:"args,omitempty"`
+	URL     string   `json:"url,omitempty"`
+}
+
+// String returns the transport as one line: the URL, or the command and its
+// arguments, each quoted when it needs to be.
+func (t Transport) String() string {
+	if t.URL != "" {
+		return t.URL
+	}
+	parts := []string{shellWord(t.Command)}
+	for _, a := range t.Args {
+		parts = append(parts, shellWord(a))
+	}
+	return strings.Join(parts, " ")
+}
+
+// Equal reports whether t and u identify the same server.
+func (t Transport) Equal(u Transport) bool {
+	return t.Command == u.Command && t.URL == u.URL && slices.Equal(t.Args, u.Args)
+}
+
+func shellWord(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n\"'\\$`") {
+		return s
+	}
+	return strconv.Quote(s)
+}
+
+// A ToolPin is one approved tool definition.
+type ToolPin struct {
+	// SHA256 is the hex SHA-256 of Definition in canonical form.
+	SHA256 string `json:"sha256"`
+	// Definition is the tool's canonical definition: the pinned fields of
+	// its row that were present, object keys sorted, no insignificant
+	// whitespace.
+	Definition json.RawMessage `json:"definition"`
+}
+
+// CanonicalDefinition returns the canonical form of a tools/list row's
+// definition: an object of the row's name, title, description, inputSchema,
+// outputSchema and annotations (those present; other fields are not part of
+// the definition), every object's keys sorted, no insignificant whitespace,
+// strings escaped only where JSON requires, numbers as written. It fails
+// when the row is not a JSON object.
+func CanonicalDefinition(row json.RawMessage) ([]byte, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(row, &fields); err != nil || fields == nil {
+		return nil, errors.New("row is not a JSON object")
+	}
+	def := make(map[string]json.RawMessage)
+	for _, f := range pinnedFields {
+		if v, ok := fields[f]; ok {
+			def[f] = v
+		}
+	}
+	b, err := json.Marshal(def)
+	if err != nil {
+		return nil, err
+	}
+	return canonicalJSON(b)
+}
+
+// PinTool returns the pin of one advertised row.
+func PinTool(t Tool) (ToolPin, error) {
+	def, err := CanonicalDefinition(t.Raw)
+	if err != nil {
+		return ToolPin{}, err
+	}
+	sum := sha256.Sum256(def)
+	return ToolPin{SHA256: hex.EncodeToString(sum[:]), Definition: def}, nil
+}
+
+// Pin returns the pin of a server reached through transport that advertised
+// tools. Rows without a usable name cannot be addressed and are left out; a
+// wire name listed more than once is pinned as first listed, the row a
+// call under that name reaches.
+func Pin(transport Transport, tools []Tool) ServerPin {
+	sp := ServerPin{Transport: transport, Tools: make(map[string]ToolPin)}
+	for _, t := range tools {
+		if !t.usable() {
+			continue
+		}
+		if _, dup := sp.Tools[t.Name]; dup {
+			continue
+		}
+		if p, err := PinTool(t); err == nil {
+			sp.Tools[t.Name] = p
+		}
+	}
+	return sp
+}
+
+// NewLock returns an empty lock of the current version.
+func NewLock() *Lock {
+	return &Lock{Version: LockVersion, Servers: make(map[string]ServerPin)}
+}
+
+// ParseLock reads a lock file.
+func ParseLock(data []byte) (*Lock, error) {
+	var l Lock
+	if err := json.Unmarshal(data, &l); err != nil {
+		return nil, fmt.Errorf("reading lock: %w", err)
+	}
+	if l.Version != LockVersion {
+		return nil, fmt.Errorf("reading lock: version %d, want %d", l.Version, LockVersion)
+	}
+	if l.Servers == nil {
+		return nil, errors.New(`reading lock: no "servers" object`)
+	}
+	for label, sp := range l.Servers {
+		for wire, tp := range sp.Tools {
+			if len(tp.SHA256) != sha256.Size*2 {
+				return nil, fmt.Errorf("reading lock: server %q, tool %q: sha256 is %q, want 64 hex digits", label, wire, tp.SHA256)
+			}
+			if _, err := hex.DecodeString(tp.SHA256); err != nil {
+				return nil, fmt.Errorf("reading lock: server %q, tool %q: sha256 is %q, want 64 hex digits", label, wire, tp.SHA256)
+			}
+		}
+	}
+	return &l, nil
+}
+
+// Marshal returns the lock as a file: indented JSON with every object's keys
+// sorted, ending in a newline, so that an update reads well in a diff.
+func (l *Lock) Marshal() ([]byte, error) {
+	b, err := json.Marshal(l)
+	if err != nil {
+		return nil, err
+	}
+	c, err := canonicalJSON(b)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, c, "", "  "); err != nil {
+		return nil, err
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
+}
+
+// A ChangeKind says what happened to one pinned tool.
+type ChangeKind string
+
+const (
+	ToolAdded   ChangeKind = "added"   // advertised, not in the lock
+	ToolRemoved ChangeKind = "removed" // in the lock, no longer advertised
+	ToolChanged ChangeKind = "changed" // advertised with another definition
+)
+
+// A PinDiff is how a server's current tools differ from its pin.
+type PinDiff struct {
+	// Transport is set when the server is now reached another way.
+	Transport *TransportChange
+	// Tools lists the changed tools, sorted by wire name.
+	Tools []ToolChange
+}
+
+// A TransportChange is a server label now pointing at another server.
+type TransportChange struct{ Old, New Transport }
+
+// A ToolChange is one tool added, removed or changed.
+type ToolChange struct {
+	Wire string
+	Kind ChangeKind
+	// OldSHA256 and NewSHA256 are the definition hashes ("" on the side
+	// where the tool does not exist).
+	OldSHA256, NewSHA256 string
+	// Fields says what changed, for ToolChanged.
+	Fields []FieldChange
+}
+
+// A FieldChange is one difference between two definitions of a tool.
+type FieldChange struct {
+	// Path names the field: "description", "inputSchema.properties.limit",
+	// "annotations.readOnlyHint". A key that is not a plain word is quoted:
+	// `inputSchema.properties["a.b"]`.
+	Path string
+	// Op is "added", "removed" or "changed". For a list of names (a
+	// schema's "required"), each name added or removed is its own change
+	// with Path naming the list.
+	Op string
+	// Old and New are the values in canonical JSON ("" when absent).
+	Old, New string
+}
+
+// String returns the change as one line: `description changed: "a" → "b"`,
+// `inputSchema.properties.limit added: {"type":"integer"}`.
+func (c FieldChange) String() string {
+	switch c.Op {
+	case "added":
+		return c.Path + " added: " + c.New
+	case "removed":
+		return c.Path + " removed: " + c.Old
+	}
+	return c.Path + " changed: " + c.Old + " → " + c.New
+}
+
+// Empty reports whether the diff found no difference.
+func (d PinDiff) Empty() bool { return d.Transport == nil && len(d.Tools) == 0 }
+
+// Tool returns the change to the tool with the wire name, if any.
+func (d PinDiff) Tool(wire string) (ToolChange, bool) {
+	for _, c := range d.Tools {
+		if c.Wire == wire {
+			return c, true
+		}
+	}
+	return ToolChange{}, false
+}
+
+// Diff compares a server's current pin with its approved one.
+func Diff(old, cur ServerPin) PinDiff {
+	var d PinDiff
+	if !old.Transport.Equal(cur.Transport) {
+		d.Transport = &TransportChange{Old: old.Transport, New: cur.Transport}
+	}
+	names := make([]string, 0, len(old.Tools)+len(cur.Tools))
+	for n := range old.Tools {
+		names = append(names, n)
+	}
+	for n := range cur.Tools {
+		if _, ok := old.Tools[n]; !ok {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		o, inOld := old.Tools[n]
+		c, inCur := cur.Tools[n]
+		switch {
+		case !inOld:
+			d.Tools = append(d.Tools, ToolChange{Wire: n, Kind: ToolAdded, NewSHA256: c.SHA256})
+		case !inCur:
+			d.Tools = append(d.Tools, ToolChange{Wire: n, Kind: ToolRemoved, OldSHA256: o.SHA256})
+		case o.SHA256 != c.SHA256:
+			d.Tools = append(d.Tools, ToolChange{
+				Wire: n, Kind: ToolChanged, OldSHA256: o.SHA256, NewSHA256: c.SHA256,
+				Fields: diffDefinitions(o.Definition, c.Definition),
+			})
+		}
+	}
+	return d
+}
+
+// diffDefinitions compares two canonical definitions field by field. When
+// the hashes differed but the definitions read the same (a lock whose
+// definition was edited by hand), it says so rather than nothing.
+func diffDefinitions(old, cur json.RawMessage) []FieldChange {
+	o, errO := decodeJSON(old)
+	c, errC := decodeJSON(cur)
+	if errO != nil || errC != nil {
+		return []FieldChange{{Path: "definition", Op: "changed", Old: string(old), New: string(cur)}}
+	}
+	om, _ := o.(map[string]any)
+	cm, _ := c.(map[string]any)
+	var out []FieldChange
+	for _, f := range pinnedFields {
+		ov, inO := om[f]
+		cv, inC := cm[f]
+		switch {
+		case !inO && !inC:
+		case !inO:
+			out = append(out, FieldChange{Path: f, Op: "added", New: encodeJSON(cv)})
+		case !inC:
+			out = append(out, FieldChange{Path: f, Op: "removed", Old: encodeJSON(ov)})
+		default:
+			out = diffValue(out, f, ov, cv)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, FieldChange{Path: "definition", Op: "changed",
+			Old: "(the lock's definition does not match its sha256)", New: string(cur)})
+	}
+	return out
+}
+
+// diffValue appends the differences between two JSON values at path:
+// objects key by key, sorted; a schema's "required" list name by name;
+// anything else as one change.
+func diffValue(out []FieldChange, path string, o, c any) []FieldChange {
+	oe, ce := encodeJSON(o), encodeJSON(c)
+	if oe == ce {
+		return out
+	}
+	om, okO := o.(map[string]any)
+	cm, okC := c.(map[string]any)
+	if okO && okC {
+		keys := make([]string, 0, len(om)+len(cm))
+		for k := range om {
+			keys = append(keys, k)
+		}
+		for k := range cm {
+			if _, ok := om[k]; !ok {
+				keys = append(keys, k)
+			}
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			p := joinPath(path, k)
+			ov, inO := om[k]
+			cv, inC := cm[k]
+			switch {
+			case !inO:
+				out = append(out, FieldChange{Path: p, Op: "added", New: encodeJSON(cv)})
+			case !inC:
+				out = append(out, FieldChange{Path: p, Op: "removed", Old: encodeJSON(ov)})
+			default:
+				out = diffValue(out, p, ov, cv)
+			}
+		}
+		return out
+	}
+	if strings.HasSuffix(path, ".required") {
+		if was, ok := stringList(o); ok {
+			if now, ok := stringList(c); ok {
+				for _, s := range was {
+					if !slices.Contains(now, s) {
+						out = append(out, FieldChange{Path: path, Op: "removed", Old: encodeJSON(s)})
+					}
+				}
+				for _, s := range now {
+					if !slices.Contains(was, s) {
+						out = append(out, FieldChange{Path: path, Op: "added", New: encodeJSON(s)})
+					}
+				}
+				if sameSet(was, now) {
+					// Only the order differs.
+					out = append(out, FieldChange{Path: path, Op: "changed", Old: oe, New: ce})
+				}
+				return out
+			}
+		}
+	}
+	return append(out, FieldChange{Path: path, Op: "changed", Old: oe, New: ce})
+}
+
+func sameSet(a, b []string) bool {
+	for _, s := range a {
+		if !slices.Contains(b, s) {
+			return false
+		}
+	}
+	for _, s := range b {
+		if !slices.Contains(a, s) {
+			return false
+		}
+	}
+	return true
+}
+
+// stringList returns v as a list of strings, if it is one.
+func stringList(v any) ([]string, bool) {
+	arr, ok := v.([]any)
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, 0, len(arr))
+	for _, e := range arr {
+		s, ok := e.(string)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, true
+}
+
+// joinPath appends key to path, quoting a key that is not a plain word.
+func joinPath(path, key string) string {
+	plain := key != ""
+	for _, r := range key {
+		if !isOpenAIChar(r) && r != '$' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return path + "." + key
+	}
+	return path + "[" + strconv.Quote(key) + "]"
+}
+
+// canonicalJSON rewrites a JSON document with every object's keys sorted,
+// no insignificant whitespace, numbers as written, and no HTML escaping.
+func canonicalJSON(b []byte) ([]byte, error) {
+	v, err := decodeJSON(b)
+	if err != nil {
+		return nil, err
+	}
+	return []byte(encodeJSON(v)), nil
+}
+
+func decodeJSON(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errors.New("trailing data after JSON value")
+	}
+	return v, nil
+}
+
+// encodeJSON writes a decoded value canonically: encoding/json sorts map
+// keys and writes json.Number as its literal.
+func encodeJSON(v any) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return ""
+	}
+	return strings.TrimSuffix(buf.String(), "\n")
+}

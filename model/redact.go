@@ -1,0 +1,163 @@
+package model
+
+import (
+	"net/url"
+	"strings"
+)
+
+// A config carries secrets: env values, header values, bearer tokens, API
+// keys in arguments and tokens in URL queries. Whatever mcplens shows or
+// writes (views, reports, lock files, golden files, logs) goes through the
+// functions below first: a secret's name stays visible, its value never is.
+
+// Masked is what a secret value is shown as.
+const Masked = "****"
+
+// MaskValue returns Masked for a non-empty value and "" for an empty one:
+// whether a value is set is worth seeing, its length is not.
+func MaskValue(v string) string {
+	if v == "" {
+		return ""
+	}
+	return Masked
+}
+
+// secretWords mark a name (of a flag, a variable, a query parameter) whose
+// value is a secret.
+var secretWords = []string{"token", "secret", "password", "passwd", "pwd", "auth", "credential",
+	"key", "cookie", "session", "signature", "sig", "bearer", "private"}
+
+// SecretName reports whether name (a flag, variable, header or query
+// parameter name) says its value is a secret: API_KEY, --token,
+// x-api-key, client_secret, Authorization.
+func SecretName(name string) bool {
+	n := strings.ToLower(strings.TrimLeft(name, "-"))
+	for _, w := range secretWords {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// RedactHeader returns the value of header name as it may be shown: every
+// header value is masked, since any of them can carry a credential under
+// a name nobody predicted.
+func RedactHeader(name, value string) string { return MaskValue(value) }
+
+// RedactURL returns raw with its secrets masked: the password of its user
+// information (the user too when it comes alone, as tokens often do), every
+// query value and the fragment. Scheme, host, path and query keys stay.
+// Text that does not parse as a URL is masked after its first '?' or '#'.
+func RedactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" {
+		if i := strings.IndexAny(raw, "?#"); i >= 0 {
+			return raw[:i+1] + Masked
+		}
+		return raw
+	}
+	if u.User != nil {
+		if _, ok := u.User.Password(); ok {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+		} else {
+			u.User = url.User("xxxxx")
+		}
+	}
+	if u.RawQuery != "" {
+		var parts []string
+		for _, kv := range strings.Split(u.RawQuery, "&") {
+			k, v, found := strings.Cut(kv, "=")
+			if found {
+				parts = append(parts, k+"="+MaskValue(v))
+			} else {
+				parts = append(parts, k)
+			}
+		}
+		u.RawQuery = strings.Join(parts, "&")
+	}
+	if u.Fragment != "" {
+		u.Fragment, u.RawFragment = "xxxxx", ""
+	}
+	s := u.String()
+	// url.URL escapes what it writes; the masks are written plain.
+	return strings.NewReplacer("xxxxx", Masked, "%2A%2A%2A%2A", Masked).Replace(s)
+}
+
+// RedactArgs returns a copy of a command's arguments with their secrets
+// masked: the value of a flag whose name says it is a secret (--token X,
+// --api-key=X), NAME=VALUE where NAME does, a bearer
+// or basic credential (Bearer X), and the secrets of URLs (RedactURL).
+func RedactArgs(args []string) []string {
+	out := make([]string, len(args))
+	maskNext := false
+	for i, a := range args {
+		switch {
+		case maskNext:
+			out[i] = MaskValue(a)
+			maskNext = false
+			continue
+		case strings.HasPrefix(a, "-") && !strings.Contains(a, "="):
+			out[i] = a
+			maskNext = SecretName(a)
+			continue
+		}
+		out[i] = redactWord(a)
+	}
+	return out
+}
+
+// redactWord masks the secrets in one argument or one value.
+func redactWord(a string) string {
+	if name, value, ok := strings.Cut(a, "="); ok && !strings.Contains(name, "://") {
+		switch {
+		case SecretName(name):
+			return name + "=" + MaskValue(value)
+		case strings.Contains(value, "://"):
+			return name + "=" + RedactURL(value)
+		}
+	}
+	if scheme, cred, ok := strings.Cut(a, " "); ok {
+		switch strings.ToLower(scheme) {
+		case "bearer", "basic", "token":
+			return scheme + " " + MaskValue(cred)
+		}
+	}
+	// A header given as an argument: "Authorization: Bearer X".
+	if name, value, ok := strings.Cut(a, ":"); ok && !strings.Contains(name, " ") && SecretName(name) &&
+		!strings.HasPrefix(value, "//") {
+		return name + ": " + MaskValue(strings.TrimSpace(value))
+	}
+	if strings.Contains(a, "://") {
+		return RedactURL(a)
+	}
+	return a
+}
+
+// RedactText masks the secrets in a message that may quote a config: the
+// secrets of every URL in it (RedactURL) and the credential after Bearer,
+// Basic or Token.
+func RedactText(s string) string {
+	words := strings.Split(s, " ")
+	for i, w := range words {
+		switch {
+		case i > 0 && w != "" && isAuthScheme(words[i-1]):
+			words[i] = Masked
+		case strings.Contains(w, "://"):
+			start := strings.IndexFunc(w, func(r rune) bool { return !strings.ContainsRune(`"'(<[`, r) })
+			end := strings.LastIndexFunc(w, func(r rune) bool { return !strings.ContainsRune(`"')>],.;:`, r) }) + 1
+			if start >= 0 && end > start {
+				words[i] = w[:start] + RedactURL(w[start:end]) + w[end:]
+			}
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+func isAuthScheme(w string) bool {
+	switch strings.ToLower(strings.Trim(w, `"'`)) {
+	case "bearer", "basic", "token":
+		return true
+	}
+	return false
+}
