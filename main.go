@@ -6,7 +6,11 @@
 // Usage:
 //
 //	mcplens              open the built-in demo
-//	mcplens PATH         open a config in the mcpServers JSON shape
+//	mcplens PATH         open a config of any client (Claude, Cursor, VS Code, Gemini CLI, Codex, ...)
+//	mcplens --discover   list the config files found here and in the usual places
+//	mcplens check PATH   print the report and exit 0, 1 (found something) or 2 (usage)
+//	mcplens call PATH NAME --args JSON
+//	                     call one tool and print the frames that crossed the wire
 package main
 
 import (
@@ -41,11 +45,30 @@ func main() {
 
 // run is mcplens's command line; it returns the exit code.
 func run(args []string, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "check":
+			return runCheck(args[1:], os.Stdout, stderr)
+		case "call":
+			return runCall(args[1:], os.Stdin, os.Stdout, stderr)
+		}
+	}
 	fs := flag.NewFlagSet("mcplens", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	policy := fs.String("policy", model.Policies()[0].Name, "naming policy to start with: "+policyNames())
+	lockPath := fs.String("lock", "", "compare each server's tools with the approved definitions in this lock file")
+	var copts loader.ConfigOptions
+	fs.StringVar(&copts.Format, "format", "", "read CONFIG as this client's format (default: detected): "+formatNames())
+	fs.StringVar(&copts.Project, "project", "", "for ~/.claude.json: also the servers of this project path")
+	timeout := fs.Duration("timeout", 0, "bound on each server's connect (default: the config's own, else 20s)")
+	discover := fs.Bool("discover", false, "list the config files found here and in the usual places, start nothing")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: mcplens [--policy P] [CONFIG]\n\nWith no CONFIG, mcplens opens its built-in demo.\n\n")
+		fmt.Fprintf(stderr, "usage: mcplens [--policy P] [--lock FILE] [--format F] [--project P] [--timeout D] [CONFIG]\n"+
+			"       mcplens --discover\n"+
+			"       mcplens check [CONFIG] [flags]   (mcplens check -h)\n"+
+			"       mcplens call [CONFIG] NAME [--args JSON|@FILE] [--policy P]\n\n"+
+			"With no CONFIG, mcplens opens its built-in demo. When stdout is not a terminal,\n"+
+			"mcplens CONFIG prints the check report instead of opening the interface.\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -58,12 +81,26 @@ func run(args []string, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
+	if *discover {
+		return runDiscover(os.Stdout, stderr)
+	}
 	if _, ok := model.PolicyNamed(*policy); !ok {
 		fmt.Fprintf(stderr, "mcplens: unknown policy %q (want one of: %s)\n", *policy, policyNames())
 		return 2
 	}
 
-	cfg, err := config(fs.Arg(0))
+	cfg, err := configWith(fs.Arg(0), copts)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcplens: %v\n", err)
+		return 2
+	}
+	if !isTerminal(os.Stdout) {
+		// Piped or redirected: print the check report instead of drawing.
+		o := defaultCheckOptions()
+		o.policy, o.lock, o.timeout = *policy, *lockPath, *timeout
+		return check(cfg, o, os.Stdout, stderr)
+	}
+	lock, err := readLock(*lockPath, false)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens: %v\n", err)
 		return 2
@@ -72,12 +109,15 @@ func run(args []string, stderr io.Writer) int {
 	// the interface that would tear the screen.
 	slog.SetDefault(slog.New(slog.DiscardHandler))
 
-	session := loader.Open(cfg, loader.Options{})
+	session := loader.Open(cfg, loader.Options{Timeout: *timeout})
 	defer session.Close()
 
 	m := ui.New(cfg.Path, cfg.Servers, session)
 	m.SetPolicy(*policy)
-	p := tea.NewProgram(m)
+	if lock != nil {
+		m.SetLock(*lockPath, lock)
+	}
+	p := tea.NewProgram(withTestHooks(m))
 
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, syscall.SIGTERM, syscall.SIGHUP)

@@ -43,7 +43,10 @@ func (s *Session) Call(ctx context.Context, server, wire string, args json.RawMe
 	if state != Ready {
 		return res, fmt.Errorf("calling %q on %s: %w (%s)", wire, server, ErrNotReady, state)
 	}
-	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: wire}}
+	// A progress token of our own asks the server for progress, which
+	// goes to the function of WithProgress, if ctx has one.
+	token := fmt.Sprintf("mcplens-%d", c.callSeq.Add(1))
+	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: wire, Meta: &mcp.Meta{ProgressToken: token}}}
 	if len(bytes.TrimSpace(args)) == 0 {
 		req.Params.Arguments = map[string]any{}
 	} else if !json.Valid(args) {
@@ -58,6 +61,10 @@ func (s *Session) Call(ctx context.Context, server, wire string, args json.RawMe
 	var cap callCapture
 	c.wire.setWatch(cap.see)
 	defer c.wire.setWatch(nil)
+	if fn, ok := ctx.Value(progressKey{}).(func(Progress)); ok && fn != nil {
+		c.progress.Store(callProgress{token: token, fn: fn})
+		defer c.progress.Store(callProgress{})
+	}
 
 	start := time.Now()
 	_, err := cl.CallTool(ctx, req)
@@ -67,6 +74,44 @@ func (s *Session) Call(ctx context.Context, server, wire string, args json.RawMe
 		return res, fmt.Errorf("calling %q on %s: %w", wire, server, err)
 	}
 	return res, nil
+}
+
+// A Progress is what a server last said about the progress of a call
+// (notifications/progress).
+type Progress struct {
+	Progress float64
+	Total    float64 // 0 when the server did not say
+	Message  string
+}
+
+type progressKey struct{}
+
+// WithProgress returns a context that makes a Call with it report each
+// notifications/progress the server sends about that call to fn. fn runs
+// on the connection's read loop: it must return quickly.
+func WithProgress(ctx context.Context, fn func(Progress)) context.Context {
+	return context.WithValue(ctx, progressKey{}, fn)
+}
+
+// A callProgress is the progress token of the call running on a server
+// and where its progress goes.
+type callProgress struct {
+	token string
+	fn    func(Progress)
+}
+
+// onProgress reports a notifications/progress for the call running, and
+// ignores one for any other token.
+func (c *conn) onProgress(params map[string]any) {
+	cp, _ := c.progress.Load().(callProgress)
+	if got, ok := params["progressToken"].(string); !ok || cp.fn == nil || got != cp.token {
+		return
+	}
+	var p Progress
+	p.Progress, _ = params["progress"].(float64)
+	p.Total, _ = params["total"].(float64)
+	p.Message, _ = params["message"].(string)
+	cp.fn(p)
 }
 
 // A callCapture watches a server's lines during one Call and keeps the

@@ -1,35 +1,84 @@
 package loader
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"unicode/utf8"
+	"path/filepath"
+	"strings"
+	"time"
 )
 
-// An EnvVar is one entry of a server's "env" object, kept in file order.
+// An EnvVar is one entry of a server's environment, kept in file order.
 type EnvVar struct{ Key, Value string }
 
-// A ServerSpec is one entry of a config's "mcpServers" object.
+// A Header is one HTTP header a remote server's requests carry, kept in
+// file order.
+type Header struct{ Name, Value string }
+
+// The transports a ServerSpec names.
+const (
+	TransportStdio = "stdio" // a child process spoken to over its stdin and stdout
+	TransportHTTP  = "http"  // streamable HTTP
+	TransportSSE   = "sse"   // the older HTTP with server-sent events
+)
+
+// A ServerSpec is one server of a config, as the client that reads the file
+// would start it: variables expanded, filters and timeout read.
 type ServerSpec struct {
 	// Label is the server's key in the config: the server label.
 	// Declaration order matters (the first-declared server wins under the
 	// legacy policies), so specs are kept in file order.
-	Label   string
-	Command string
-	Args    []string
-	Env     []EnvVar // in file order
-	// Unknown lists the server's keys that mcplens does not read yet
-	// ("cwd", "type", "disabled", ...), in file order.
+	Label string
+	// Format is the config format the server was read from ("vscode").
+	Format string
+	// Transport is TransportStdio, TransportHTTP or TransportSSE; "" means
+	// stdio.
+	Transport string
+	Command   string
+	Args      []string
+	Env       []EnvVar // in file order
+	Cwd       string   // the child's working directory; "" means mcplens's
+	URL       string   // for http and sse
+	Headers   []Header // for http and sse, in file order
+	// Timeout is the config's own bound on connecting; 0 means none given.
+	Timeout time.Duration
+	// IncludeTools, when not empty, are the only tools the client keeps;
+	// ExcludeTools are withheld even so. Disabled withholds every tool.
+	// Withheld rows are still listed, each marked FilteredBy.
+	IncludeTools []string
+	ExcludeTools []string
+	Disabled     bool
+	// Blocked says why the server is not started: its command or URL could
+	// not be resolved, or there is nothing to start. "" when it can be.
+	Blocked string
+	// Findings are what a reader of the config should know about this
+	// server: unknown keys, unresolved variables, settings mcplens does not
+	// apply. Each starts with "line:col: " where it has a position.
+	Findings []string
+	// Unknown lists the server's keys that its format does not define, in
+	// file order (each is also a finding).
 	Unknown []string
+}
+
+// An Input is a value a VS Code config asks the user for, referenced as
+// ${input:ID}.
+type Input struct {
+	ID, Type, Description string
+	Password              bool
 }
 
 // A Config is a parsed config file: its servers in declaration order.
 type Config struct {
-	Path    string
+	Path string
+	// Format is the format the file was read as (see Formats).
+	Format  string
 	Servers []ServerSpec
+	// Findings are about the file as a whole.
+	Findings []string
+	// Inputs are the inputs a VS Code config declares, in file order.
+	Inputs []Input
+	// Project is the project of ~/.claude.json whose servers were added.
+	Project string
 }
 
 // A ConfigError is a config that cannot be used, with the position of the
@@ -48,365 +97,137 @@ func (e *ConfigError) Error() string {
 	return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg)
 }
 
-// LoadConfig reads and parses the config file at path.
+// ConfigOptions tune how a config is read. The zero value reads the file as
+// its client would on this machine.
+type ConfigOptions struct {
+	// Format forces a format by name (see Formats); "" detects it from the
+	// file's name and content.
+	Format string
+	// Project picks the project of ~/.claude.json whose servers are added to
+	// the user's; "" means the current directory, when it is one.
+	Project string
+	// LookupEnv resolves environment variables; nil means os.LookupEnv.
+	LookupEnv func(string) (string, bool)
+	// Home is ${userHome}; "" means the user's home directory.
+	Home string
+	// Workspace is ${workspaceFolder}; "" means the folder holding the
+	// file's .vscode or .cursor folder, else the current directory.
+	Workspace string
+	// Inputs answers VS Code's ${input:ID} variables, by ID.
+	Inputs map[string]string
+}
+
+// LoadConfig reads and parses the config file at path, detecting its format.
 func LoadConfig(path string) (*Config, error) {
+	return LoadConfigWith(path, ConfigOptions{})
+}
+
+// LoadConfigWith reads and parses the config file at path.
+func LoadConfigWith(path string, opts ConfigOptions) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("loading config: %w", err)
 	}
-	return ParseConfig(path, data)
+	return ParseConfigWith(path, data, opts)
 }
 
-// ParseConfig parses data, the contents of the config file at path, in the
-// {"mcpServers": {"LABEL": {"command": ..., "args": [...], "env": {...}}}}
-// shape. Every error is a *ConfigError naming path:line:col.
+// ParseConfig parses data, the contents of the config file at path,
+// detecting its format. Every error is a *ConfigError, naming
+// path:line:col where it has a position.
 func ParseConfig(path string, data []byte) (*Config, error) {
-	p := &configParser{path: path, data: data}
-	// A UTF-8 byte order mark is not JSON, but editors write it; skip it
-	// and keep offsets relative to the whole file.
-	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
-		p.base = 3
-	}
-	return p.parse()
+	return ParseConfigWith(path, data, ConfigOptions{})
 }
 
-// configParser walks the document token by token: Go maps forget key order,
-// and the order of servers is meaningful.
-type configParser struct {
-	path string
-	data []byte
-	base int // bytes skipped before the JSON text (a byte order mark)
-	dec  *json.Decoder
-}
-
-func (p *configParser) parse() (*Config, error) {
-	text := p.data[p.base:]
-	if len(bytes.TrimSpace(text)) == 0 {
-		return nil, &ConfigError{Path: p.path, Msg: `empty file; want {"mcpServers": {...}}`}
+// ParseConfigWith parses data, the contents of the config file at path.
+// An unknown key or an unresolved variable is a finding, not an error; a
+// server that cannot be started is Blocked, saying why.
+func ParseConfigWith(path string, data []byte, opts ConfigOptions) (*Config, error) {
+	var f *format
+	if opts.Format != "" {
+		if f = formatNamed(opts.Format); f == nil {
+			return nil, &ConfigError{Path: path, Msg: fmt.Sprintf("unknown format %q (want one of: %s)", opts.Format, formatNames())}
+		}
 	}
-	// Validate the whole text first: the encoding/json scanner reports the
-	// offending byte exactly, while Decoder.Token's offsets vary by error.
-	var whole json.RawMessage
-	if err := json.Unmarshal(text, &whole); err != nil {
-		return nil, p.syntaxError(err)
-	}
-
-	p.dec = json.NewDecoder(bytes.NewReader(text))
-	p.dec.UseNumber()
-	start := p.next()
-	tok, err := p.dec.Token()
+	d, f, err := readDoc(path, data, f)
 	if err != nil {
-		return nil, p.errorAt(start, err.Error())
+		return nil, err
 	}
-	if tok != json.Delim('{') {
-		return nil, p.errorAt(start, fmt.Sprintf(`top level is %s, want an object with "mcpServers"`, describe(tok)))
+	r := newReader(d, f, opts)
+	if err := f.read(r); err != nil {
+		return nil, err
 	}
-
-	cfg := &Config{Path: p.path}
-	found := false
-	for p.dec.More() {
-		keyAt := p.next()
-		key, err := p.key()
-		if err != nil {
-			return nil, err
-		}
-		if key != "mcpServers" {
-			if err := p.skip(); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if found {
-			return nil, p.errorAt(keyAt, `"mcpServers" appears twice`)
-		}
-		found = true
-		if cfg.Servers, err = p.servers(keyAt); err != nil {
-			return nil, err
-		}
+	if d.jsonc && f.strict {
+		r.cfg.Findings = append(r.cfg.Findings, fmt.Sprintf(
+			"the file has comments or trailing commas, which are not JSON: %s would reject it", f.Client))
 	}
-	if !found {
-		return nil, &ConfigError{Path: p.path, Line: 1, Col: 1, Msg: `no "mcpServers" key at the top level`}
-	}
-	return cfg, nil
+	return r.cfg, nil
 }
 
-// servers parses the value of "mcpServers", declared at keyAt.
-func (p *configParser) servers(keyAt int) ([]ServerSpec, error) {
-	at := p.next()
-	tok, err := p.dec.Token()
+// readDoc parses the file and settles its format: the one given, else the
+// one its name says, else the one its content fits.
+func readDoc(path string, data []byte, f *format) (*doc, *format, error) {
+	if f == nil {
+		f = formatByName(path)
+	}
+	ext := strings.ToLower(filepath.Ext(path))
+	switch {
+	case f != nil && f.toml, f == nil && ext == ".toml":
+		d, err := parseTOML(path, data)
+		if err != nil {
+			return nil, nil, err
+		}
+		if f == nil {
+			if f = formatByContent(d.root); f == nil {
+				return nil, nil, notAConfig(d)
+			}
+		}
+		return d, f, nil
+	case f != nil:
+		d, err := parseJSON(path, data)
+		return d, f, err
+	}
+
+	d, err := parseJSON(path, data)
+	if err != nil && ext != ".json" && ext != ".jsonc" {
+		if td, terr := parseTOML(path, data); terr == nil {
+			d, err = td, nil
+		}
+	}
 	if err != nil {
-		return nil, p.errorAt(at, err.Error())
-	}
-	if tok != json.Delim('{') {
-		return nil, p.errorAt(at, fmt.Sprintf(`"mcpServers" is %s, want an object`, describe(tok)))
-	}
-	var specs []ServerSpec
-	declared := map[string]int{} // label -> offset of its key
-	for p.dec.More() {
-		labelAt := p.next()
-		label, err := p.key()
-		if err != nil {
-			return nil, err
+		if ce, ok := err.(*ConfigError); ok && ext != ".json" && ext != ".jsonc" {
+			ce.Msg = fmt.Sprintf("not a config: neither JSON nor TOML (tried %s): %s", formatNames(), ce.Msg)
 		}
-		if label == "" {
-			return nil, p.errorAt(labelAt, "empty server label")
-		}
-		if first, dup := declared[label]; dup {
-			line, col := p.position(first)
-			return nil, p.errorAt(labelAt, fmt.Sprintf("duplicate server label %q (first declared at %d:%d)", label, line, col))
-		}
-		declared[label] = labelAt
-		spec, err := p.server(label, labelAt)
-		if err != nil {
-			return nil, err
-		}
-		specs = append(specs, spec)
+		return nil, nil, err
 	}
-	if _, err := p.dec.Token(); err != nil { // the closing '}'
-		return nil, p.errorAt(p.next(), err.Error())
+	if f = formatByContent(d.root); f == nil {
+		return nil, nil, notAConfig(d)
 	}
-	if len(specs) == 0 {
-		return nil, p.errorAt(keyAt, `no servers: "mcpServers" is empty`)
-	}
-	return specs, nil
+	return d, f, nil
 }
 
-// server parses one server object, whose label was read at labelAt.
-func (p *configParser) server(label string, labelAt int) (ServerSpec, error) {
-	spec := ServerSpec{Label: label}
-	at := p.next()
-	tok, err := p.dec.Token()
+// notAConfig says which formats were tried on a document that fits none.
+func notAConfig(d *doc) error {
+	if d.root.kind != objectNode {
+		return d.errorAt(d.root.off, fmt.Sprintf("not an MCP client config: the top level is %s (tried %s)",
+			d.root.describe(), formatNames()))
+	}
+	return &ConfigError{Path: d.path, Line: 1, Col: 1, Msg: fmt.Sprintf(
+		`not an MCP client config: no "mcpServers", "servers", "context_servers" or "mcp_servers" key at the top level (tried %s)`,
+		formatNames())}
+}
+
+// workspaceOf is the folder a project config belongs to: the parent of the
+// .vscode or .cursor folder holding it.
+func workspaceOf(path string) string {
+	abs, err := filepath.Abs(path)
 	if err != nil {
-		return spec, p.errorAt(at, err.Error())
+		return ""
 	}
-	if tok != json.Delim('{') {
-		return spec, p.errorAt(at, fmt.Sprintf("server %q is %s, want an object", label, describe(tok)))
+	dir := filepath.Dir(abs)
+	switch filepath.Base(dir) {
+	case ".vscode", ".cursor", ".gemini", ".zed", ".codex":
+		return filepath.Dir(dir)
 	}
-	hasCommand := false
-	seen := map[string]bool{}
-	for p.dec.More() {
-		fieldAt := p.next()
-		field, err := p.key()
-		if err != nil {
-			return spec, err
-		}
-		if seen[field] {
-			return spec, p.errorAt(fieldAt, fmt.Sprintf("server %q: %q appears twice", label, field))
-		}
-		seen[field] = true
-		switch field {
-		case "command":
-			at := p.next()
-			tok, err := p.dec.Token()
-			if err != nil {
-				return spec, p.errorAt(at, err.Error())
-			}
-			s, ok := tok.(string)
-			if tok == nil {
-				continue // "command": null counts as missing
-			}
-			if !ok {
-				return spec, p.errorAt(at, fmt.Sprintf("server %q: command is %s, want a string", label, describe(tok)))
-			}
-			if s == "" {
-				return spec, p.errorAt(at, fmt.Sprintf("server %q: empty command", label))
-			}
-			spec.Command, hasCommand = s, true
-		case "args":
-			if spec.Args, err = p.strings(label); err != nil {
-				return spec, err
-			}
-		case "env":
-			if spec.Env, err = p.env(label); err != nil {
-				return spec, err
-			}
-		default:
-			spec.Unknown = append(spec.Unknown, field)
-			if err := p.skip(); err != nil {
-				return spec, err
-			}
-		}
-	}
-	if _, err := p.dec.Token(); err != nil { // the closing '}'
-		return spec, p.errorAt(p.next(), err.Error())
-	}
-	if !hasCommand {
-		return spec, p.errorAt(labelAt, fmt.Sprintf("server %q has no \"command\" (only stdio servers are supported)", label))
-	}
-	return spec, nil
-}
-
-// strings parses an "args" array: strings only; null means none.
-func (p *configParser) strings(label string) ([]string, error) {
-	at := p.next()
-	tok, err := p.dec.Token()
-	if err != nil {
-		return nil, p.errorAt(at, err.Error())
-	}
-	if tok == nil {
-		return nil, nil
-	}
-	if tok != json.Delim('[') {
-		return nil, p.errorAt(at, fmt.Sprintf("server %q: args is %s, want an array of strings", label, describe(tok)))
-	}
-	args := []string{}
-	for i := 0; p.dec.More(); i++ {
-		at := p.next()
-		tok, err := p.dec.Token()
-		if err != nil {
-			return nil, p.errorAt(at, err.Error())
-		}
-		s, ok := tok.(string)
-		if !ok {
-			return nil, p.errorAt(at, fmt.Sprintf("server %q: args[%d] is %s, want a string", label, i, describe(tok)))
-		}
-		args = append(args, s)
-	}
-	if _, err := p.dec.Token(); err != nil { // the closing ']'
-		return nil, p.errorAt(p.next(), err.Error())
-	}
-	return args, nil
-}
-
-// env parses an "env" object: string values only, in file order.
-func (p *configParser) env(label string) ([]EnvVar, error) {
-	at := p.next()
-	tok, err := p.dec.Token()
-	if err != nil {
-		return nil, p.errorAt(at, err.Error())
-	}
-	if tok == nil {
-		return nil, nil
-	}
-	if tok != json.Delim('{') {
-		return nil, p.errorAt(at, fmt.Sprintf("server %q: env is %s, want an object of strings", label, describe(tok)))
-	}
-	env := []EnvVar{}
-	seen := map[string]bool{}
-	for p.dec.More() {
-		keyAt := p.next()
-		key, err := p.key()
-		if err != nil {
-			return nil, err
-		}
-		if seen[key] {
-			return nil, p.errorAt(keyAt, fmt.Sprintf("server %q: env %q appears twice", label, key))
-		}
-		seen[key] = true
-		at := p.next()
-		tok, err := p.dec.Token()
-		if err != nil {
-			return nil, p.errorAt(at, err.Error())
-		}
-		s, ok := tok.(string)
-		if !ok {
-			return nil, p.errorAt(at, fmt.Sprintf("server %q: env %q is %s, want a string", label, key, describe(tok)))
-		}
-		env = append(env, EnvVar{Key: key, Value: s})
-	}
-	if _, err := p.dec.Token(); err != nil { // the closing '}'
-		return nil, p.errorAt(p.next(), err.Error())
-	}
-	return env, nil
-}
-
-// key reads an object key. The text was validated up front, so inside an
-// object the next token is always a string key.
-func (p *configParser) key() (string, error) {
-	at := p.next()
-	tok, err := p.dec.Token()
-	if err != nil {
-		return "", p.errorAt(at, err.Error())
-	}
-	s, ok := tok.(string)
-	if !ok {
-		return "", p.errorAt(at, fmt.Sprintf("want an object key, found %s", describe(tok)))
-	}
-	return s, nil
-}
-
-// skip consumes one value whatever its type.
-func (p *configParser) skip() error {
-	at := p.next()
-	var v json.RawMessage
-	if err := p.dec.Decode(&v); err != nil {
-		return p.errorAt(at, err.Error())
-	}
-	return nil
-}
-
-// next returns the offset (in the JSON text) where the next token starts:
-// the decoder's offset is the end of the previous token, before any
-// whitespace, ':' or ','.
-func (p *configParser) next() int {
-	text := p.data[p.base:]
-	off := int(p.dec.InputOffset())
-	for off < len(text) {
-		switch text[off] {
-		case ' ', '\t', '\r', '\n', ':', ',':
-			off++
-			continue
-		}
-		break
-	}
-	return off
-}
-
-// syntaxError turns an encoding/json error into a positioned ConfigError.
-func (p *configParser) syntaxError(err error) error {
-	var se *json.SyntaxError
-	if !errors.As(err, &se) {
-		return &ConfigError{Path: p.path, Msg: err.Error()}
-	}
-	off := int(se.Offset)
-	text := p.data[p.base:]
-	if off > 0 && off <= len(text) && se.Error() != "unexpected end of JSON input" {
-		off-- // Offset counts the offending byte itself
-	}
-	return p.errorAt(off, se.Error())
-}
-
-// errorAt builds a ConfigError at offset off of the JSON text.
-func (p *configParser) errorAt(off int, msg string) *ConfigError {
-	line, col := p.position(off)
-	return &ConfigError{Path: p.path, Line: line, Col: col, Msg: msg}
-}
-
-// position converts an offset of the JSON text to a 1-based line and
-// character column of the file.
-func (p *configParser) position(off int) (line, col int) {
-	off += p.base
-	off = min(max(off, 0), len(p.data))
-	before := p.data[:off]
-	line = 1 + bytes.Count(before, []byte("\n"))
-	lineStart := bytes.LastIndexByte(before, '\n') + 1
-	if lineStart == 0 {
-		lineStart = p.base // the byte order mark is not a column
-		if off < lineStart {
-			lineStart = off
-		}
-	}
-	return line, 1 + utf8.RuneCount(p.data[lineStart:off])
-}
-
-// describe names the JSON type of a token for an error message.
-func describe(tok json.Token) string {
-	switch v := tok.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case json.Number:
-		return "a number"
-	case string:
-		return "a string"
-	case json.Delim:
-		switch v {
-		case '{':
-			return "an object"
-		case '[':
-			return "an array"
-		}
-	}
-	return fmt.Sprintf("%v", tok)
+	wd, _ := os.Getwd()
+	return wd
 }

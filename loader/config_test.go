@@ -18,7 +18,7 @@ func TestParseConfigKeepsOrder(t *testing.T) {
   "mcpServers": {
     "zeta":  {"command": "z", "args": ["--one", "two"], "env": {"Z": "1", "A": "2", "M": "3"}},
     "alpha": {"command": "a"},
-    "mid":   {"command": "m", "cwd": "/tmp", "type": "stdio"},
+    "mid":   {"command": "m", "workdir": "/tmp", "kind": "stdio"},
     "beta":  {"command": "b", "args": null, "env": null},
     "omega": {"command": "o", "args": []}
   }
@@ -45,8 +45,15 @@ func TestParseConfigKeepsOrder(t *testing.T) {
 	if !reflect.DeepEqual(zeta.Env, wantEnv) {
 		t.Errorf("zeta env = %v, want %v", zeta.Env, wantEnv)
 	}
-	if want := []string{"cwd", "type"}; !reflect.DeepEqual(cfg.Servers[2].Unknown, want) {
+	if want := []string{"workdir", "kind"}; !reflect.DeepEqual(cfg.Servers[2].Unknown, want) {
 		t.Errorf("mid unknown keys = %q, want %q", cfg.Servers[2].Unknown, want)
+	}
+	wantFindings := []string{
+		`6:31: unknown key "workdir": Claude Code does not read it`,
+		`6:50: unknown key "kind": Claude Code does not read it`,
+	}
+	if got := cfg.Servers[2].Findings; !reflect.DeepEqual(got, wantFindings) {
+		t.Errorf("mid findings = %q, want %q", got, wantFindings)
 	}
 	if b := cfg.Servers[3]; b.Args != nil || b.Env != nil {
 		t.Errorf("beta with null args and env = %q %v, want none", b.Args, b.Env)
@@ -75,16 +82,6 @@ func TestParseConfigErrors(t *testing.T) {
 			want: `x.json:1:35: server "é€": command is a number, want a string`,
 		},
 		{
-			name: "missing command",
-			data: "{\"mcpServers\": {\n  \"a\": {\"command\": \"x\"},\n  \"web\": {\"url\": \"http://localhost\"}\n}}",
-			want: `x.json:3:3: server "web" has no "command" (only stdio servers are supported)`,
-		},
-		{
-			name: "null command",
-			data: `{"mcpServers": {"a": {"command": null}}}`,
-			want: `x.json:1:17: server "a" has no "command" (only stdio servers are supported)`,
-		},
-		{
 			name: "empty command",
 			data: `{"mcpServers": {"a": {"command": ""}}}`,
 			want: `x.json:1:34: server "a": empty command`,
@@ -107,27 +104,27 @@ func TestParseConfigErrors(t *testing.T) {
 		{
 			name: "empty file",
 			data: "",
-			want: `x.json: empty file; want {"mcpServers": {...}}`,
+			want: `x.json: empty file`,
 		},
 		{
 			name: "blank file",
 			data: " \n\t\n",
-			want: `x.json: empty file; want {"mcpServers": {...}}`,
+			want: `x.json: empty file`,
 		},
 		{
 			name: "array at top level",
 			data: `[{"mcpServers": {}}]`,
-			want: `x.json:1:1: top level is an array, want an object with "mcpServers"`,
+			want: `x.json:1:1: not an MCP client config: the top level is an array (tried ` + allFormats + `)`,
 		},
 		{
 			name: "string at top level",
 			data: "\n  \"mcpServers\"",
-			want: `x.json:2:3: top level is a string, want an object with "mcpServers"`,
+			want: `x.json:2:3: not an MCP client config: the top level is a string (tried ` + allFormats + `)`,
 		},
 		{
-			name: "no mcpServers",
-			data: `{"servers": {"a": {"command": "x"}}}`,
-			want: `x.json:1:1: no "mcpServers" key at the top level`,
+			name: "no servers key",
+			data: `{"name": "not-a-config", "version": "1.0.0"}`,
+			want: `x.json:1:1: not an MCP client config: no "mcpServers", "servers", "context_servers" or "mcp_servers" key at the top level (tried ` + allFormats + `)`,
 		},
 		{
 			name: "mcpServers twice",
@@ -222,15 +219,31 @@ func TestLoadConfig(t *testing.T) {
 	}
 }
 
+// FuzzParseConfig feeds every format (and detection) arbitrary bytes: the
+// parser never panics, every error names a position or none, and every
+// server it returns has a label and either something to start or a reason.
 func FuzzParseConfig(f *testing.F) {
-	f.Add([]byte(`{"mcpServers": {"a": {"command": "x", "args": ["1"], "env": {"K": "V"}}}}`))
-	f.Add([]byte(`{"mcpServers": {"b": {"command": "x"}, "a": {"command": "y", "cwd": "/"}}}`))
-	f.Add([]byte(`{"mcpServers": {}}`))
-	f.Add([]byte("\xef\xbb\xbf{\"mcpServers\": {\"a\": {\"command\": null}}}"))
-	f.Add([]byte(`[1, 2]`))
-	f.Add([]byte(`{"mcpServers": {"a": {"command": "x",, }}}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg, err := loader.ParseConfig("f.json", data)
+	f.Add(uint8(0), []byte(`{"mcpServers": {"a": {"command": "x", "args": ["1"], "env": {"K": "V"}}}}`))
+	f.Add(uint8(2), []byte(`{"mcpServers": {"b": {"command": "x"}, "a": {"url": "${env:U}", "headers": {"A": "b"}}}}`))
+	f.Add(uint8(0), []byte(`{"mcpServers": {}}`))
+	f.Add(uint8(0), []byte("\xef\xbb\xbf{\"mcpServers\": {\"a\": {\"command\": null}}}"))
+	f.Add(uint8(0), []byte(`[1, 2]`))
+	f.Add(uint8(0), []byte(`{"mcpServers": {"a": {"command": "x",, }}}`))
+	f.Add(uint8(5), []byte("{\"servers\": {\"a\": {\"type\": \"http\", \"url\": \"${input:x}\"}, // c\n}, \"inputs\": [{\"id\": \"x\"}]}"))
+	f.Add(uint8(6), []byte(`{"mcpServers": {"g": {"httpUrl": "$H", "includeTools": ["a"], "timeout": 10}}, "mcp": {"excluded": ["g"]}}`))
+	f.Add(uint8(7), []byte("[mcp_servers.a]\ncommand = \"x\"\nenv = { A = \"1\" }\n[mcp_servers.a.env2]\nB = 2\n"))
+	f.Add(uint8(8), []byte(`{"context_servers": {"z": {"command": {"path": "p", "args": ["a"]}}, "e": {"source": "extension"}}}`))
+	f.Add(uint8(2), []byte(`{"projects": {"/p": {"mcpServers": {"a": {"command": "x"}}}}, "mcpServers": {"a": {"command": "y"}}}`))
+	f.Fuzz(func(t *testing.T, format uint8, data []byte) {
+		opts := loader.ConfigOptions{
+			LookupEnv: func(k string) (string, bool) { return "v", k == "H" || k == "U" },
+			Home:      "/home/u", Workspace: "/w", Project: "/p",
+		}
+		names := loader.Formats()
+		if i := int(format); i > 0 && i <= len(names) {
+			opts.Format = names[i-1].Name
+		}
+		cfg, err := loader.ParseConfigWith("f.conf", data, opts)
 		if err != nil {
 			var ce *loader.ConfigError
 			if !errors.As(err, &ce) {
@@ -246,13 +259,17 @@ func FuzzParseConfig(f *testing.F) {
 		}
 		seen := map[string]bool{}
 		for _, s := range cfg.Servers {
-			if s.Label == "" || s.Command == "" {
-				t.Fatalf("ParseConfig(%q) has server %+v with an empty label or command", data, s)
-			}
-			if seen[s.Label] {
-				t.Fatalf("ParseConfig(%q) has label %q twice", data, s.Label)
+			if s.Label == "" || seen[s.Label] {
+				t.Fatalf("ParseConfig(%q) has server %+v with an empty or repeated label", data, s)
 			}
 			seen[s.Label] = true
+			switch {
+			case s.Blocked != "":
+			case s.Transport == loader.TransportStdio && s.Command != "":
+			case (s.Transport == loader.TransportHTTP || s.Transport == loader.TransportSSE) && s.URL != "":
+			default:
+				t.Fatalf("ParseConfig(%q) has server %+v with nothing to start and no reason", data, s)
+			}
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"os/exec"
 	"sync"
 	"sync/atomic"
@@ -37,19 +38,27 @@ type conn struct {
 	spec   ServerSpec
 	wire   *Wire
 	stderr *ring
+	// timeout bounds connecting and each listing; the first connect ends
+	// at deadline, which the Connecting events carry.
+	timeout  time.Duration
+	deadline time.Time
 
+	monitor  *monitor
 	closing  atomic.Bool   // set by Close: no more failures are reported
 	attempt  chan struct{} // closed when the first connect attempt ends
 	relist   chan struct{} // capacity 1: a list_changed is pending
 	stopOnce sync.Once
 	callMu   sync.Mutex // one call at a time per server
+	callSeq  atomic.Int64
+	progress atomic.Value // callProgress: of the call running
 
-	mu     sync.Mutex
-	proc   *process
-	client *client.Client
-	lister *lister
-	state  State
-	ready  Event // the last Ready event, reused on relisting
+	mu        sync.Mutex
+	proc      *process
+	client    *client.Client
+	lister    *lister
+	closeIdle func() // an HTTP server's: closes its kept-alive connections
+	state     State
+	ready     Event // the last Ready event, reused on relisting
 }
 
 func newConn(s *Session, spec ServerSpec) *conn {
@@ -60,9 +69,11 @@ func newConn(s *Session, spec ServerSpec) *conn {
 		attempt: make(chan struct{}),
 		relist:  make(chan struct{}, 1),
 	}
+	c.monitor = newMonitor(spec.Label, c.newFinding)
 	c.wire = newWire(spec.Label, func() {
 		s.emit(Event{Server: spec.Label, Wire: true})
 	})
+	c.wire.check = c.monitor.check
 	return c
 }
 
@@ -72,13 +83,38 @@ func (c *conn) process() *process {
 	return c.proc
 }
 
-// connect spawns the child, runs the handshake and lists the tools.
+// connect starts the server (a child, or an HTTP client), runs the
+// handshake and lists the tools.
 func (c *conn) connect() {
 	defer close(c.attempt)
+	if c.spec.Blocked != "" {
+		c.fail("not started: "+c.spec.Blocked, "")
+		return
+	}
+	var cl *client.Client
+	if c.spec.Transport == TransportHTTP || c.spec.Transport == TransportSSE {
+		cl = c.dial()
+	} else {
+		cl = c.startChild()
+	}
+	if cl != nil {
+		c.handshake(cl)
+	}
+}
+
+// startChild spawns the server's process and returns its client, or nil
+// when it could not start (reported).
+func (c *conn) startChild() *client.Client {
+	if c.spec.Cwd != "" {
+		if _, err := os.Stat(c.spec.Cwd); err != nil {
+			c.fail(fmt.Sprintf("starting %q: working directory %q: %v", c.spec.Command, c.spec.Cwd, startErr(err)), "")
+			return nil
+		}
+	}
 	p, err := spawn(c.spec, c.stderr)
 	if err != nil {
 		c.fail(fmt.Sprintf("starting %q: %v", c.spec.Command, startErr(err)), "")
-		return
+		return nil
 	}
 	stdout := newTapReader(p.stdout, c.wire)
 	stdin := newTapWriter(p.stdin, c.wire)
@@ -96,18 +132,30 @@ func (c *conn) connect() {
 		c.mu.Unlock()
 		_ = p.stdin.Close()
 		p.stop()
-		return
+		return nil
 	}
 	c.proc, c.client, c.lister = p, cl, &lister{tr: tr}
 	c.mu.Unlock()
 	c.s.wg.Go(func() { c.watchExit(p) })
+	return cl
+}
 
+// handshake starts the client, initializes and lists the tools, within the
+// server's timeout. The clock starts here, once the child runs: when
+// starting it took a while (a loaded machine), the Connecting event is sent
+// again with the deadline that holds.
+func (c *conn) handshake(cl *client.Client) {
+	deadline := time.Now().Add(c.timeout)
+	if deadline.Sub(c.deadline) > 50*time.Millisecond && !c.closing.Load() {
+		c.s.emit(Event{Server: c.spec.Label, State: Connecting, Deadline: deadline, Transport: c.transport()})
+	}
+	c.deadline = deadline
+	ctx, cancel := context.WithDeadline(c.s.ctx, deadline)
+	defer cancel()
 	if err := cl.Start(c.s.ctx); err != nil {
 		c.failAndStop("starting the client", err)
 		return
 	}
-	ctx, cancel := context.WithTimeout(c.s.ctx, c.s.opts.Timeout)
-	defer cancel()
 	init, err := cl.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
 		ProtocolVersion: ProtocolVersion,
 		ClientInfo:      mcp.Implementation{Name: clientName, Version: clientVersion},
@@ -121,6 +169,8 @@ func (c *conn) connect() {
 		c.failAndStop("listing tools", err)
 		return
 	}
+	c.monitor.listed(note)
+	c.spec.markFiltered(tools)
 
 	ev := Event{
 		Server:        c.spec.Label,
@@ -130,6 +180,7 @@ func (c *conn) connect() {
 		ServerName:    init.ServerInfo.Name,
 		ServerVersion: init.ServerInfo.Version,
 		Tools:         tools,
+		Findings:      c.monitor.list(),
 	}
 	c.mu.Lock()
 	if c.state != Connecting || c.closing.Load() {
@@ -167,7 +218,7 @@ func (c *conn) fail(msg, stderr string) {
 	}
 	c.state = Failed
 	c.mu.Unlock()
-	c.s.emit(Event{Server: c.spec.Label, State: Failed, Err: msg, Stderr: stderr})
+	c.s.emit(Event{Server: c.spec.Label, State: Failed, Err: msg, Stderr: stderr, Findings: c.monitor.list()})
 }
 
 // failAndStop reports a failed connect and stops the child. A connection
@@ -178,14 +229,23 @@ func (c *conn) failAndStop(phase string, err error) {
 		return
 	}
 	p := c.process()
-	msg := describeErr(phase, err, c.s.opts.Timeout)
-	var broken *transport.Error // the pipe failed, not the server's answer
+	msg := describeErr(phase, err, c.timeout)
+	if p == nil { // an HTTP server: no process to wait for
+		c.fail(msg+httpHint(err), "")
+		c.terminate()
+		return
+	}
+	// The pipe failed, not the server's answer: mcp-go wraps a failed write
+	// and reports a closed stdout as the transport closing.
+	var werr *transport.Error
+	broken := (errors.As(err, &werr) || errors.Is(err, transport.ErrTransportClosed)) &&
+		!errors.Is(err, context.DeadlineExceeded)
 	wait := time.Duration(0)
-	if errors.As(err, &broken) && !errors.Is(err, context.DeadlineExceeded) {
+	if broken {
 		wait = exitGrace
 	}
 	if p.waitExit(wait) {
-		if broken != nil {
+		if broken {
 			msg = fmt.Sprintf("%s: server exited (%s)", phase, p.status())
 		} else {
 			msg += fmt.Sprintf(" (server exited: %s)", p.status())
@@ -229,6 +289,12 @@ func (c *conn) terminate() {
 		if cl != nil {
 			_ = cl.Close() // ends pending requests and closes the tapped stdin
 		}
+		c.mu.Lock()
+		closeIdle := c.closeIdle
+		c.mu.Unlock()
+		if closeIdle != nil {
+			closeIdle()
+		}
 		if p != nil {
 			_ = p.stdin.Close()
 			p.stop()
@@ -251,13 +317,30 @@ func (c *conn) shutdown() bool {
 // onNotification runs on mcp-go's read loop, which must not block (it is
 // what delivers the answer to a relisting): it only flags the change.
 func (c *conn) onNotification(n mcp.JSONRPCNotification) {
-	if n.Method != string(mcp.MethodNotificationToolsListChanged) {
+	switch n.Method {
+	case string(mcp.MethodNotificationToolsListChanged):
+		select {
+		case c.relist <- struct{}{}:
+		default:
+		}
+	case string(mcp.MethodNotificationProgress):
+		c.onProgress(n.Params.AdditionalFields)
+	}
+}
+
+// newFinding runs when the monitor sees a new kind of protocol fault. A
+// Ready server's event is sent again with it; a connecting server's
+// Ready or Failed event will carry it.
+func (c *conn) newFinding() {
+	c.mu.Lock()
+	if c.state != Ready || c.closing.Load() {
+		c.mu.Unlock()
 		return
 	}
-	select {
-	case c.relist <- struct{}{}:
-	default:
-	}
+	c.ready.Findings = c.monitor.list()
+	ev := c.ready
+	c.mu.Unlock()
+	c.s.emit(ev)
 }
 
 // relistLoop lists the tools again after each (burst of) list_changed and
@@ -285,8 +368,12 @@ func (c *conn) relistLoop() {
 			return
 		}
 
-		ctx, cancel := context.WithTimeout(c.s.ctx, c.s.opts.Timeout)
+		ctx, cancel := context.WithTimeout(c.s.ctx, c.timeout)
 		tools, note, err := c.lister.list(ctx)
+		if err == nil {
+			c.monitor.listed(note)
+			c.spec.markFiltered(tools)
+		}
 		cancel()
 		if c.closing.Load() {
 			return
@@ -297,8 +384,9 @@ func (c *conn) relistLoop() {
 			return
 		}
 		ev := c.ready
+		ev.Findings = c.monitor.list()
 		if err != nil {
-			ev.Err = describeErr("relisting tools", err, c.s.opts.Timeout) + "; showing the previous list"
+			ev.Err = describeErr("relisting tools", err, c.timeout) + "; showing the previous list"
 		} else {
 			ev.Tools, ev.Err = tools, note
 		}

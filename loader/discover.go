@@ -22,7 +22,7 @@ const maxPages = 1000
 // missing or not a string, and with it the evidence the inspector exists to
 // show.
 type lister struct {
-	tr  *transport.Stdio
+	tr  transport.Interface
 	seq atomic.Int64
 }
 
@@ -88,23 +88,13 @@ func (l *lister) page(ctx context.Context, cursor *string) ([]json.RawMessage, n
 	if resp.Error != nil {
 		return nil, nextCursor{}, fmt.Errorf("server answered error %d: %s", resp.Error.Code, resp.Error.Message)
 	}
-	var result struct {
-		Tools      json.RawMessage `json:"tools"`
-		NextCursor json.RawMessage `json:"nextCursor"`
-	}
-	if err := json.Unmarshal(resp.Result, &result); err != nil {
-		return nil, nextCursor{}, fmt.Errorf("result is not an object: %s", clip(resp.Result))
-	}
-	var rows []json.RawMessage
-	if len(result.Tools) == 0 || string(result.Tools) == "null" {
-		return nil, nextCursor{}, fmt.Errorf("result has no tools array")
-	}
-	if err := json.Unmarshal(result.Tools, &rows); err != nil {
-		return nil, nextCursor{}, fmt.Errorf("result.tools is %s, not an array", jsonType(result.Tools))
+	rows, nextRaw, err := pageRows(resp.Result)
+	if err != nil {
+		return nil, nextCursor{}, err
 	}
 
 	var next nextCursor
-	switch raw := result.NextCursor; {
+	switch raw := nextRaw; {
 	case len(raw) == 0 || string(raw) == "null" || string(raw) == `""`:
 		next.missing = true
 	case raw[0] == '"':
@@ -117,10 +107,44 @@ func (l *lister) page(ctx context.Context, cursor *string) ([]json.RawMessage, n
 	return rows, next, nil
 }
 
+// pageRows decodes a tools/list result into its rows and its nextCursor.
+// A well-formed page is decoded in one pass, straight into rows: going
+// through the tools array as one value first copied every page once more,
+// which with many large servers listing at once weighed on peak memory.
+// Anything else is decoded again, step by step, to say what is wrong.
+func pageRows(result json.RawMessage) ([]json.RawMessage, json.RawMessage, error) {
+	var page struct {
+		Tools      *[]json.RawMessage `json:"tools"`
+		NextCursor json.RawMessage    `json:"nextCursor"`
+	}
+	if json.Unmarshal(result, &page) == nil && page.Tools != nil {
+		return *page.Tools, page.NextCursor, nil
+	}
+	var raw struct {
+		Tools      json.RawMessage `json:"tools"`
+		NextCursor json.RawMessage `json:"nextCursor"`
+	}
+	if err := json.Unmarshal(result, &raw); err != nil {
+		return nil, nil, fmt.Errorf("result is not an object: %s", clip(result))
+	}
+	var rows []json.RawMessage
+	if len(raw.Tools) == 0 || string(raw.Tools) == "null" {
+		return nil, nil, fmt.Errorf("result has no tools array")
+	}
+	if err := json.Unmarshal(raw.Tools, &rows); err != nil {
+		return nil, nil, fmt.Errorf("result.tools is %s, not an array", jsonType(raw.Tools))
+	}
+	return rows, raw.NextCursor, nil
+}
+
 // toolFromRow keeps one advertised row as it came, noting why its name is
 // unusable when it is.
+//
+// The row is kept as given, not copied: the rows come from decoding the
+// page, which allocates each one. The input schema is the same bytes
+// inside Raw rather than a second copy, as are most of the bytes of a row.
 func toolFromRow(row json.RawMessage) model.Tool {
-	t := model.Tool{Raw: bytes.Clone(row)}
+	t := model.Tool{Raw: row}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(row, &fields); err != nil {
 		t.NameProblem = fmt.Sprintf("row is %s, not an object", jsonType(row))
@@ -144,7 +168,11 @@ func toolFromRow(row json.RawMessage) model.Tool {
 	t.Title = stringField(fields, "title")
 	t.Description = stringField(fields, "description")
 	if schema, ok := fields["inputSchema"]; ok {
-		t.InputSchema = bytes.Clone(schema)
+		if i := bytes.Index(row, schema); i >= 0 {
+			t.InputSchema = row[i : i+len(schema) : i+len(schema)]
+		} else {
+			t.InputSchema = bytes.Clone(schema)
+		}
 	}
 	return t
 }

@@ -1,11 +1,15 @@
 // Package loader turns a config file into live MCP connections and reports
 // what each server advertises, byte for byte.
 //
-// A config keeps its servers in declaration order (the first-declared server
-// wins under the legacy naming policies). Open spawns every server as its own
-// child process, taps its stdin and stdout so each JSON-RPC line is kept
-// exactly as it crossed the pipe (a Wire per server), and lists its tools as
-// raw rows, so a row with no usable name is still shown. The loader never
+// LoadConfig reads any client's config (Claude Desktop, Claude Code, Cursor,
+// Windsurf, VS Code, Gemini CLI, Codex, Zed; see Formats) as that client
+// would: its servers in declaration order (the first-declared server wins
+// under the legacy naming policies), variables expanded its way, tool
+// filters kept. Open spawns each stdio server as its own child process and
+// taps its stdin and stdout so each JSON-RPC line is kept exactly as it
+// crossed the pipe (a Wire per server); for streamable HTTP and SSE servers
+// it taps the HTTP bodies instead. It lists each server's tools as raw
+// rows, so a row with no usable name is still shown. The loader never
 // decides names: that is model's job.
 //
 //	cfg, err := loader.LoadConfig("mcp.json")

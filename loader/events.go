@@ -13,8 +13,11 @@ const eventBuffer = 64
 const flushPatience = 250 * time.Millisecond
 
 // An eventQueue is an unbounded queue in front of the Events channel: a slow
-// reader never blocks a connection and never loses a state event. Wire
-// events carry no data, so at most one per server waits in the queue.
+// reader never blocks a connection and never loses a state change. Wire
+// events carry no data, so at most one per server waits in the queue; a
+// Ready event replaces the server's Ready event still waiting when nothing
+// else of that server came after it. However fast a server relists, what
+// waits stays bounded.
 type eventQueue struct {
 	out  chan Event
 	wake chan struct{} // capacity 1: "the queue changed"
@@ -45,9 +48,31 @@ func (q *eventQueue) push(ev Event) {
 	if ev.Wire {
 		q.wirePending[ev.Server] = true
 	}
-	q.queue = append(q.queue, ev)
+	if i := q.superseded(ev); i >= 0 {
+		q.queue[i] = ev
+	} else {
+		q.queue = append(q.queue, ev)
+	}
 	q.mu.Unlock()
 	q.signal()
+}
+
+// superseded returns the index of the waiting event ev replaces, or -1.
+func (q *eventQueue) superseded(ev Event) int {
+	if ev.Wire || ev.State != Ready {
+		return -1
+	}
+	for i := len(q.queue) - 1; i >= 0; i-- {
+		old := q.queue[i]
+		if old.Server != ev.Server || old.Wire {
+			continue
+		}
+		if old.State == Ready {
+			return i
+		}
+		return -1 // a state change of its own: keep both
+	}
+	return -1
 }
 
 // close stops accepting events. What is queued is still delivered to a

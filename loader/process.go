@@ -53,7 +53,8 @@ func spawn(spec ServerSpec, stderr *ring) (*process, error) {
 	for _, kv := range spec.Env {
 		cmd.Env = append(cmd.Env, kv.Key+"="+kv.Value)
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Dir = spec.Cwd // "" runs it in mcplens's own directory
+	cmd.SysProcAttr = childAttr()
 
 	var files []*os.File // every end, closed on failure
 	closeAll := func() {

@@ -13,6 +13,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcplens/mcplens/internal/hostile"
+	"github.com/mcplens/mcplens/internal/scale"
 	"github.com/mcplens/mcplens/loader/demo"
 )
 
@@ -44,7 +46,10 @@ func TestMain(m *testing.M) {
 		serve()
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	hostile.Cleanup()
+	scale.Cleanup()
+	os.Exit(code)
 }
 
 var testServers = map[string]func(){

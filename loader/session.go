@@ -54,11 +54,26 @@ type Event struct {
 	// Wire marks a "new frames on this server" event. Wire events are
 	// coalesced and carry no other field but Server.
 	Wire bool
+	// Deadline, set with Connecting, is when the connect gives up: a view
+	// counts down to it. A stdio server whose process was slow to start
+	// sends Connecting again with the later deadline that holds.
+	Deadline time.Time
+	// Transport is the server's transport (TransportStdio, ...), set with
+	// Connecting.
+	Transport string
+	// Findings are the protocol faults the server committed so far (text
+	// that is not JSON on stdout, frames that are not JSON-RPC, answers to
+	// ids nobody asked for), the first of each kind, as Kind "protocol".
+	// Set on Ready and Failed; a new kind of fault on a Ready server sends
+	// its Ready event again.
+	Findings []model.Finding
 }
 
 // Options tune a Session.
 type Options struct {
-	// Timeout bounds each server's connect and tool listing; default 20s.
+	// Timeout, when set, bounds every server's connect and tool listing
+	// (a --timeout for the run). Otherwise a server's config timeout
+	// (ServerSpec.Timeout) bounds it, else DefaultTimeout.
 	Timeout time.Duration
 	// Logger receives what mcp-go logs through the default slog logger.
 	// Open installs it as the process-wide default (mcp-go offers no
@@ -91,6 +106,7 @@ type Session struct {
 // waiting: progress arrives on Events. A label repeated in cfg (which
 // ParseConfig never returns) is connected once, as first declared.
 func Open(cfg *Config, opts Options) *Session {
+	runTimeout := opts.Timeout
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
@@ -116,13 +132,15 @@ func Open(cfg *Config, opts Options) *Session {
 			continue // a label names one server; ParseConfig rejects repeats
 		}
 		c := newConn(s, spec)
+		c.timeout = spec.ConnectTimeout(runTimeout)
+		c.deadline = time.Now().Add(c.timeout)
 		s.conns = append(s.conns, c)
 		s.byName[spec.Label] = c
 	}
 	// Announce every server before any connects, so a reader sees them in
 	// config order.
 	for _, c := range s.conns {
-		s.emit(Event{Server: c.spec.Label, State: Connecting})
+		s.emit(Event{Server: c.spec.Label, State: Connecting, Deadline: c.deadline, Transport: c.transport()})
 	}
 	for _, c := range s.conns {
 		s.wg.Add(1)
@@ -214,6 +232,19 @@ func (s *Session) Close() error {
 }
 
 func (s *Session) emit(ev Event) { s.events.push(ev) }
+
+// ConnectTimeout is the bound a session puts on connecting to the server
+// and listing its tools, given the run's timeout (0 for none): the run's,
+// else the config's own, else DefaultTimeout.
+func (s ServerSpec) ConnectTimeout(run time.Duration) time.Duration {
+	switch {
+	case run > 0:
+		return run
+	case s.Timeout > 0:
+		return s.Timeout
+	}
+	return DefaultTimeout
+}
 
 // describeErr words a connect error for a person, folding in how the
 // process ended when it did.

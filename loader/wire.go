@@ -34,9 +34,15 @@ type Frame struct {
 	// Size is the length of the whole line; larger than len(Bytes) when
 	// the stored copy was cut.
 	Size int
-	// Junk marks an In line that is not JSON (a banner, a log line): the
-	// protocol ignores it, the wire view shows it.
+	// Junk marks In text that is not JSON (a banner, a log line): the
+	// protocol never sees it, the wire view shows it. When junk shares a
+	// line with a JSON message, the two are recorded as separate frames,
+	// in the order they came.
 	Junk bool
+	// Problem says how a JSON frame breaks the protocol ("answers id 9999,
+	// which no request is waiting for", "not a JSON-RPC 2.0 message: ...");
+	// empty for a well-formed frame and for junk.
+	Problem string
 }
 
 // Truncated reports whether Bytes holds only the start of the line.
@@ -60,6 +66,9 @@ type Wire struct {
 	head  int // index in ring of the oldest frame once the ring is full
 	total int
 	watch func(dir Direction, line []byte) // sees whole lines, for Call
+	// check, when set, names how a frame breaks the protocol. It is set
+	// before the first frame and never changed.
+	check func(dir Direction, line []byte, junk bool) string
 }
 
 func newWire(server string, notify func()) *Wire {
@@ -84,15 +93,20 @@ func (w *Wire) Len() int {
 	return w.total
 }
 
-// record stores one whole line (its line end already removed).
-func (w *Wire) record(dir Direction, line []byte) {
+// record stores one frame: a whole line (its line end already removed), or
+// the part of one that is junk or JSON. size is the length of the frame as
+// it came, which is more than len(line) for a line cut to maxLineBytes.
+func (w *Wire) record(dir Direction, line []byte, size int, junk bool) {
 	f := Frame{
 		Server: w.server,
 		Dir:    dir,
 		At:     time.Now(),
 		Bytes:  bytes.Clone(line[:min(len(line), MaxFrameBytes)]),
-		Size:   len(line),
-		Junk:   dir == In && !json.Valid(line),
+		Size:   max(size, len(line)),
+		Junk:   junk,
+	}
+	if w.check != nil {
+		f.Problem = w.check(dir, line, junk)
 	}
 	w.mu.Lock()
 	if len(w.ring) < MaxFrames {
@@ -104,7 +118,7 @@ func (w *Wire) record(dir Direction, line []byte) {
 	w.total++
 	watch := w.watch
 	w.mu.Unlock()
-	if watch != nil {
+	if watch != nil && !junk {
 		watch(dir, line)
 	}
 	if w.notify != nil {
@@ -120,92 +134,211 @@ func (w *Wire) setWatch(fn func(dir Direction, line []byte)) {
 	w.mu.Unlock()
 }
 
-// A lineSplitter cuts a byte stream into lines for a Wire. A line longer
-// than it can hold is kept cut, but still ends where the stream says.
-type lineSplitter struct {
-	wire    *Wire
-	dir     Direction
-	partial []byte
-	size    int // length of the current line, including bytes not kept
-}
-
-// maxLineBytes bounds what a splitter buffers of one line. Lines are kept
-// whole up to this size so a Call can show a large response intact.
+// maxLineBytes bounds what is held of one line. Lines are kept whole up to
+// this size so a Call can show a large response intact; a longer line is
+// passed to the protocol as it streams, and kept cut.
 const maxLineBytes = 16 << 20
 
-func (s *lineSplitter) feed(p []byte) {
+// tapReadSize is how much a tapReader reads from a pipe at once; every
+// connection holds a buffer of this size for its whole life.
+const tapReadSize = 16 << 10
+
+// maxIdleBuffer is the most a tapReader keeps allocated between lines:
+// one tools/list answer can be megabytes, and a hundred servers each
+// holding buffers the size of their last one added up to more than the
+// tools themselves.
+const maxIdleBuffer = 64 << 10
+
+// maxSalvageMisses bounds how many '{' of one junk line are tried as the
+// start of a JSON message, so a line of many braces costs linear time.
+const maxSalvageMisses = 8
+
+// A tapReader stands between a server's stdout and the protocol. It records
+// every line in the Wire, byte for byte, and hands the protocol only JSON:
+// a line of junk (a banner, a log line) is recorded and dropped, and junk
+// that shares a line with a JSON message (a log fragment written without
+// its newline) is split off, so the message still gets through. Handing
+// the protocol such a line whole would lose the message and stall its
+// request until the timeout.
+type tapReader struct {
+	r    io.Reader
+	wire *Wire
+	buf  []byte // read buffer
+
+	line   []byte // the current line, up to maxLineBytes
+	size   int    // its length so far, including bytes not held
+	stream bool   // the line outgrew maxLineBytes: passed on as it comes
+
+	out []byte // bytes for the protocol, from off
+	off int
+	err error // the error of the underlying reader, once seen
+
+	eof  chan struct{} // closed when r reports an error or end of file
+	once sync.Once
+}
+
+func newTapReader(r io.Reader, w *Wire) *tapReader {
+	return &tapReader{r: r, wire: w, buf: make([]byte, tapReadSize), eof: make(chan struct{})}
+}
+
+func (t *tapReader) Read(p []byte) (int, error) {
+	for t.off == len(t.out) && t.err == nil {
+		t.out, t.off = t.out[:0], 0
+		if cap(t.out) > maxIdleBuffer {
+			t.out = nil // a big answer passed; do not hold its size
+		}
+		n, err := t.r.Read(t.buf)
+		t.feed(t.buf[:n])
+		if err != nil {
+			if len(t.line) > 0 || t.size > 0 {
+				t.endLine() // a last line without its newline
+			}
+			t.err = err
+			t.once.Do(func() { close(t.eof) })
+		}
+	}
+	if t.off < len(t.out) {
+		n := copy(p, t.out[t.off:])
+		t.off += n
+		return n, nil
+	}
+	return 0, t.err
+}
+
+func (t *tapReader) feed(p []byte) {
 	for len(p) > 0 {
 		i := bytes.IndexByte(p, '\n')
 		if i < 0 {
-			s.add(p)
+			t.add(p)
 			return
 		}
-		s.add(p[:i])
-		s.flush()
+		t.add(p[:i])
+		t.endLine()
 		p = p[i+1:]
 	}
 }
 
-func (s *lineSplitter) add(p []byte) {
-	s.size += len(p)
-	if room := maxLineBytes - len(s.partial); room > 0 {
-		s.partial = append(s.partial, p[:min(room, len(p))]...)
+func (t *tapReader) add(p []byte) {
+	t.size += len(p)
+	if t.stream {
+		t.out = append(t.out, p...)
+		return
 	}
+	room := maxLineBytes - len(t.line)
+	if len(p) <= room {
+		t.line = append(t.line, p...)
+		return
+	}
+	// Too long to hold: the protocol gets the line as it comes, the wire
+	// its start.
+	t.line = append(t.line, p[:room]...)
+	t.out = append(append(t.out, t.line...), p[room:]...)
+	t.stream = true
 }
 
-// flush records the current line, if any bytes were seen since the last.
-func (s *lineSplitter) flush() {
-	line := bytes.TrimSuffix(s.partial, []byte("\r"))
-	s.wire.record(s.dir, line)
-	s.partial = s.partial[:0]
-	s.size = 0
-}
-
-// A tapReader records every line read from a server's stdout.
-type tapReader struct {
-	r     io.Reader
-	split lineSplitter
-	eof   chan struct{} // closed when r reports an error or end of file
-	once  sync.Once
-}
-
-func newTapReader(r io.Reader, w *Wire) *tapReader {
-	return &tapReader{r: r, split: lineSplitter{wire: w, dir: In}, eof: make(chan struct{})}
-}
-
-func (t *tapReader) Read(p []byte) (int, error) {
-	n, err := t.r.Read(p)
-	t.split.feed(p[:n])
-	if err != nil {
-		t.once.Do(func() {
-			if len(t.split.partial) > 0 || t.split.size > 0 {
-				t.split.flush() // a last line without its newline
+// endLine records the current line and passes its JSON on.
+func (t *tapReader) endLine() {
+	line := bytes.TrimSuffix(t.line, []byte("\r"))
+	switch {
+	case t.stream:
+		t.wire.record(In, line, t.size, false)
+		t.out = append(t.out, '\n')
+	case json.Valid(line):
+		t.wire.record(In, line, len(line), false)
+		t.out = append(append(t.out, line...), '\n')
+	default:
+		for _, part := range splitJunk(line) {
+			t.wire.record(In, part.text, len(part.text), !part.json)
+			if part.json {
+				t.out = append(append(t.out, part.text...), '\n')
 			}
-			close(t.eof)
-		})
+		}
 	}
-	return n, err
+	t.line, t.size, t.stream = t.line[:0], 0, false
+	if cap(t.line) > maxIdleBuffer {
+		t.line = nil // do not hold a big line's buffer for the lines after
+	}
+}
+
+// A linePart is a piece of a line that is not JSON as a whole.
+type linePart struct {
+	text []byte
+	json bool
+}
+
+// splitJunk cuts a line that is not JSON into the JSON objects it carries
+// and the junk around them. Whitespace between parts is dropped; a line of
+// only junk (or an empty line) is one junk part.
+func splitJunk(line []byte) []linePart {
+	var parts []linePart
+	junk := func(b []byte) {
+		if len(bytes.TrimSpace(b)) > 0 {
+			parts = append(parts, linePart{text: b})
+		}
+	}
+	start, pos, misses := 0, 0, 0
+	for misses < maxSalvageMisses {
+		j := bytes.IndexByte(line[pos:], '{')
+		if j < 0 {
+			break
+		}
+		j += pos
+		dec := json.NewDecoder(bytes.NewReader(line[j:]))
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			misses++
+			pos = j + 1
+			continue
+		}
+		end := j + int(dec.InputOffset())
+		junk(line[start:j])
+		parts = append(parts, linePart{text: line[j:end], json: true})
+		start, pos = end, end
+	}
+	junk(line[start:])
+	if len(parts) == 0 {
+		parts = append(parts, linePart{text: line})
+	}
+	return parts
 }
 
 // A tapWriter records every line written to a server's stdin. Each line is
 // recorded before it is written, so a request always precedes its response
 // in the log.
 type tapWriter struct {
-	w     io.WriteCloser
-	mu    sync.Mutex
-	split lineSplitter
-	once  sync.Once
-	err   error
+	w       io.WriteCloser
+	wire    *Wire
+	mu      sync.Mutex
+	partial []byte
+	size    int
+	once    sync.Once
+	err     error
 }
 
 func newTapWriter(w io.WriteCloser, wire *Wire) *tapWriter {
-	return &tapWriter{w: w, split: lineSplitter{wire: wire, dir: Out}}
+	return &tapWriter{w: w, wire: wire}
 }
 
 func (t *tapWriter) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.split.feed(p)
+	for rest := p; len(rest) > 0; {
+		i := bytes.IndexByte(rest, '\n')
+		chunk := rest
+		if i >= 0 {
+			chunk = rest[:i]
+		}
+		t.size += len(chunk)
+		if room := maxLineBytes - len(t.partial); room > 0 {
+			t.partial = append(t.partial, chunk[:min(room, len(chunk))]...)
+		}
+		if i < 0 {
+			break
+		}
+		t.wire.record(Out, bytes.TrimSuffix(t.partial, []byte("\r")), t.size, false)
+		t.partial, t.size = t.partial[:0], 0
+		rest = rest[i+1:]
+	}
 	return t.w.Write(p)
 }
 

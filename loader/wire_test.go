@@ -2,6 +2,7 @@ package loader
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -12,7 +13,7 @@ import (
 func TestWireKeepsLastFrames(t *testing.T) {
 	w := newWire("a", nil)
 	for i := range MaxFrames + 10 {
-		w.record(Out, []byte{byte('0' + i%10)})
+		w.record(Out, []byte{byte('0' + i%10)}, 1, false)
 	}
 	if got, want := w.Len(), MaxFrames+10; got != want {
 		t.Errorf("Len() = %d, want %d", got, want)
@@ -37,7 +38,7 @@ func TestWireCutsLongFrames(t *testing.T) {
 	var whole []byte
 	w.setWatch(func(_ Direction, line []byte) { whole = bytes.Clone(line) })
 	long := bytes.Repeat([]byte("x"), MaxFrameBytes+5)
-	w.record(In, long)
+	w.record(In, long, len(long), false)
 	f := w.Frames()[0]
 	if len(f.Bytes) != MaxFrameBytes || f.Size != len(long) || !f.Truncated() {
 		t.Errorf("frame kept %d of %d bytes (truncated %v), want %d of %d", len(f.Bytes), f.Size, f.Truncated(), MaxFrameBytes, len(long))
@@ -49,12 +50,24 @@ func TestWireCutsLongFrames(t *testing.T) {
 
 func TestTapReaderSplitsLines(t *testing.T) {
 	w := newWire("a", nil)
-	stream := "banner line\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n{\"jsonrpc\":\"2.0\",\"method\":\"x\"}"
+	stream := "banner line\r\n" +
+		`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n\n" +
+		`log: no newline here{"jsonrpc":"2.0","id":2,"result":{}}` + "\n" +
+		`{"jsonrpc":"2.0","id":3,"result":{}} trailing words` + "\n" +
+		`{"a":1}{"b":2}` + "\n" +
+		`{{{ not json {"jsonrpc":"2.0","id":4,"result":{"x":"{"}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"x"}` // no newline before end of file
 	// One byte per read: lines must not depend on how reads fall.
 	r := newTapReader(iotest.OneByteReader(strings.NewReader(stream)), w)
 	got, err := io.ReadAll(r)
-	if err != nil || string(got) != stream {
-		t.Fatalf("ReadAll = %q, %v; want the stream unchanged", got, err)
+	wantOut := `{"jsonrpc":"2.0","id":1,"result":{}}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"result":{}}` + "\n" +
+		`{"jsonrpc":"2.0","id":3,"result":{}}` + "\n" +
+		`{"a":1}` + "\n" + `{"b":2}` + "\n" +
+		`{"jsonrpc":"2.0","id":4,"result":{"x":"{"}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"x"}` + "\n"
+	if err != nil || string(got) != wantOut {
+		t.Fatalf("ReadAll = %q, %v;\nwant %q: only the JSON, one message a line", got, err, wantOut)
 	}
 	select {
 	case <-r.eof:
@@ -68,7 +81,15 @@ func TestTapReaderSplitsLines(t *testing.T) {
 		{"banner line", true},
 		{`{"jsonrpc":"2.0","id":1,"result":{}}`, false},
 		{"", true},
-		{`{"jsonrpc":"2.0","method":"x"}`, false}, // no newline before end of file
+		{"log: no newline here", true},
+		{`{"jsonrpc":"2.0","id":2,"result":{}}`, false},
+		{`{"jsonrpc":"2.0","id":3,"result":{}}`, false},
+		{" trailing words", true},
+		{`{"a":1}`, false},
+		{`{"b":2}`, false},
+		{"{{{ not json ", true},
+		{`{"jsonrpc":"2.0","id":4,"result":{"x":"{"}}`, false},
+		{`{"jsonrpc":"2.0","method":"x"}`, false},
 	}
 	frames := w.Frames()
 	if len(frames) != len(want) {
@@ -78,6 +99,38 @@ func TestTapReaderSplitsLines(t *testing.T) {
 		if string(f.Bytes) != want[i].line || f.Junk != want[i].junk || f.Dir != In {
 			t.Errorf("frame %d = %q junk=%v dir=%s, want %q junk=%v in", i, f.Bytes, f.Junk, f.Dir, want[i].line, want[i].junk)
 		}
+	}
+}
+
+func TestTapReaderBoundsSalvage(t *testing.T) {
+	// A long line of unterminated objects: each '{' tried would scan to
+	// the end of the line. Only a few are tried.
+	line := strings.Repeat(`{"x":`, 200000) + "\n"
+	w := newWire("a", nil)
+	start := time.Now()
+	got, err := io.ReadAll(newTapReader(strings.NewReader(line), w))
+	if err != nil || len(got) != 0 {
+		t.Fatalf("ReadAll = %d bytes, %v; want nothing for the protocol", len(got), err)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("a %d-byte junk line took %s", len(line), took)
+	}
+	if f := w.Frames(); len(f) != 1 || !f[0].Junk || f[0].Size != len(line)-1 {
+		t.Errorf("frames %d, want the line as one junk frame of %d bytes", len(f), len(line)-1)
+	}
+}
+
+func TestTapReaderStreamsHugeLines(t *testing.T) {
+	// A line longer than maxLineBytes still reaches the protocol whole.
+	msg := `{"jsonrpc":"2.0","id":1,"result":{"t":"` + strings.Repeat("x", maxLineBytes) + `"}}`
+	w := newWire("a", nil)
+	got, err := io.ReadAll(newTapReader(strings.NewReader(msg+"\n"), w))
+	if err != nil || string(got) != msg+"\n" {
+		t.Fatalf("ReadAll = %d bytes, %v; want the %d-byte line", len(got), err, len(msg)+1)
+	}
+	f := w.Frames()
+	if len(f) != 1 || f[0].Size != len(msg) || !f[0].Truncated() || f[0].Junk {
+		t.Errorf("frames %+v, want one cut frame of size %d", len(f), len(msg))
 	}
 }
 
@@ -105,36 +158,50 @@ func (nopCloser) Close() error { return nil }
 
 func TestEventQueue(t *testing.T) {
 	q := newEventQueue()
-	// Nobody reads yet: far more state events than the channel holds.
+	// Nobody reads yet: far more events than the channel holds. Server a
+	// changes state every time; b relists again and again.
 	const n = 5 * eventBuffer
 	for i := range n {
-		q.push(Event{Server: "a", State: Ready, Err: string(rune('a' + i%26))})
+		state := Ready
+		if i%2 == 1 {
+			state = Failed
+		}
+		q.push(Event{Server: "a", State: state, Err: string(rune('a' + i%26))})
 		q.push(Event{Server: "a", Wire: true})
 		q.push(Event{Server: "b", Wire: true})
+		q.push(Event{Server: "b", State: Ready, Err: fmt.Sprint(i)})
 	}
 	q.close()
 	q.push(Event{Server: "late", State: Failed}) // after close: dropped
 
 	states, wires := 0, 0
+	var bs []string
 	timeout := time.After(5 * time.Second)
 	for {
 		select {
 		case ev, ok := <-q.out:
 			if !ok {
 				if states != n {
-					t.Errorf("state events %d, want all %d", states, n)
+					t.Errorf("state changes of a delivered %d, want all %d", states, n)
 				}
 				if wires > 2*eventBuffer+2 {
 					t.Errorf("wire events %d, want them coalesced", wires)
 				}
+				// b's Ready events replace one another while they wait:
+				// the channel's worth, then the last one.
+				if len(bs) > eventBuffer+2 || bs[len(bs)-1] != fmt.Sprint(n-1) {
+					t.Errorf("b's Ready events delivered: %d, last %q; want at most %d, the last %d", len(bs), bs[len(bs)-1], eventBuffer+2, n-1)
+				}
 				return
 			}
-			if ev.Server == "late" {
+			switch {
+			case ev.Server == "late":
 				t.Errorf("event pushed after close was delivered")
-			}
-			if ev.Wire {
+			case ev.Wire:
 				wires++
-			} else {
+			case ev.Server == "b":
+				bs = append(bs, ev.Err)
+			default:
 				states++
 			}
 		case <-timeout:

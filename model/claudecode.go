@@ -31,7 +31,16 @@ func applyClaudeCode(b *builder) {
 		b.outcome(ref).Name = name
 		claims = append(claims, claim{ref, name})
 	})
-	slices.SortStableFunc(claims, func(x, y claim) int { return strings.Compare(x.name, y.name) })
+	// Stable by name: claims were made in row order, which breaks ties.
+	slices.SortFunc(claims, func(x, y claim) int {
+		if c := strings.Compare(x.name, y.name); c != 0 {
+			return c
+		}
+		if x.ref.cat != y.ref.cat {
+			return x.ref.cat - y.ref.cat
+		}
+		return x.ref.row - y.ref.row
+	})
 	for _, c := range claims {
 		if holder, ok := b.taken(c.name); ok {
 			b.drop(c.ref, fmt.Sprintf("name %s already taken by server %s (tool %s); "+

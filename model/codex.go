@@ -76,6 +76,9 @@ func CodexName(server, tool string) string {
 // codexName names the raw string and also returns the sanitized name before
 // it was shortened, or "" when it was not.
 func codexName(raw string) (name, untruncated string) {
+	if len(raw) <= codexMaxLen && !hasOutside(raw, isOpenAIChar) {
+		return raw, ""
+	}
 	var sb strings.Builder
 	for _, r := range raw { // Rust chars: an emoji is one '_'
 		if isOpenAIChar(r) {

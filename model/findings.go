@@ -80,11 +80,17 @@ func rowFindings(ci int, cat Catalogue) []finding {
 	rows := make(map[string][]int)
 	var names []string
 	for i, t := range cat.Tools {
-		subject := fmt.Sprintf("row %d", i)
+		// subject names the row in evidence; formatted only when a finding
+		// needs it, which is rare.
+		subject := func() string {
+			if t.usable() {
+				return fmt.Sprintf("%q", t.Name)
+			}
+			return fmt.Sprintf("row %d", i)
+		}
 		tool := ""
 		if t.usable() {
 			tool = t.Name
-			subject = fmt.Sprintf("%q", t.Name)
 			if rows[t.Name] == nil {
 				names = append(names, t.Name)
 			}
@@ -106,7 +112,7 @@ func rowFindings(ci int, cat Catalogue) []finding {
 				if h.kind == "invisible-text" {
 					sev = Fail // the model reads what the reviewer cannot see
 				}
-				add(i, sev, h.kind, tool, fmt.Sprintf("%s of %s on %s %s", field.what, subject, cat.Server, h))
+				add(i, sev, h.kind, tool, fmt.Sprintf("%s of %s on %s %s", field.what, subject(), cat.Server, h))
 			}
 		}
 	}

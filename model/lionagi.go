@@ -23,16 +23,18 @@ func applyLionagi(b *builder) {
 	for ci, cat := range b.cats {
 		var (
 			sr         = &b.reg.Servers[ci]
-			advertised = make(map[string]bool)
-			registered = make(map[string]bool)
-			local      = make(map[string]int) // registered name -> first row
+			advertised = make(map[string]bool, len(cat.Tools))
+			registered = make(map[string]bool, len(cat.Tools))
+			local      = make(map[string]int, len(cat.Tools)) // registered name -> first row
 			pending    []rowRef
 		)
 		separatorNote(sr)
 		for i, t := range cat.Tools {
 			ref := rowRef{ci, i}
 			if b.unusable(ref) {
-				sr.Notes = append(sr.Notes, fmt.Sprintf("row %d dropped: %s", i, b.outcome(ref).Reason))
+				if b.outcome(ref).Kind != Filtered {
+					sr.Notes = append(sr.Notes, fmt.Sprintf("row %d dropped: %s", i, b.outcome(ref).Reason))
+				}
 				continue
 			}
 			advertised[t.Name] = true
@@ -89,6 +91,9 @@ func lionagiName(server, tool string) string {
 // length 1..64, and returns the registration error, or "" when it passes.
 // The error names the server, the tool, the length and the remedy.
 func lionagiProblem(server, tool, name string) string {
+	if len(name) <= lionagiMaxLen && !hasOutside(name, isOpenAIChar) {
+		return "" // the common case, decided without building a message
+	}
 	n := utf8.RuneCountInString(name)
 	bad, badChar := firstOutside(name, isOpenAIChar)
 	_, badTool := firstOutside(tool, isOpenAIChar)

@@ -18,6 +18,7 @@ import (
 // across MCP servers: ["request"].
 func applyOpenAIAgents(b *builder) {
 	err, culprits := openAIAgentsError(b.cats)
+	withheld := "withheld: the openai-agents load failed (" + err + ")"
 	b.rows(func(ref rowRef, t Tool) {
 		if b.unusable(ref) {
 			return
@@ -32,7 +33,7 @@ func applyOpenAIAgents(b *builder) {
 			b.drop(ref, c.reason+"; openai-agents fails the whole load", c.by)
 			return
 		}
-		b.drop(ref, "withheld: the openai-agents load failed ("+err+")", "")
+		b.drop(ref, withheld, "")
 	})
 	if err == "" {
 		return

@@ -18,6 +18,25 @@ import (
 // its length in bytes is its length in code units: an é becomes "_" and an
 // emoji, two code units, "__".
 func replaceUnits(s string, keep func(rune) bool) string {
+	// Most names are ASCII and need nothing replaced: return them as they
+	// are, without converting to code units (a policy calls this per row).
+	ascii, clean := true, true
+	for i := 0; i < len(s) && ascii; i++ {
+		ascii = s[i] < 0x80
+		clean = clean && keep(rune(s[i]))
+	}
+	if ascii {
+		if clean {
+			return s
+		}
+		b := []byte(s) // ASCII: one byte is one code unit
+		for i, c := range b {
+			if !keep(rune(c)) {
+				b[i] = '_'
+			}
+		}
+		return string(b)
+	}
 	units := utf16.Encode([]rune(s))
 	var sb strings.Builder
 	sb.Grow(len(units))

@@ -48,6 +48,9 @@ func applyQwen(b *builder) {
 // whole is at most 63 units. It is stable, and idempotent: its results are
 // all returned unchanged.
 func QwenName(raw string) string {
+	if qwenSafeASCII(raw) {
+		return raw
+	}
 	units := utf16.Encode([]rune(raw))
 	if qwenSafe(units) {
 		return raw
@@ -68,6 +71,20 @@ func QwenName(raw string) string {
 		clean = clean[:keep]
 	}
 	return clean + "_" + base36Pad(fnv1a(units), qwenHashLen)
+}
+
+// qwenSafeASCII is qwenSafe for a string, without converting it: an ASCII
+// string's bytes are its code units, and a non-ASCII one is never safe.
+func qwenSafeASCII(s string) bool {
+	if len(s) == 0 || len(s) > qwenMaxLen || !isASCIILetter(s[0]) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 || !isOpenAIChar(rune(s[i])) {
+			return false
+		}
+	}
+	return true
 }
 
 func qwenSafe(units []uint16) bool {
@@ -121,6 +138,6 @@ func base36Pad(h uint32, width int) string {
 	return s
 }
 
-func isASCIILetter[T rune | uint16](c T) bool {
+func isASCIILetter[T rune | uint16 | byte](c T) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }

@@ -48,14 +48,12 @@ func RedactHeader(name, value string) string { return MaskValue(value) }
 // RedactURL returns raw with its secrets masked: the password of its user
 // information (the user too when it comes alone, as tokens often do), every
 // query value and the fragment. Scheme, host, path and query keys stay.
-// Text that does not parse as a URL is masked after its first '?' or '#'.
+// Text that does not parse as a URL with a host is masked after its
+// "scheme://", or else after its first '?', '#', '@' or space.
 func RedactURL(raw string) string {
 	u, err := url.Parse(raw)
-	if err != nil || u.Scheme == "" {
-		if i := strings.IndexAny(raw, "?#"); i >= 0 {
-			return raw[:i+1] + Masked
-		}
-		return raw
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return redactUnparsed(raw)
 	}
 	if u.User != nil {
 		if _, ok := u.User.Password(); ok {
@@ -82,6 +80,19 @@ func RedactURL(raw string) string {
 	s := u.String()
 	// url.URL escapes what it writes; the masks are written plain.
 	return strings.NewReplacer("xxxxx", Masked, "%2A%2A%2A%2A", Masked).Replace(s)
+}
+
+// redactUnparsed masks what may be secret in text that was meant as a URL
+// but does not parse as one with a host: all of it after "scheme://", else
+// all after the first '?', '#', '@' or space.
+func redactUnparsed(raw string) string {
+	if scheme, _, ok := strings.Cut(raw, "://"); ok && !strings.ContainsAny(scheme, " /?#@") {
+		return scheme + "://" + Masked
+	}
+	if i := strings.IndexAny(raw, "?#@ "); i >= 0 {
+		return raw[:i+1] + Masked
+	}
+	return raw
 }
 
 // RedactArgs returns a copy of a command's arguments with their secrets

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"slices"
 )
 
@@ -64,10 +63,17 @@ type builder struct {
 // newBuilder prepares one Outcome per advertised row, each Dropped with no
 // reason. A policy must decide every row; finish reports any it forgot.
 func newBuilder(policy string, cats []Catalogue) *builder {
+	rows := 0
+	for _, cat := range cats {
+		rows += len(cat.Tools)
+	}
+	// Sized for every row up front: growing the index and the routes row
+	// by row was a fifth of the cost of a policy switch on a large surface.
 	reg := &Registry{
 		Policy:  policy,
 		Servers: make([]ServerResult, len(cats)),
-		index:   make(map[string]int),
+		Routes:  make([]Route, 0, rows),
+		index:   make(map[string]int, rows),
 	}
 	for ci, cat := range cats {
 		sr := &reg.Servers[ci]
@@ -76,13 +82,13 @@ func newBuilder(policy string, cats []Catalogue) *builder {
 		sr.Outcomes = make([]Outcome, len(cat.Tools))
 		for i, t := range cat.Tools {
 			o := Outcome{Server: cat.Server, Index: i, Kind: Dropped}
-			if t.usable() {
+			if t.named() {
 				o.Wire = t.Name
 			}
 			sr.Outcomes[i] = o
 		}
 	}
-	return &builder{cats: cats, reg: reg}
+	return &builder{cats: cats, reg: reg, owners: make([]rowRef, 0, rows)}
 }
 
 func (b *builder) outcome(ref rowRef) *Outcome {
@@ -142,9 +148,10 @@ func (b *builder) drop(ref rowRef, reason, by string) {
 	o.By = by
 }
 
-// usable reports whether the row has a name a policy can register. An empty
-// name is never usable, whatever NameOK says.
-func (t Tool) usable() bool { return t.NameOK && t.Name != "" }
+// usable reports whether the row has a name a policy can register and the
+// config lets it reach one. An empty name is never usable, whatever NameOK
+// says.
+func (t Tool) usable() bool { return t.named() && t.FilteredBy == "" }
 
 // unusable drops a row without a usable name. It reports whether it did, so
 // a policy's loop can skip the row.
@@ -152,6 +159,9 @@ func (b *builder) unusable(ref rowRef) bool {
 	t := b.cats[ref.cat].Tools[ref.row]
 	if t.usable() {
 		return false
+	}
+	if b.filtered(ref) {
+		return true
 	}
 	problem := t.NameProblem
 	switch {
@@ -170,32 +180,69 @@ func (b *builder) unusable(ref rowRef) bool {
 func (b *builder) finish() *Registry {
 	for ci := range b.reg.Servers {
 		sr := &b.reg.Servers[ci]
-		liveWire := make(map[string]bool)
 		sr.Registered = 0
 		for i := range sr.Outcomes {
 			o := &sr.Outcomes[i]
 			switch {
 			case o.Live():
 				sr.Registered++
-				liveWire[o.Wire] = true
 			case o.Kind == Displaced && o.Reason == "":
 				now := "another route"
 				if rt, ok := b.reg.Lookup(o.Name); ok {
 					now = rt.Server
 				}
-				o.Reason = fmt.Sprintf("overwritten by %s; calls to %s now go to %s", o.By, o.Name, now)
+				o.Reason = "overwritten by " + o.By + "; calls to " + o.Name + " now go to " + now
 			case o.Kind == Dropped && o.Reason == "":
 				o.Reason = "not registered by policy " + b.reg.Policy
 			}
 		}
-		sr.Missing = nil
-		for _, t := range b.cats[ci].Tools {
-			if t.usable() && !liveWire[t.Name] {
-				liveWire[t.Name] = true // report each name once
-				sr.Missing = append(sr.Missing, t.Name)
-			}
-		}
-		slices.Sort(sr.Missing)
+		sr.Missing = missing(b.cats[ci].Tools, sr.Outcomes)
 	}
 	return b.reg
+}
+
+// missing lists, sorted and each once, the usable wire names of tools that
+// no live outcome carries. It uses no map: the names of rows that are not
+// live are sorted and compacted, and a name one row left dead and another
+// made live (a server listing it twice) is then found by binary search.
+func missing(tools []Tool, outcomes []Outcome) []string {
+	var names []string
+	for i := range tools {
+		if tools[i].usable() && !outcomes[i].Live() {
+			names = append(names, tools[i].Name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	slices.Sort(names)
+	names = slices.Compact(names)
+	if len(names) == len(tools) {
+		return names // no row is live
+	}
+	var live []bool // names[i] has a live row after all
+	for _, o := range outcomes {
+		if !o.Live() {
+			continue
+		}
+		if i, found := slices.BinarySearch(names, o.Wire); found {
+			if live == nil {
+				live = make([]bool, len(names))
+			}
+			live[i] = true
+		}
+	}
+	if live == nil {
+		return names
+	}
+	kept := names[:0]
+	for i, n := range names {
+		if !live[i] {
+			kept = append(kept, n)
+		}
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	return kept
 }

@@ -33,6 +33,7 @@ func applySymfonic(b *builder) {
 		}
 	}
 
+	why := make(map[string]string) // wire name -> the reason its rows are qualified
 	b.rows(func(ref rowRef, t Tool) {
 		if b.unusable(ref) {
 			return
@@ -51,8 +52,15 @@ func applySymfonic(b *builder) {
 		}
 		b.register(exposed, ref)
 		if len(shared) > 1 {
-			o.Reason = fmt.Sprintf("%s is advertised by %d servers (%s): qualified",
-				t.Name, len(shared), strings.Join(shared, ", "))
+			// Written once per name: a name on every server would otherwise
+			// cost servers × servers.
+			r, ok := why[t.Name]
+			if !ok {
+				r = fmt.Sprintf("%s is advertised by %d servers (%s): qualified",
+					t.Name, len(shared), strings.Join(shared, ", "))
+				why[t.Name] = r
+			}
+			o.Reason = r
 		}
 	})
 }

@@ -21,6 +21,10 @@ type Tool struct {
 	InputSchema json.RawMessage
 	// Raw is the whole row exactly as listed.
 	Raw json.RawMessage
+	// FilteredBy says why the client's config withholds the row
+	// ("excludeTools lists it"); "" when it does not. Such a row reaches no
+	// policy: its outcome is Filtered.
+	FilteredBy string
 }
 
 // A Catalogue is what one server advertised, in the order it advertised it.
@@ -43,6 +47,9 @@ const (
 	Dropped
 	// Displaced: the row was registered, then overwritten by a later route.
 	Displaced
+	// Filtered: the client's config withholds the row (a tool filter, or a
+	// disabled server) before any naming policy sees it.
+	Filtered
 )
 
 // An Outcome is the fate of one advertised row under one policy.
@@ -107,6 +114,8 @@ func (k OutcomeKind) String() string {
 		return "dropped"
 	case Displaced:
 		return "displaced"
+	case Filtered:
+		return "filtered"
 	}
 	return "OutcomeKind(" + strconv.Itoa(int(k)) + ")"
 }

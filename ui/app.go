@@ -2,12 +2,12 @@ package ui
 
 import (
 	"context"
+	"slices"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/model"
@@ -40,11 +40,11 @@ type Model struct {
 	policy   int
 	profiles []model.Profile
 
-	view   view
-	cursor int // index into surface.rows
-	offset int // first visible line of the servers view
-	// scroll is the cursor of each list view (the servers view has its own).
+	view view
+	// scroll is the cursor of each view; the servers view's cursor indexes
+	// surface.rows, and offset is its first visible line.
 	scroll [viewCount]scroller
+	offset int
 	// compareAll shows every row in the compare view, not only those the
 	// policies disagree on.
 	compareAll bool
@@ -56,10 +56,13 @@ type Model struct {
 	pane    pane
 	invoke  *invoke
 	result  *callView
+	calling *pendingCall // the call on its way, if any (calling.go)
 	wire    wireView
 	help    help.Model
 	full    bool
 	spinner spinner.Model
+	// pins is the --lock comparison and the report key's status (report.go).
+	pins pinning
 }
 
 // New returns the interface for the servers of cfg, fed by backend. title
@@ -118,14 +121,23 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.spinner, cmd = m.spinner.Update(msg)
 		return m, cmd
 	case eventMsg:
-		m.handleEvent(loader.Event(msg))
+		m.handleEvents(loader.Event(msg))
+		return m, waitEvent(m.backend.Events())
+	case eventsMsg:
+		m.handleEvents(msg...)
 		return m, waitEvent(m.backend.Events())
 	case eventsClosedMsg:
 		return m, nil
+	case reportWrittenMsg:
+		m.reportWritten(msg)
+		return m, nil
 	case callDoneMsg:
+		m.calling = nil
 		m.result = newCallView(msg)
 		m.pane = paneResult
 		return m, nil
+	case callProgressMsg:
+		return m, m.callProgress(msg)
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
 	}
@@ -135,14 +147,23 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m *Model) handleEvent(ev loader.Event) {
+// handleEvents records loader events, rebuilding the surface once for all
+// of them.
+func (m *Model) handleEvents(evs ...loader.Event) {
+	changed := false
+	var servers []string
+	for _, ev := range evs {
+		if !slices.Contains(servers, ev.Server) {
+			servers = append(servers, ev.Server)
+		}
+		if !ev.Wire && m.surface.apply(ev) {
+			changed = true
+		}
+	}
 	if m.pane == paneWire {
-		m.wire.refresh(m.backend, ev.Server)
+		m.wire.refresh(m.backend, servers...)
 	}
-	if ev.Wire {
-		return
-	}
-	if m.surface.apply(ev) {
+	if changed {
 		m.surface.rebuild(m.policy)
 		m.clampCursor()
 	}
@@ -166,6 +187,8 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	case key.Matches(msg, k.Help):
 		m.full = true
+	case key.Matches(msg, k.Report):
+		return m, writeReport(m.Report(), ReportFile)
 	case key.Matches(msg, k.Policy):
 		m.cyclePolicy(1)
 	case key.Matches(msg, k.PolicyBack):
@@ -197,6 +220,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.wire.refreshAll(m.backend)
 		}
 	case m.pane == paneWire && m.wire.handleKey(msg, k):
+	case m.calling != nil && key.Matches(msg, k.Cancel):
+		m.cancelCall()
+		m.pane = paneResult
 	case key.Matches(msg, k.Cancel):
 		m.pane = paneDetail
 	case key.Matches(msg, k.Invoke):
@@ -218,39 +244,20 @@ func (m *Model) cyclePolicy(step int) {
 }
 
 func (m *Model) moveCursor(msg tea.KeyPressMsg) {
-	k := m.c.keys
-	if m.view != viewServers {
-		if m.scroll[m.view].move(msg, k, m.listLen(), m.tableHeight()-1) && m.pane == paneResult {
-			m.pane = paneDetail
-		}
-		return
-	}
-	page := max(1, m.tableHeight()-2)
-	switch {
-	case key.Matches(msg, k.Up):
-		m.cursor--
-	case key.Matches(msg, k.Down):
-		m.cursor++
-	case key.Matches(msg, k.PageUp):
-		m.cursor -= page
-	case key.Matches(msg, k.PageDown):
-		m.cursor += page
-	case key.Matches(msg, k.Top):
-		m.cursor = 0
-	case key.Matches(msg, k.Bottom):
-		m.cursor = len(m.surface.rows) - 1
-	default:
+	if !m.scroll[m.view].move(msg, m.c.keys, m.listLen(), m.tableHeight()-1) {
 		return
 	}
 	if m.pane == paneResult {
 		m.pane = paneDetail
 	}
-	m.clampCursor()
+	if m.view == viewServers {
+		m.scrollToCursor()
+	}
 }
 
 func (m *Model) clampCursor() {
-	m.cursor = min(m.cursor, len(m.surface.rows)-1)
-	m.cursor = max(m.cursor, 0)
+	sc := &m.scroll[viewServers]
+	sc.cursor = max(0, min(sc.cursor, len(m.surface.rows)-1))
 	m.scrollToCursor()
 }
 
@@ -262,7 +269,7 @@ func (m *Model) scrollToCursor() {
 		m.offset = 0
 		return
 	}
-	at := m.surface.rows[m.cursor]
+	at := m.surface.rows[m.scroll[viewServers].cursor]
 	if at < m.offset {
 		m.offset = at
 		for m.offset > 0 && at-m.offset < 2 && m.surface.lines[m.offset-1].kind != lineBlank {
@@ -280,7 +287,7 @@ func (m Model) selected() (line, bool) {
 	if len(m.surface.rows) == 0 {
 		return line{}, false
 	}
-	return m.surface.lines[m.surface.rows[m.cursor]], true
+	return m.surface.lines[m.surface.rows[m.scroll[viewServers].cursor]], true
 }
 
 // View draws the whole screen.
@@ -289,13 +296,13 @@ func (m Model) View() tea.View {
 	if m.full {
 		body = m.fullHelpView()
 	} else {
-		body = lipgloss.JoinVertical(lipgloss.Left,
+		body = joinLeft(
 			m.headerView(),
 			m.mainView(),
 			m.paneView(),
 		)
 	}
-	body = lipgloss.JoinVertical(lipgloss.Left, body, m.footerView())
+	body = joinLeft(body, m.footerView())
 	if m.invoke != nil {
 		body = m.invoke.overlay(m.c, body)
 	}
@@ -325,6 +332,9 @@ func (m Model) paneView() string {
 	case paneWire:
 		return m.wire.view(m.c, m.paneHeight())
 	case paneResult:
+		if m.calling != nil {
+			return m.callingView(m.paneHeight())
+		}
 		if m.result != nil {
 			return m.result.view(m.c, m.paneHeight(), m.paneBox)
 		}
@@ -354,12 +364,16 @@ func (m Model) fullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Left, k.Right},
 		append([]key.Binding{k.NextView, k.PrevView}, k.Views...),
 		{k.Policy, k.PolicyBack, k.Providers, k.Disagree, k.Invoke, k.Send, k.Cancel},
-		{k.Wire, k.WireServer, k.Help, k.Quit},
+		{k.Wire, k.WireServer, k.Report, k.Help, k.Quit},
 	}
 }
 
 func (m Model) footerView() string {
-	return m.c.styles.Footer.Render(m.help.ShortHelpView(m.shortHelp()))
+	help := m.c.styles.Footer.Render(m.help.ShortHelpView(m.shortHelp()))
+	if m.pins.status != "" {
+		return m.pins.status + "  " + help
+	}
+	return help
 }
 
 // callContext bounds one interactive call.

@@ -23,13 +23,35 @@ type eventMsg loader.Event
 // eventsClosedMsg says the backend will send no more events.
 type eventsClosedMsg struct{}
 
-// waitEvent returns the command that delivers the backend's next event.
+// eventsMsg carries every event that was waiting, oldest first, so that a
+// burst of servers arriving costs one rebuild of the surface rather than
+// one each: with many servers, rebuilding per event made connecting cost
+// servers × rows.
+type eventsMsg []loader.Event
+
+// maxEventBatch bounds the events delivered at once.
+const maxEventBatch = 256
+
+// waitEvent returns the command that delivers the backend's next events:
+// it waits for one, then takes those already queued behind it.
 func waitEvent(events <-chan loader.Event) tea.Cmd {
 	return func() tea.Msg {
 		ev, ok := <-events
 		if !ok {
 			return eventsClosedMsg{}
 		}
-		return eventMsg(ev)
+		batch := eventsMsg{ev}
+		for len(batch) < maxEventBatch {
+			select {
+			case ev, ok := <-events:
+				if !ok {
+					return batch // the next wait reports the close
+				}
+				batch = append(batch, ev)
+			default:
+				return batch
+			}
+		}
+		return batch
 	}
 }

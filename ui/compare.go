@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/lipgloss/v2"
-
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -55,8 +53,8 @@ func (s *surface) disagree(r ref) bool {
 
 // policyOutcome is the outcome of row r under the policy at index i.
 func (s *surface) policyOutcome(i int, r ref) (model.Outcome, bool) {
-	res, ok := s.registryFor(i, s.policies[i]).Server(s.servers[r.server].spec.Label)
-	if !ok || r.row >= len(res.Outcomes) {
+	res := s.resultsOf(i)[r.server]
+	if res == nil || r.row >= len(res.Outcomes) {
 		return model.Outcome{}, false
 	}
 	return res.Outcomes[r.row], true
@@ -88,7 +86,7 @@ func (m Model) compareView(height int) string {
 	}
 	if len(notes) > 0 {
 		note := " (" + strings.Join(notes, " · ") + ")"
-		head = cell(head, m.c.width-lipgloss.Width(note)) + note
+		head = cell(head, m.c.width-textWidth(note)) + note
 	}
 	return m.listView(head, len(rows), m.scroll[viewCompare], height, func(k int) string {
 		r := rows[k]

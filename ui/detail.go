@@ -5,8 +5,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -48,8 +46,12 @@ func (m Model) detailLines(o model.Outcome, t model.Tool) []string {
 			lines = append(lines, m.checkMark(p, o)+" "+san(c.Message))
 		}
 	}
+	lines = append(lines, m.lockLines(o.Server, t)...)
 	if t.Description != "" {
 		lines = append(lines, s.Muted.Render("description: ")+san(firstLine(t.Description, 400)))
+	}
+	if p := model.SchemaProblem(t.InputSchema); p != "" {
+		lines = append(lines, s.WarnText.Render("! "+p))
 	}
 	if len(t.InputSchema) > 0 {
 		lines = append(lines, s.Muted.Render("input schema: ")+san(firstLine(string(t.InputSchema), 400)))
@@ -78,12 +80,12 @@ func (m Model) routeLine(o model.Outcome) string {
 // paneBox draws a bottom pane: a rule with a title, then lines cut to fit.
 func (m Model) paneBox(title string, lines []string, height int) string {
 	out := make([]string, 0, height)
-	out = append(out, title+" "+m.c.styles.Muted.Render(strings.Repeat("─", max(0, m.c.width-ansi.StringWidth(title)-1))))
+	out = append(out, title+" "+m.c.styles.Muted.Render(strings.Repeat("─", max(0, m.c.width-textWidth(title)-1))))
 	for _, l := range lines {
 		if len(out) == height {
 			break
 		}
-		out = append(out, ansi.Truncate(l, m.c.width, "…"))
+		out = append(out, truncate(l, m.c.width, "…"))
 	}
 	for len(out) < height {
 		out = append(out, "")

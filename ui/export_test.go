@@ -9,6 +9,25 @@ import (
 // EventMsg wraps a loader event the way the program delivers it.
 func EventMsg(ev loader.Event) tea.Msg { return eventMsg(ev) }
 
+// EventsMsg wraps events that were waiting together, as the program
+// delivers a burst.
+func EventsMsg(evs ...loader.Event) tea.Msg { return eventsMsg(evs) }
+
+// Events returns the loader events a message carries.
+func Events(msg tea.Msg) []loader.Event {
+	switch msg := msg.(type) {
+	case eventMsg:
+		return []loader.Event{loader.Event(msg)}
+	case eventsMsg:
+		return msg
+	}
+	return nil
+}
+
+// NextEvents runs the command the program runs to read the backend's next
+// events, and returns its message.
+func NextEvents(b Backend) tea.Msg { return waitEvent(b.Events())() }
+
 // KeyPress builds the key message for a key name such as "p" or "ctrl+s".
 func KeyPress(k string) tea.KeyPressMsg {
 	switch k {

@@ -5,10 +5,14 @@ import (
 )
 
 // findingList is what the servers' own text gives away: lookalike names,
-// references to other servers, invisible or control characters.
+// references to other servers, invisible or control characters; then how
+// servers broke the protocol.
 func (s *surface) findingList() []model.Finding {
 	if !s.found {
 		s.findings, s.found = model.Findings(s.catalogues()), true
+		for _, sv := range s.servers {
+			s.findings = append(s.findings, sv.findings...)
+		}
 	}
 	return s.findings
 }

@@ -93,21 +93,17 @@ func (m Model) updateInvoke(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			inv.err = "arguments are not valid JSON"
 			return m, nil
 		}
+		if m.calling != nil {
+			inv.err = "a call is running: esc here, then esc again cancels it"
+			return m, nil
+		}
 		m.invoke = nil
-		return m, m.call(inv, args)
+		var cmd tea.Cmd
+		m.calling, cmd = m.call(inv, args)
+		m.pane = paneResult
+		return m, cmd
 	}
 	return m, m.invoke.update(msg)
-}
-
-// call places one call through the route and reports it as a callDoneMsg.
-func (m Model) call(inv *invoke, args json.RawMessage) tea.Cmd {
-	backend := m.backend
-	return func() tea.Msg {
-		ctx, cancel := callContext()
-		defer cancel()
-		res, err := backend.Call(ctx, inv.route.Server, inv.route.Wire, args)
-		return callDoneMsg{policy: inv.policy, row: inv.row, route: inv.route, result: res, err: err}
-	}
 }
 
 // overlay draws the editor over the screen.
@@ -173,6 +169,9 @@ func (v *callView) view(c common, height int, box func(string, []string, int) st
 		wrap(s.In.Render(san(r.Server)+" ← "), r.Response)
 	}
 	switch {
+	case cancelledCall(v.msg.err):
+		lines = append(lines, s.WarnText.Render(fmt.Sprintf("cancelled after %.1f s: the server was sent notifications/cancelled",
+			r.Latency.Seconds())))
 	case v.msg.err != nil:
 		lines = append(lines, s.ErrorText.Render("error: "+san(v.msg.err.Error())))
 	case r.IsError:

@@ -3,6 +3,7 @@ package ui_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -16,8 +17,19 @@ func send(t *testing.T, m tea.Model) tea.Model {
 	if cmd == nil {
 		t.Fatalf("ctrl+s in the editor placed no call:\n%s", screen(m))
 	}
-	m, _ = m.Update(cmd())
-	return m
+	// The call and its progress run in commands: deliver the call's end.
+	msgs := runCmd(cmd)
+	for {
+		select {
+		case msg := <-msgs:
+			if ui.IsCallDone(msg) {
+				m, _ = m.Update(msg)
+				return m
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the call did not end within 10s:\n%s", screen(m))
+		}
+	}
 }
 
 // TestInvokeRoutes places real calls through the demo servers and checks

@@ -19,6 +19,7 @@ type KeyMap struct {
 	WireServer key.Binding
 	Help       key.Binding
 	Quit       key.Binding
+	Report     key.Binding
 
 	Send   key.Binding
 	Cancel key.Binding
@@ -53,6 +54,7 @@ func DefaultKeyMap() KeyMap {
 		WireServer: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "wire: next server")),
 		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Report:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "write report ("+ReportFile+")")),
 		Send:       key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "send call")),
 		Cancel:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
 	}

@@ -3,10 +3,8 @@ package ui
 import (
 	"strings"
 
-	tea "charm.land/bubbletea/v2"
 	"charm.land/bubbles/v2/key"
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
+	tea "charm.land/bubbletea/v2"
 )
 
 // A scroller is a cursor over n rows and the first row shown. Views that
@@ -55,13 +53,13 @@ func (s *scroller) clamp(n, height int) {
 func (m Model) listView(head string, n int, sc scroller, height int, row func(i int) string) string {
 	s := m.c.styles
 	out := make([]string, 0, height)
-	out = append(out, s.ColumnHead.Render(ansi.Truncate(head, m.c.width, "")))
+	out = append(out, s.ColumnHead.Render(truncate(head, m.c.width, "")))
 	body := height - 1
 	sc.clamp(n, body)
 	for i := sc.offset; i < n && len(out) < height; i++ {
-		r := ansi.Truncate(row(i), m.c.width, "…")
+		r := truncate(row(i), m.c.width, "…")
 		if i == sc.cursor {
-			r = s.Selected.Render(r + strings.Repeat(" ", max(0, m.c.width-lipgloss.Width(r))))
+			r = s.painters().selected.Render(r + strings.Repeat(" ", max(0, m.c.width-textWidth(r))))
 		}
 		out = append(out, r)
 	}

@@ -18,7 +18,7 @@ func (m Model) registryView(height int) string {
 	return m.listView(head, len(routes), m.scroll[viewRegistry], height, func(i int) string {
 		r := routes[i]
 		o := model.Outcome{Server: r.Server, Wire: r.Wire, Name: r.Name, Index: r.Index}
-		row := "  " + m.c.styles.RenamedText.Render(cell(model.Sanitize(r.Name), w)) + " " +
+		row := "  " + m.c.styles.painters().renamed.Render(cell(model.Sanitize(r.Name), w)) + " " +
 			cell(model.Sanitize(r.Server), sw) + " " + cell(model.Sanitize(r.Wire), cols.wire)
 		for _, p := range m.profiles {
 			row += " " + cell(m.checkMark(p, o), cols.profile)

@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
+	"time"
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/model"
@@ -23,7 +21,7 @@ func (m Model) headerView() string {
 	}
 	h := s.Header.Render("mcplens") + s.HeaderMuted.Render(" · "+model.Sanitize(m.title)+" · policy: ") +
 		s.PolicyName.Render(p.Name) + s.HeaderMuted.Render(" ("+p.Summary+") · providers: "+strings.Join(names, " "))
-	return ansi.Truncate(h, m.c.width, "…") + "\n" + m.tabsView()
+	return truncate(h, m.c.width, "…") + "\n" + m.tabsView()
 }
 
 // tabsView names every view, the current one marked, with its number key.
@@ -38,7 +36,7 @@ func (m Model) tabsView() string {
 			tabs = append(tabs, s.Muted.Render(" "+label+" "))
 		}
 	}
-	return ansi.Truncate(strings.Join(tabs, " "), m.c.width, "…")
+	return truncate(strings.Join(tabs, " "), m.c.width, "…")
 }
 
 // columns is the width of each column of a tool table.
@@ -49,7 +47,7 @@ type columns struct {
 func (m Model) columns() columns {
 	prof := 0
 	for _, p := range m.profiles {
-		prof = max(prof, lipgloss.Width(p.Name))
+		prof = max(prof, textWidth(p.Name))
 	}
 	rest := m.c.width - 2 - len(m.profiles)*(prof+1) - 3
 	c := columns{profile: prof}
@@ -63,8 +61,8 @@ func clamp(v, lo, hi int) int { return max(lo, min(v, hi)) }
 
 // cell fits s into exactly w columns.
 func cell(s string, w int) string {
-	s = ansi.Truncate(s, w, "…")
-	return s + strings.Repeat(" ", max(0, w-lipgloss.Width(s)))
+	s = truncate(s, w, "…")
+	return s + strings.Repeat(" ", max(0, w-textWidth(s)))
 }
 
 // tableView draws the visible part of the per-server tables.
@@ -74,7 +72,7 @@ func (m Model) tableView() string {
 	out := make([]string, 0, h)
 	sel := -1
 	if len(m.surface.rows) > 0 {
-		sel = m.surface.rows[m.cursor]
+		sel = m.surface.rows[m.scroll[viewServers].cursor]
 	}
 	cols := m.columns()
 	for i := m.offset; i < len(lines) && len(out) < h; i++ {
@@ -90,20 +88,20 @@ func (m Model) lineView(l line, cols columns, selected bool) string {
 	s := m.c.styles
 	switch l.kind {
 	case lineServer:
-		return ansi.Truncate(m.serverLine(l.server), m.c.width, "…")
+		return truncate(m.serverLine(l.server), m.c.width, "…")
 	case lineColumns:
 		row := "  " + cell("WIRE NAME", cols.wire) + " " + cell("REGISTERED AS", cols.name) + " " +
 			cell("OUTCOME", cols.outcome)
 		for _, p := range m.profiles {
 			row += " " + cell(p.Name, cols.profile)
 		}
-		return s.ColumnHead.Render(ansi.Truncate(row, m.c.width, ""))
+		return s.ColumnHead.Render(truncate(row, m.c.width, ""))
 	case lineTool:
 		return m.toolLine(l, cols, selected)
 	case lineError:
-		return ansi.Truncate("  "+s.ErrorText.Render(model.Sanitize(l.text)), m.c.width, "…")
+		return truncate("  "+s.ErrorText.Render(model.Sanitize(l.text)), m.c.width, "…")
 	case lineNote:
-		return ansi.Truncate("  "+s.Muted.Render(model.Sanitize(l.text)), m.c.width, "…")
+		return truncate("  "+s.Muted.Render(model.Sanitize(l.text)), m.c.width, "…")
 	}
 	return ""
 }
@@ -114,19 +112,23 @@ func (m Model) serverLine(i int) string {
 	s := m.c.styles
 	sv := m.surface.servers[i]
 	r := m.surface.results[i]
-	icon, state := m.spinner.View(), s.Muted.Render("connecting")
+	icon, state := m.spinner.View(), s.Muted.Render("connecting"+countdown(sv.deadline))
 	switch {
 	case sv.state == loader.Failed:
 		icon, state = s.ErrorText.Render("✗"), s.ErrorText.Render("failed")
 	case r == nil:
 	case r.Failed:
 		icon, state = s.ErrorText.Render("✗"), s.ErrorText.Render("failed by policy")
-	case r.Registered < r.Advertised:
+	case r.Registered+filtered(r) < r.Advertised:
 		icon, state = s.WarnText.Render("▲"), s.WarnText.Render("incomplete")
 	default:
 		icon, state = s.OKText.Render("●"), s.OKText.Render("ok")
 	}
-	parts := []string{icon + " " + s.Section.Render(model.Sanitize(sv.spec.Label)), s.Muted.Render("stdio"), state}
+	transport := sv.spec.Transport
+	if transport == "" {
+		transport = loader.TransportStdio
+	}
+	parts := []string{icon + " " + s.Section.Render(model.Sanitize(sv.spec.Label)), s.Muted.Render(transport), state}
 	if r != nil {
 		if sv.protocol != "" {
 			parts = append(parts, s.Muted.Render(sv.protocol))
@@ -163,9 +165,9 @@ func (m Model) toolLine(l line, cols columns, selected bool) string {
 	for _, p := range m.profiles {
 		row += " " + cell(m.checkMark(p, o), cols.profile)
 	}
-	row = ansi.Truncate(row, m.c.width, "…")
+	row = truncate(row, m.c.width, "…")
 	if selected {
-		row = s.Selected.Render(row + strings.Repeat(" ", max(0, m.c.width-lipgloss.Width(row))))
+		row = s.painters().selected.Render(row + strings.Repeat(" ", max(0, m.c.width-textWidth(row))))
 	}
 	return row
 }
@@ -179,34 +181,58 @@ func outcomeText(o model.Outcome) string {
 		return "renamed"
 	case model.Displaced:
 		return "displaced by " + o.By
+	case model.Filtered:
+		return o.Reason // "filtered by config: ..."
 	}
 	return "dropped: " + o.Reason
 }
 
-func (m Model) outcomeStyle(k model.OutcomeKind) lipgloss.Style {
-	s := m.c.styles
+// filtered counts the rows of r the config withholds: they are not
+// registered, and the server is no less complete for it.
+func filtered(r *model.ServerResult) int {
+	n := 0
+	for _, o := range r.Outcomes {
+		if o.Kind == model.Filtered {
+			n++
+		}
+	}
+	return n
+}
+
+// countdown is " 17s" while a connect has time left before its deadline.
+func countdown(deadline time.Time) string {
+	if deadline.IsZero() {
+		return ""
+	}
+	return fmt.Sprintf(" %ds", int(max(0, time.Until(deadline).Seconds()+0.5)))
+}
+
+func (m Model) outcomeStyle(k model.OutcomeKind) painter {
+	p := m.c.styles.painters()
 	switch k {
 	case model.Registered:
-		return s.OKText
+		return p.ok
 	case model.Renamed:
-		return s.RenamedText
+		return p.renamed
 	case model.Displaced:
-		return s.WarnText
+		return p.warn
+	case model.Filtered:
+		return p.muted
 	}
-	return s.ErrorText
+	return p.bad
 }
 
 // checkMark is a provider profile's verdict on a row's registered name.
 func (m Model) checkMark(p model.Profile, o model.Outcome) string {
-	s := m.c.styles
+	marks := m.c.styles.painters()
 	if o.Name == "" {
-		return s.Muted.Render("·")
+		return marks.unnamed
 	}
 	switch p.Check(o).Severity {
 	case model.Pass:
-		return s.OKText.Render("✓")
+		return marks.pass
 	case model.Warn:
-		return s.WarnText.Render("!")
+		return marks.warned
 	}
-	return s.ErrorText.Render("✗")
+	return marks.failed
 }

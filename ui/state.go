@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"time"
+
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/model"
 )
@@ -15,6 +17,9 @@ type server struct {
 	info     string
 	tools    []model.Tool
 	listed   bool
+	deadline time.Time // when a connect in progress gives up
+	// findings are the server's protocol faults, as the loader saw them.
+	findings []model.Finding
 }
 
 // A surface is the loaded servers and the registry the active policy builds
@@ -39,6 +44,9 @@ type surface struct {
 	collided   bool
 	findings   []model.Finding
 	found      bool
+
+	// byServer indexes each registry of byPolicy by server (resultsOf).
+	byServer map[int][]*model.ServerResult
 }
 
 // A lineKind tells the servers view how to draw one line.
@@ -83,6 +91,8 @@ func (s *surface) apply(ev loader.Event) bool {
 	sv := &s.servers[i]
 	sv.state = ev.State
 	switch ev.State {
+	case loader.Connecting:
+		sv.deadline = ev.Deadline
 	case loader.Ready:
 		sv.protocol = ev.Protocol
 		if ev.ServerName != "" {
@@ -91,11 +101,13 @@ func (s *surface) apply(ev loader.Event) bool {
 		sv.tools = ev.Tools
 		sv.listed = true
 		sv.err = ev.Err
+		sv.findings = ev.Findings
 	case loader.Failed:
 		sv.err = ev.Err
 		sv.stderr = ev.Stderr
 		sv.tools = nil
 		sv.listed = false
+		sv.findings = ev.Findings
 	}
 	return true
 }
@@ -125,12 +137,7 @@ func (s *surface) invalidate() {
 func (s *surface) rebuild(i int) {
 	s.reg = s.registryFor(i, s.policies[i])
 	s.collided = false
-	s.results = make([]*model.ServerResult, len(s.servers))
-	for i, sv := range s.servers {
-		if r, ok := s.reg.Server(sv.spec.Label); ok && sv.listed {
-			s.results[i] = r
-		}
-	}
+	s.results = s.resultsOf(i)
 	s.layout()
 }
 
@@ -143,6 +150,9 @@ func (s *surface) layout() {
 			s.lines = append(s.lines, line{kind: lineBlank, server: i})
 		}
 		s.lines = append(s.lines, line{kind: lineServer, server: i})
+		for _, f := range sv.spec.Findings {
+			s.lines = append(s.lines, line{kind: lineNote, server: i, text: "config: " + f})
+		}
 		r := s.results[i]
 		switch {
 		case sv.state == loader.Failed:
@@ -150,6 +160,7 @@ func (s *surface) layout() {
 			for _, t := range tail(sv.stderr, 4) {
 				s.lines = append(s.lines, line{kind: lineNote, server: i, text: "stderr: " + t})
 			}
+			s.protocolLines(i)
 		case r == nil:
 			continue
 		default:
@@ -159,6 +170,7 @@ func (s *surface) layout() {
 			if sv.err != "" {
 				s.lines = append(s.lines, line{kind: lineError, server: i, text: sv.err})
 			}
+			s.protocolLines(i)
 			for _, n := range r.Notes {
 				s.lines = append(s.lines, line{kind: lineNote, server: i, text: n})
 			}
@@ -188,4 +200,14 @@ func tail(s string, n int) []string {
 		}
 	}
 	return out
+}
+
+// protocolLines notes each protocol fault of server i under its status.
+func (s *surface) protocolLines(i int) {
+	sv := s.servers[i]
+	for _, f := range sv.findings {
+		if f.Evidence != sv.err { // a listing's note is shown already
+			s.lines = append(s.lines, line{kind: lineNote, server: i, text: "protocol: " + f.Evidence})
+		}
+	}
 }

@@ -24,6 +24,10 @@ type Styles struct {
 	Junk        lipgloss.Style
 	Footer      lipgloss.Style
 	Overlay     lipgloss.Style
+
+	// paint is the styles drawn on every row, reduced to their escapes
+	// (render.go).
+	paint *painters
 }
 
 // DefaultStyles returns the styles for a dark or light terminal.
@@ -41,7 +45,7 @@ func DefaultStyles(dark bool) Styles {
 		border = pick(lipgloss.Color("#d0d7de"), lipgloss.Color("#30363d"))
 	)
 	text := lipgloss.NewStyle().Foreground(fg)
-	return Styles{
+	s := Styles{
 		Header:      lipgloss.NewStyle().Bold(true).Foreground(accent),
 		HeaderMuted: lipgloss.NewStyle().Foreground(muted),
 		PolicyName:  lipgloss.NewStyle().Bold(true).Foreground(renam),
@@ -62,4 +66,6 @@ func DefaultStyles(dark bool) Styles {
 		Footer:      lipgloss.NewStyle().Foreground(muted),
 		Overlay:     lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(accent).Padding(0, 1),
 	}
+	s.paint = newPainters(s)
+	return s
 }

@@ -11,6 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcplens/mcplens/internal/hostile"
+	"github.com/mcplens/mcplens/internal/scale"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/demo"
 	"github.com/mcplens/mcplens/model"
@@ -30,7 +32,10 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	hostile.Cleanup()
+	scale.Cleanup()
+	os.Exit(code)
 }
 
 // demoSession opens the demo config served by this test binary.

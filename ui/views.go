@@ -101,6 +101,7 @@ func (s *surface) outcomeAt(r ref) (model.Outcome, model.Tool, bool) {
 func (s *surface) registryFor(i int, p model.Policy) *model.Registry {
 	if s.byPolicy == nil {
 		s.byPolicy = make(map[int]*model.Registry)
+		s.byServer = make(map[int][]*model.ServerResult)
 	}
 	r, ok := s.byPolicy[i]
 	if !ok {
@@ -108,4 +109,30 @@ func (s *surface) registryFor(i int, p model.Policy) *model.Registry {
 		s.byPolicy[i] = r
 	}
 	return r
+}
+
+// resultsOf returns the results of the policy at index i by server index,
+// nil for a server not listed. Looking a server up by label in the registry
+// costs a scan of the servers: a view asking per row would pay servers ×
+// rows.
+func (s *surface) resultsOf(i int) []*model.ServerResult {
+	reg := s.registryFor(i, s.policies[i])
+	if rs, ok := s.byServer[i]; ok {
+		return rs
+	}
+	rs := make([]*model.ServerResult, len(s.servers))
+	next := 0 // reg.Servers are the listed servers, in declaration order
+	for si, sv := range s.servers {
+		if !sv.listed {
+			continue
+		}
+		if next < len(reg.Servers) && reg.Servers[next].Server == sv.spec.Label {
+			rs[si] = &reg.Servers[next]
+			next++
+		} else if r, ok := reg.Server(sv.spec.Label); ok {
+			rs[si] = r
+		}
+	}
+	s.byServer[i] = rs
+	return rs
 }

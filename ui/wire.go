@@ -1,12 +1,12 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/model"
@@ -34,18 +34,23 @@ func newWireView(specs []loader.ServerSpec) wireView {
 	return w
 }
 
-// refresh takes a fresh snapshot of one server's frames.
-func (w *wireView) refresh(b Backend, server string) {
-	if wire := b.Wire(server); wire != nil {
-		w.frames[server] = wire.Frames()
+// refresh takes a fresh snapshot of the servers' frames, and merges the
+// frames shown once for all of them.
+func (w *wireView) refresh(b Backend, servers ...string) {
+	changed := false
+	for _, server := range servers {
+		if wire := b.Wire(server); wire != nil {
+			w.frames[server] = wire.Frames()
+			changed = true
+		}
+	}
+	if changed {
 		w.shown = w.merged()
 	}
 }
 
 func (w *wireView) refreshAll(b Backend) {
-	for _, l := range w.labels {
-		w.refresh(b, l)
-	}
+	w.refresh(b, w.labels...)
 }
 
 // handleKey scrolls or filters the pane, reporting whether it used the key.
@@ -81,24 +86,18 @@ func (w wireView) merged() []loader.Frame {
 	if w.only >= 0 {
 		return w.frames[w.labels[w.only]]
 	}
-	var all []loader.Frame
+	// One stable sort of every server's frames, servers in order: merging
+	// them pairwise cost servers × frames on every refresh.
+	n := 0
 	for _, l := range w.labels {
-		all = mergeFrames(all, w.frames[l])
+		n += len(w.frames[l])
 	}
+	all := make([]loader.Frame, 0, n)
+	for _, l := range w.labels {
+		all = append(all, w.frames[l]...)
+	}
+	slices.SortStableFunc(all, func(a, b loader.Frame) int { return a.At.Compare(b.At) })
 	return all
-}
-
-// mergeFrames merges two time-ordered frame lists.
-func mergeFrames(a, b []loader.Frame) []loader.Frame {
-	out := make([]loader.Frame, 0, len(a)+len(b))
-	for len(a) > 0 && len(b) > 0 {
-		if b[0].At.Before(a[0].At) {
-			out, b = append(out, b[0]), b[1:]
-		} else {
-			out, a = append(out, a[0]), a[1:]
-		}
-	}
-	return append(append(out, a...), b...)
 }
 
 func (w *wireView) view(c common, height int) string {
@@ -113,9 +112,9 @@ func (w *wireView) view(c common, height int) string {
 		scope = w.labels[w.only]
 	}
 	title := s.PaneTitle.Render("WIRE") + s.Muted.Render(" "+model.Sanitize(scope)+" · "+strconv.Itoa(len(frames))+" frames")
-	lines := []string{title + " " + s.Muted.Render(strings.Repeat("─", max(0, c.width-ansi.StringWidth(title)-1)))}
+	lines := []string{title + " " + s.Muted.Render(strings.Repeat("─", max(0, c.width-textWidth(title)-1)))}
 	for _, f := range frames[start:end] {
-		lines = append(lines, ansi.Truncate(frameLine(c, f), c.width, "…"))
+		lines = append(lines, truncate(frameLine(c, f), c.width, "…"))
 	}
 	for len(lines) < height {
 		lines = append(lines, "")
@@ -138,6 +137,8 @@ func frameLine(c common, f loader.Frame) string {
 		return s.Muted.Render(head) + s.Junk.Render(" ~ junk "+text)
 	case f.Dir == loader.Out:
 		return s.Muted.Render(head) + s.Out.Render(" → ") + text
+	case f.Problem != "":
+		return s.Muted.Render(head) + s.In.Render(" ← ") + s.WarnText.Render("! "+model.Sanitize(f.Problem)+": ") + text
 	}
 	return s.Muted.Render(head) + s.In.Render(" ← ") + text
 }

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/report"
+)
+
+// callTimeout bounds the one call of `mcplens call`.
+const callTimeout = 60 * time.Second
+
+// runCall is `mcplens call [PATH] NAME [--args JSON|@FILE] [--policy P]`.
+func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fset := flag.NewFlagSet("mcplens call", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	policyName := fset.String("policy", model.Policies()[0].Name, "naming policy NAME is resolved under: "+policyNames())
+	argsFlag := fset.String("args", "{}", "the call's arguments: a JSON object, @FILE to read it from a file, or @- from stdin")
+	timeout := fset.Duration("timeout", 0, "bound on each server's connect (default: the config's own, else 20s)")
+	configFormat := fset.String("config-format", "", "read PATH as this client's format (default: detected): "+formatNames())
+	fset.Usage = func() {
+		fmt.Fprintf(stderr, "usage: mcplens call [PATH] NAME [--args JSON | --args @FILE] [--policy P]\n\n"+
+			"Resolves NAME through the policy's registry (a registered name, or a wire name exactly one server advertises),\n"+
+			"makes one call and prints the request and response frames as they crossed the wire, then the result.\n"+
+			"Exit status: 0 on success, 1 when the call failed or the tool reported isError, 2 for a usage or config error\n"+
+			"or a NAME that resolves to no route or to several.\n\n")
+		fset.PrintDefaults()
+	}
+	pos, err := parseArgs(fset, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	var path, name string
+	switch len(pos) {
+	case 1:
+		name = pos[0]
+	case 2:
+		path, name = pos[0], pos[1]
+	default:
+		fset.Usage()
+		return exitUsage
+	}
+	policy, ok := model.PolicyNamed(*policyName)
+	if !ok {
+		fmt.Fprintf(stderr, "mcplens call: unknown policy %q (want one of: %s)\n", *policyName, policyNames())
+		return exitUsage
+	}
+	callArgs, err := readArgs(*argsFlag, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
+		return exitUsage
+	}
+	cfg, err := configWith(path, loader.ConfigOptions{Format: *configFormat})
+	if err != nil {
+		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
+		return exitUsage
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	session := loader.Open(cfg, loader.Options{Timeout: *timeout})
+	defer session.Close()
+	wait := settleWait(cfg, *timeout)
+	settleCtx, cancel := context.WithTimeout(ctx, wait)
+	states, err := report.Collect(settleCtx, session.Events(), cfg.Servers)
+	cancel()
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "mcplens call: interrupted")
+		return exitFound
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "mcplens call: servers still connecting after %s\n", wait)
+	}
+
+	var cats []model.Catalogue
+	for _, st := range states {
+		if st.Listed {
+			cats = append(cats, model.Catalogue{Server: st.Label, Tools: st.Tools})
+		}
+	}
+	reg := policy.Apply(cats)
+	rt, how, err := resolve(reg, name)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
+		for _, st := range states {
+			if !st.Listed {
+				fmt.Fprintf(stderr, "  (server %s is not in the registry: %s %s)\n", model.Sanitize(st.Label), st.State, model.Sanitize(st.Err))
+			}
+		}
+		return exitUsage
+	}
+
+	san := model.Sanitize
+	fmt.Fprintf(stdout, "call %s (%s under %s) → server %s, wire name %s\n", san(name), how, policy.Name, san(rt.Server), san(rt.Wire))
+	callCtx, cancelCall := context.WithTimeout(ctx, callTimeout)
+	res, err := session.Call(callCtx, rt.Server, rt.Wire, callArgs)
+	cancelCall()
+	if len(res.Request) > 0 {
+		fmt.Fprintf(stdout, "→ %s %s\n", san(rt.Server), san(string(res.Request)))
+	}
+	if len(res.Response) > 0 {
+		fmt.Fprintf(stdout, "← %s %s\n", san(rt.Server), san(string(res.Response)))
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
+		return exitFound
+	}
+	fmt.Fprintf(stdout, "result (isError %v, %s):\n%s\n", res.IsError, res.Latency.Round(time.Millisecond), sanLines(indent(res.Result)))
+	if res.IsError {
+		return exitFound
+	}
+	return exitOK
+}
+
+// readArgs reads --args: JSON, @FILE or @- for stdin. It must be an object.
+func readArgs(v string, stdin io.Reader) (json.RawMessage, error) {
+	data := []byte(v)
+	if from, ok := strings.CutPrefix(v, "@"); ok {
+		var err error
+		if from == "-" {
+			data, err = io.ReadAll(stdin)
+		} else {
+			data, err = os.ReadFile(from)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading --args: %w", err)
+		}
+	}
+	data = bytes.TrimSpace(data)
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
+		return nil, fmt.Errorf("--args is not a JSON object: %s", model.Sanitize(clip(string(data), 80)))
+	}
+	return data, nil
+}
+
+// resolve finds the route NAME names under reg: a registered name, or else
+// a wire name that exactly one server advertises and that has a route. how
+// says which it was.
+func resolve(reg *model.Registry, name string) (rt model.Route, how string, err error) {
+	if rt, ok := reg.Lookup(name); ok {
+		return rt, "registered name", nil
+	}
+	var rows []model.Outcome
+	var servers []string
+	for _, s := range reg.Servers {
+		for _, o := range s.Outcomes {
+			if o.Wire == name {
+				rows = append(rows, o)
+				if !slices.Contains(servers, o.Server) {
+					servers = append(servers, o.Server)
+				}
+			}
+		}
+	}
+	q := model.Sanitize(fmt.Sprintf("%q", name))
+	switch len(servers) {
+	case 0:
+		return rt, "", fmt.Errorf("no tool %s under policy %s: not a registered name, and no server advertises it as a wire name", q, reg.Policy)
+	case 1:
+		for _, o := range rows {
+			if o.Live() {
+				if rt, ok := reg.Lookup(o.Name); ok {
+					return rt, "wire name, registered as " + o.Name, nil
+				}
+			}
+		}
+		o := rows[0]
+		return rt, "", fmt.Errorf("wire name %s of %s has no route under policy %s: %s: %s", q, model.Sanitize(o.Server), reg.Policy, o.Kind, model.Sanitize(o.Reason))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "wire name %s is advertised by %d servers; under policy %s call one by its registered name:", q, len(servers), reg.Policy)
+	for _, o := range rows {
+		line := fmt.Sprintf("server %s: registered as %s", o.Server, orNone(o.Name))
+		if !o.Live() {
+			line += fmt.Sprintf(" (%s: %s)", o.Kind, o.Reason)
+		}
+		b.WriteString("\n  " + model.Sanitize(line))
+	}
+	return rt, "", errors.New(b.String())
+}
+
+// indent returns a JSON value indented, or as it came when it is not JSON.
+func indent(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if err := json.Indent(&b, raw, "", "  "); err != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// sanLines sanitizes each line of s, keeping the line breaks.
+func sanLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = model.Sanitize(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}

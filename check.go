@@ -1,0 +1,321 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/report"
+)
+
+// Exit codes of check and call.
+const (
+	exitOK    = 0 // nothing at or above --fail-on; the call succeeded
+	exitFound = 1 // something at or above --fail-on; the call failed
+	exitUsage = 2 // a usage, config or lock file error
+)
+
+// settleSlack is how long past the loader's own connect timeout check waits
+// for the servers to settle before reporting what it has.
+const settleSlack = 5 * time.Second
+
+// checkOptions are check's flags; mcplens PATH without a terminal runs check
+// with the defaults and its own --policy and --lock.
+type checkOptions struct {
+	policy     string
+	providers  string
+	format     string
+	failOn     string
+	lock       string
+	updateLock bool
+	// timeout bounds each server's connect (0: the config's own, else
+	// loader.DefaultTimeout).
+	timeout time.Duration
+	// configFormat is the config's format, "" to detect it.
+	configFormat string
+}
+
+func defaultCheckOptions() checkOptions {
+	return checkOptions{
+		policy:    model.Policies()[0].Name,
+		providers: profileList(model.DefaultProfiles()),
+		format:    "text",
+		failOn:    "error",
+	}
+}
+
+// failOnLevels are the values of --fail-on, with the lowest level that
+// fails a run; "never" has none.
+var failOnLevels = map[string]report.Level{"error": report.Error, "warning": report.Warning}
+
+// runCheck is `mcplens check [PATH] [flags]`.
+func runCheck(args []string, stdout, stderr io.Writer) int {
+	o := defaultCheckOptions()
+	fset := flag.NewFlagSet("mcplens check", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	fset.StringVar(&o.policy, "policy", o.policy, "naming policy: "+policyNames())
+	fset.StringVar(&o.providers, "providers", o.providers, "provider profiles to check names against, comma-separated, or all: "+profileList(model.Profiles()))
+	fset.StringVar(&o.format, "format", o.format, "report format: "+strings.Join(report.Formats(), ", "))
+	fset.StringVar(&o.failOn, "fail-on", o.failOn, "exit 1 when a finding is at or above this level: error, warning or never")
+	fset.StringVar(&o.lock, "lock", "", "compare each server's tools with the approved definitions in this lock file")
+	fset.BoolVar(&o.updateLock, "update-lock", false, "write what the servers advertise now to the --lock file")
+	fset.DurationVar(&o.timeout, "timeout", 0, "bound on each server's connect (default: the config's own, else 20s)")
+	fset.StringVar(&o.configFormat, "config-format", "", "read PATH as this client's format (default: detected): "+formatNames())
+	fset.Usage = func() {
+		fmt.Fprintf(stderr, "usage: mcplens check [PATH] [--policy P] [--providers LIST] [--format text|json|markdown] [--fail-on LEVEL] [--lock FILE [--update-lock]]\n\n"+
+			"Connects to every server of the config (the demo without PATH), applies the policy and prints the report.\n"+
+			"Exit status: 0 when nothing at or above --fail-on was found, 1 when something was, 2 for a usage, config or lock file error.\n\n")
+		fset.PrintDefaults()
+	}
+	pos, err := parseArgs(fset, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if len(pos) > 1 {
+		fmt.Fprintf(stderr, "mcplens check: want at most one config, got %d: %s\n", len(pos), strings.Join(pos, " "))
+		return exitUsage
+	}
+	if err := o.validate(); err != nil {
+		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
+		return exitUsage
+	}
+	cfg, err := configWith(first(pos), loader.ConfigOptions{Format: o.configFormat})
+	if err != nil {
+		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
+		return exitUsage
+	}
+	return check(cfg, o, stdout, stderr)
+}
+
+// validate checks the flags that do not need the config.
+func (o checkOptions) validate() error {
+	if _, ok := model.PolicyNamed(o.policy); !ok {
+		return fmt.Errorf("unknown policy %q (want one of: %s)", o.policy, policyNames())
+	}
+	if _, err := parseProfiles(o.providers); err != nil {
+		return err
+	}
+	if !report.KnownFormat(o.format) {
+		return fmt.Errorf("unknown format %q (want one of: %s)", o.format, strings.Join(report.Formats(), ", "))
+	}
+	if _, ok := failOnLevels[o.failOn]; !ok && o.failOn != "never" {
+		return fmt.Errorf("unknown --fail-on level %q (want error, warning or never)", o.failOn)
+	}
+	if o.updateLock && o.lock == "" {
+		return errors.New("--update-lock needs --lock FILE")
+	}
+	return nil
+}
+
+// check connects to every server of cfg, waits until each is ready or
+// failed, and prints the report; it returns the exit code.
+func check(cfg *loader.Config, o checkOptions, stdout, stderr io.Writer) int {
+	if err := o.validate(); err != nil {
+		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
+		return exitUsage
+	}
+	policy, _ := model.PolicyNamed(o.policy)
+	profiles, _ := parseProfiles(o.providers)
+	lock, err := readLock(o.lock, o.updateLock)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
+		return exitUsage
+	}
+
+	states, settled, err := connect(cfg, o.timeout)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
+	}
+	if errors.Is(err, errInterrupted) {
+		return exitFound
+	}
+	in := report.Input{
+		Config:      cfg.Path,
+		Policy:      policy,
+		Profiles:    profiles,
+		Servers:     states,
+		Lock:        lock,
+		LockPath:    o.lock,
+		LockUpdated: o.updateLock,
+	}
+	r := report.Build(in)
+	if err := report.Write(stdout, r, o.format); err != nil {
+		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
+		return exitFound
+	}
+	if o.updateLock {
+		if err := writeLock(o.lock, report.UpdatedLock(lock, states)); err != nil {
+			fmt.Fprintf(stderr, "mcplens check: %v\n", err)
+			return exitFound
+		}
+	}
+	if !settled {
+		return exitFound // a server never settled: nothing can be said of it
+	}
+	if lvl, ok := failOnLevels[o.failOn]; ok {
+		if worst, found := r.Worst(); found && worst >= lvl {
+			return exitFound
+		}
+	}
+	return exitOK
+}
+
+// errInterrupted is returned by connect when the user interrupted it.
+var errInterrupted = errors.New("interrupted")
+
+// connect opens every server of cfg, waits until each is Ready or Failed,
+// closes the session and returns what it saw. settled is false when a server
+// was still connecting after the loader's timeout (and some slack) or when
+// the user interrupted; err then says which, or that a child could not be
+// reaped.
+func connect(cfg *loader.Config, timeout time.Duration) (states []report.ServerState, settled bool, err error) {
+	sigCtx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	wait := settleWait(cfg, timeout)
+	ctx, cancel := context.WithTimeout(sigCtx, wait)
+	defer cancel()
+	session := loader.Open(cfg, loader.Options{Timeout: timeout})
+	states, err = report.Collect(ctx, session.Events(), cfg.Servers)
+	closeErr := session.Close()
+	switch {
+	case sigCtx.Err() != nil:
+		return states, false, errInterrupted
+	case err != nil:
+		return states, false, fmt.Errorf("servers still connecting after %s", wait)
+	}
+	return states, true, closeErr
+}
+
+// settleWait is how long to wait for every server of cfg to settle: the
+// longest connect timeout the loader applies to one of them, plus slack.
+func settleWait(cfg *loader.Config, timeout time.Duration) time.Duration {
+	longest := loader.DefaultTimeout
+	for _, spec := range cfg.Servers {
+		longest = max(longest, spec.ConnectTimeout(timeout))
+	}
+	return longest + settleSlack
+}
+
+// readLock reads the lock file at path ("" for none). A file that does not
+// exist yet is an empty lock when it is about to be written.
+func readLock(path string, updating bool) (*model.Lock, error) {
+	if path == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) && updating {
+		return model.NewLock(), nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading lock: %w", err)
+	}
+	l, err := model.ParseLock(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return l, nil
+}
+
+// writeLock replaces the lock file at path with l, atomically: a reader
+// never sees half a lock.
+func writeLock(path string, l *model.Lock) error {
+	data, err := l.Marshal()
+	if err != nil {
+		return fmt.Errorf("writing lock: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".mcplens-lock-*")
+	if err != nil {
+		return fmt.Errorf("writing lock: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing lock %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("writing lock %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("writing lock %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("writing lock %s: %w", path, err)
+	}
+	return nil
+}
+
+// parseProfiles reads --providers: names separated by commas, or "all".
+func parseProfiles(list string) ([]model.Profile, error) {
+	if strings.TrimSpace(list) == "all" {
+		return model.Profiles(), nil
+	}
+	var out []model.Profile
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		p, ok := model.ProfileNamed(name)
+		if !ok {
+			return nil, fmt.Errorf("unknown provider %q (want some of: %s, or all)", name, profileList(model.Profiles()))
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+func profileList(ps []model.Profile) string {
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = p.Name
+	}
+	return strings.Join(names, ",")
+}
+
+// parseArgs parses flags placed before, between or after the positional
+// arguments (`mcplens check cfg.json --format json`), which flag.Parse alone
+// stops at. Everything after "--" is positional.
+func parseArgs(fset *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fset.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fset.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+func first(list []string) string {
+	if len(list) == 0 {
+		return ""
+	}
+	return list[0]
+}
+
+// isTerminal reports whether f is a terminal.
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

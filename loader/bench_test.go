@@ -1,0 +1,150 @@
+package loader_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcplens/mcplens/internal/hostile"
+	"github.com/mcplens/mcplens/internal/scale"
+	"github.com/mcplens/mcplens/loader"
+)
+
+// The benchmarks here run real server processes (testdata/servers/scale,
+// built once per test binary) over real pipes.
+
+// scaleConfig is n scale servers, each advertising tools tools and
+// answering initialize after delay.
+func scaleConfig(tb testing.TB, n, tools int, delay time.Duration) *loader.Config {
+	bin := scale.Path(tb)
+	cfg := &loader.Config{Path: fmt.Sprintf("%d scale servers", n)}
+	for i := range n {
+		cfg.Servers = append(cfg.Servers, loader.ServerSpec{
+			Label:   scale.Label(i),
+			Command: bin,
+			Args:    scale.Args(i, tools, delay),
+		})
+	}
+	return cfg
+}
+
+// awaitReady reads events until every server of cfg is ready, failing on
+// a server that fails.
+func awaitReady(tb testing.TB, s *loader.Session, cfg *loader.Config) {
+	tb.Helper()
+	pending := len(cfg.Servers)
+	deadline := time.After(60 * time.Second)
+	for pending > 0 {
+		select {
+		case ev, ok := <-s.Events():
+			switch {
+			case !ok:
+				tb.Fatal("events closed before every server was ready")
+			case ev.Wire:
+			case ev.State == loader.Failed:
+				tb.Fatalf("%s failed: %s", ev.Server, ev.Err)
+			case ev.State == loader.Ready:
+				pending--
+			}
+		case <-deadline:
+			tb.Fatalf("%d server(s) not ready after 60s", pending)
+		}
+	}
+}
+
+// BenchmarkConnect opens a config of 1, 10 and 50 scale servers that each
+// answer initialize after 200 ms, and waits until every one has listed its
+// 20 tools. Connecting is concurrent when ns/op stays near 200 ms however
+// many servers there are. The 50x200 case lists 200 tools each (10,000 in
+// all, ~13 MB of tools/list).
+func BenchmarkConnect(b *testing.B) {
+	const delay = 200 * time.Millisecond
+	for _, c := range []struct {
+		name         string
+		servers, per int
+	}{{"1", 1, 20}, {"10", 10, 20}, {"50", 50, 20}, {"50x200", 50, 200}} {
+		b.Run(c.name, func(b *testing.B) {
+			cfg := scaleConfig(b, c.servers, c.per, delay)
+			b.ReportAllocs()
+			for b.Loop() {
+				s := loader.Open(cfg, loader.Options{})
+				awaitReady(b, s, cfg)
+				b.StopTimer()
+				if err := s.Close(); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/op")
+		})
+	}
+}
+
+// callArgs are the arguments of every benchmarked call.
+var callArgs = json.RawMessage(`{"id":"ISSUE-1234","limit":20,"include_archived":false}`)
+
+// BenchmarkCall makes one tools/call round trip to a local scale server:
+// through the session's tap (tap), and through a plain mcp-go stdio client
+// on the same server with nothing in between (notap). The tap's overhead
+// is the difference.
+func BenchmarkCall(b *testing.B) {
+	tool := scale.Name(0, 1)
+	b.Run("tap", func(b *testing.B) {
+		cfg := scaleConfig(b, 1, 200, 0)
+		s := loader.Open(cfg, loader.Options{})
+		defer s.Close()
+		awaitReady(b, s, cfg)
+		ctx := context.Background()
+		b.ReportAllocs()
+		for b.Loop() {
+			res, err := s.Call(ctx, cfg.Servers[0].Label, tool, callArgs)
+			if err != nil || res.IsError {
+				b.Fatalf("call: %v, %s", err, res.Response)
+			}
+		}
+	})
+	b.Run("notap", func(b *testing.B) {
+		cl, err := client.NewStdioMCPClient(scale.Path(b), nil, scale.Args(0, 200, 0)...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer cl.Close()
+		ctx := context.Background()
+		if _, err := cl.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
+			ProtocolVersion: loader.ProtocolVersion,
+			ClientInfo:      mcp.Implementation{Name: "bench", Version: "1"},
+		}}); err != nil {
+			b.Fatal(err)
+		}
+		req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tool, RawArguments: callArgs}}
+		b.ReportAllocs()
+		for b.Loop() {
+			res, err := cl.CallTool(ctx, req)
+			if err != nil || res.IsError {
+				b.Fatalf("call: %v", err)
+			}
+		}
+	})
+}
+
+// BenchmarkClose shuts down a session whose one server ignores stdin
+// closing and SIGTERM (hostile mode stubborn), so Close escalates to
+// SIGKILL: the worst case of shutdown.
+func BenchmarkClose(b *testing.B) {
+	cfg := &loader.Config{Path: "stubborn", Servers: []loader.ServerSpec{hostile.Spec(b, "stubborn", "stubborn")}}
+	for b.Loop() {
+		b.StopTimer()
+		s := loader.Open(cfg, loader.Options{})
+		awaitReady(b, s, cfg)
+		b.StartTimer()
+		if err := s.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/op")
+}

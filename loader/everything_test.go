@@ -1,0 +1,203 @@
+package loader_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcplens/mcplens/loader"
+)
+
+// The reference TypeScript server from the npm registry, pinned. The tests
+// install it with npm on first use into the user's cache directory.
+const (
+	everythingPackage = "@modelcontextprotocol/server-everything"
+	everythingVersion = "2026.8.31"
+	// requireNode turns a missing node or npm into a failure: CI sets it so
+	// these tests always run there.
+	requireNode = "MCPLENS_REQUIRE_NODE"
+)
+
+var everything struct {
+	once  sync.Once
+	entry string // dist/index.js
+	err   error
+}
+
+// everythingEntry returns the path of the installed server's entry point,
+// installing it when needed; it skips the test (fails it under
+// MCPLENS_REQUIRE_NODE=1) when node or npm is missing or the install fails.
+func everythingEntry(t *testing.T) string {
+	t.Helper()
+	everything.once.Do(func() {
+		for _, tool := range []string{"node", "npm"} {
+			if _, err := exec.LookPath(tool); err != nil {
+				everything.err = fmt.Errorf("%s is not installed (apt-get install nodejs npm)", tool)
+				return
+			}
+		}
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			cache = os.TempDir()
+		}
+		dir := filepath.Join(cache, "mcplens-test", "npm", "server-everything@"+everythingVersion)
+		entry := filepath.Join(dir, "node_modules", everythingPackage, "dist", "index.js")
+		if _, err := os.Stat(entry); err == nil {
+			everything.entry = entry
+			return
+		}
+		// Install beside the final place, then rename: a concurrent or
+		// interrupted install never leaves a half-filled directory there.
+		if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+			everything.err = err
+			return
+		}
+		tmp, err := os.MkdirTemp(filepath.Dir(dir), "install-")
+		if err != nil {
+			everything.err = err
+			return
+		}
+		defer os.RemoveAll(tmp)
+		cmd := exec.Command("npm", "install", "--prefix", tmp, "--no-audit", "--no-fund", "--loglevel=error",
+			everythingPackage+"@"+everythingVersion)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			everything.err = fmt.Errorf("npm install %s@%s: %v\n%s", everythingPackage, everythingVersion, err, out)
+			return
+		}
+		if err := os.Rename(tmp, dir); err != nil {
+			if _, statErr := os.Stat(entry); statErr != nil {
+				everything.err = err
+				return
+			}
+		}
+		everything.entry = entry
+	})
+	if everything.err != nil {
+		if os.Getenv(requireNode) == "1" {
+			t.Fatalf("server-everything: %v (%s=1 makes this a failure)", everything.err, requireNode)
+		}
+		t.Skipf("server-everything: %v", everything.err)
+	}
+	return everything.entry
+}
+
+// freePort returns a loopback port nothing listens on right now.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// startEverything runs the npm server in mode ("sse" or "streamableHttp") on
+// a loopback port and returns the port once it accepts connections. The
+// process group is killed when the test ends.
+func startEverything(t *testing.T, entry, mode string) int {
+	t.Helper()
+	shim, err := filepath.Abs(filepath.Join("..", "testdata", "servers", "everything", "loopback.cjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := freePort(t)
+	var stderr bytes.Buffer
+	cmd := exec.Command("node", "--require", shim, entry, mode)
+	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
+	cmd.Stdout, cmd.Stderr = &stderr, &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	t.Cleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-done
+	})
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), 100*time.Millisecond); err == nil {
+			c.Close()
+			return port
+		}
+		select {
+		case <-done:
+			t.Fatalf("server-everything %s exited: %s", mode, stderr.String())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	t.Fatalf("server-everything %s did not listen on 127.0.0.1:%d within 20s", mode, port)
+	return 0
+}
+
+// TestServerEverything connects to the reference TypeScript server over
+// stdio, streamable HTTP and SSE, lists its tools and calls echo.
+func TestServerEverything(t *testing.T) {
+	entry := everythingEntry(t)
+	for _, mode := range []string{"stdio", "streamableHttp", "sse"} {
+		t.Run(mode, func(t *testing.T) {
+			spec := loader.ServerSpec{Label: "everything"}
+			switch mode {
+			case "stdio":
+				spec.Transport, spec.Command, spec.Args = loader.TransportStdio, "node", []string{entry, "stdio"}
+			case "streamableHttp":
+				port := startEverything(t, entry, mode)
+				spec.Transport, spec.URL = loader.TransportHTTP, fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
+			case "sse":
+				port := startEverything(t, entry, mode)
+				spec.Transport, spec.URL = loader.TransportSSE, fmt.Sprintf("http://127.0.0.1:%d/sse", port)
+			}
+			cfg := &loader.Config{Servers: []loader.ServerSpec{spec}}
+			start := time.Now()
+			s := loader.Open(cfg, loader.Options{})
+			defer s.Close()
+			_, last := settle(t, s, cfg)
+			took := time.Since(start)
+			ev := last["everything"]
+			if ev.State != loader.Ready {
+				t.Fatalf("event = %+v (stderr %s), want Ready", ev, s.Stderr("everything"))
+			}
+			t.Logf("%s: connected and listed %d tools in %s (protocol %s, %s %s)",
+				mode, len(ev.Tools), took, ev.Protocol, ev.ServerName, ev.ServerVersion)
+			names := toolNames(ev.Tools)
+			for _, want := range []string{"echo", "get-sum"} {
+				if !slices.Contains(names, want) {
+					t.Errorf("tools %q lack %q", names, want)
+				}
+			}
+			if ev.Protocol != loader.ProtocolVersion {
+				t.Errorf("protocol = %q, want %q", ev.Protocol, loader.ProtocolVersion)
+			}
+
+			res, err := s.Call(context.Background(), "everything", "echo", []byte(`{"message":"from mcplens"}`))
+			if err != nil || res.IsError || !bytes.Contains(res.Response, []byte("from mcplens")) {
+				t.Errorf("echo = %s (isError %v), %v; want the message back", res.Response, res.IsError, err)
+			}
+			if !bytes.Contains(res.Request, []byte(`"name":"echo"`)) {
+				t.Errorf("echo request %s: want the tapped tools/call", res.Request)
+			}
+
+			pid := s.Pid("everything")
+			closeStart := time.Now()
+			if err := s.Close(); err != nil {
+				t.Errorf("Close: %v", err)
+			}
+			t.Logf("%s: closed in %s", mode, time.Since(closeStart))
+			if mode == "stdio" {
+				assertGone(t, "everything", pid)
+			}
+		})
+	}
+}

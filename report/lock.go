@@ -1,0 +1,127 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcplens/mcplens/model"
+)
+
+// compareLock compares every listed server with its pin in in.Lock, marks
+// the report's servers and tools, and adds a finding per difference: an
+// error, or an info when the lock is being updated to accept them.
+func compareLock(r *Report, in Input, fs *findings) {
+	lvl := Error
+	if in.LockUpdated {
+		lvl = Info
+	}
+	r.Lock = &Lock{Path: in.LockPath, Updated: in.LockUpdated, Stale: []string{}}
+	declared := make(map[string]bool)
+	for si, st := range in.Servers {
+		declared[st.Label] = true
+		sv := &r.Servers[si]
+		sl := &ServerLock{Changes: []ToolChange{}}
+		sv.Lock = sl
+		if !st.Listed {
+			sl.Status = "not-compared"
+			continue
+		}
+		cur := model.Pin(st.Transport, st.Tools)
+		old, pinned := in.Lock.Servers[st.Label]
+		if !pinned {
+			sl.Status = "unpinned"
+			for i := range sv.Tools {
+				if sv.Tools[i].Wire != "" {
+					sv.Tools[i].Lock = string(model.ToolAdded)
+				}
+			}
+			fs.add(si, -1, Finding{Level: lvl, Kind: "lock", Server: st.Label, Evidence: fmt.Sprintf(
+				"server %s is not in the lock: its %d tool(s) were never approved", st.Label, len(cur.Tools))})
+			continue
+		}
+		d := model.Diff(old, cur)
+		sl.Status = "unchanged"
+		if !d.Empty() {
+			sl.Status = "changed"
+		}
+		if t := d.Transport; t != nil {
+			sl.Transport = &TransportChange{Old: t.Old.String(), New: t.New.String()}
+			fs.add(si, -1, Finding{Level: lvl, Kind: "lock", Server: st.Label, Evidence: fmt.Sprintf(
+				"server %s is reached another way than the lock says: was %s, now %s", st.Label, t.Old, t.New)})
+		}
+		for i, c := range d.Tools {
+			sl.Changes = append(sl.Changes, toolChange(c))
+			row := len(st.Tools) + i // a removed tool has no row: after the others
+			for _, t := range sv.Tools {
+				if t.Wire == c.Wire {
+					row = t.Index
+					break
+				}
+			}
+			fs.add(si, row, Finding{Level: lvl, Kind: "lock", Server: st.Label, Tool: c.Wire, Evidence: changeEvidence(st.Label, c)})
+		}
+		for i := range sv.Tools {
+			t := &sv.Tools[i]
+			if t.Wire == "" {
+				continue
+			}
+			t.Lock = "unchanged"
+			if c, ok := d.Tool(t.Wire); ok {
+				t.Lock = string(c.Kind)
+			}
+		}
+	}
+	for label := range in.Lock.Servers {
+		if !declared[label] {
+			r.Lock.Stale = append(r.Lock.Stale, label)
+		}
+	}
+	slices.Sort(r.Lock.Stale)
+	for _, label := range r.Lock.Stale {
+		fs.add(len(in.Servers), -1, Finding{Level: lvl, Kind: "lock", Server: label, Evidence: fmt.Sprintf(
+			"the lock pins server %s, which the config does not declare", label)})
+	}
+}
+
+func toolChange(c model.ToolChange) ToolChange {
+	tc := ToolChange{Wire: c.Wire, Change: string(c.Kind), OldSHA256: c.OldSHA256, NewSHA256: c.NewSHA256, Fields: []FieldChange{}}
+	for _, f := range c.Fields {
+		tc.Fields = append(tc.Fields, FieldChange{Path: f.Path, Op: f.Op, Old: f.Old, New: f.New})
+	}
+	return tc
+}
+
+// changeEvidence words one tool change for a finding.
+func changeEvidence(server string, c model.ToolChange) string {
+	switch c.Kind {
+	case model.ToolAdded:
+		return fmt.Sprintf("tool %q on %s is not in the lock", c.Wire, server)
+	case model.ToolRemoved:
+		return fmt.Sprintf("tool %q on %s is in the lock but no longer advertised", c.Wire, server)
+	}
+	parts := make([]string, len(c.Fields))
+	for i, f := range c.Fields {
+		parts[i] = f.String()
+	}
+	return fmt.Sprintf("tool %q on %s changed since the lock: %s", c.Wire, server, strings.Join(parts, "; "))
+}
+
+// UpdatedLock returns the lock to write after a run: every listed server
+// pinned as it is now. A server whose tools could not be listed keeps its
+// old pin, if it had one, so a server that is down for one run does not
+// lose its approval; servers the config no longer declares are dropped.
+func UpdatedLock(old *model.Lock, servers []ServerState) *model.Lock {
+	l := model.NewLock()
+	for _, st := range servers {
+		switch {
+		case st.Listed:
+			l.Servers[st.Label] = model.Pin(st.Transport, st.Tools)
+		case old != nil:
+			if sp, ok := old.Servers[st.Label]; ok {
+				l.Servers[st.Label] = sp
+			}
+		}
+	}
+	return l
+}

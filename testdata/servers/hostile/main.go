@@ -1,0 +1,386 @@
+// Command hostile is an MCP server that misbehaves on purpose, one fault per
+// mode, for mcplens's tests. It speaks JSON-RPC over stdio by hand rather
+// than through an SDK, so it can break the protocol in ways an SDK would not
+// let it.
+//
+//	hostile -mode MODE [-record FILE] [-tools N] [-page N]
+//
+// Every mode answers initialize and tools/list (unless its fault is not
+// answering them) and has a tool "echo". With -record, every method received
+// is appended to FILE, one line each, so a test can tell whether a tool was
+// ever called.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// modes lists every fault, with what the server does.
+var modes = map[string]string{
+	"ok":                 "behaves",
+	"exit-start":         "exits with status 3 before reading anything",
+	"exit-initialize":    "exits with status 4 on initialize",
+	"exit-list":          "exits with status 5 on tools/list",
+	"exit-call":          "exits with status 6 on tools/call",
+	"silent-initialize":  "never answers initialize",
+	"silent-list":        "never answers tools/list",
+	"junk":               "writes banners and log text to stdout, with and without a newline",
+	"stray":              "answers ids nobody asked for and writes malformed frames",
+	"bad-rows":           "lists tools without a name, with an empty or non-string name, and a name twice",
+	"many":               "lists -tools tools, -page per page",
+	"cursor-loop":        "pages with a cursor that repeats",
+	"escapes":            "puts terminal escapes, bidi overrides and zero-width characters in every text",
+	"huge":               "a 1 MB description, a deeply nested schema, schemas true and {\"type\":5}",
+	"list-changed-flood": "sends tools/list_changed 100 times a second",
+	"stderr-flood":       "writes to stderr as fast as it can",
+	"stubborn":           "ignores stdin closing and SIGTERM",
+	"slow-call":          "answers tools/call after -delay, with progress; reports notifications/cancelled on stderr",
+}
+
+type server struct {
+	mode       string
+	tools      int
+	page       int
+	delay      time.Duration
+	recordPath string
+
+	mu  sync.Mutex // one frame at a time on stdout
+	out *bufio.Writer
+
+	listed  int // tools/list answers so far (list-changed-flood)
+	flooded sync.Once
+
+	callsMu sync.Mutex
+	calls   map[string]chan struct{} // pending slow calls by id text
+}
+
+func main() {
+	s := &server{out: bufio.NewWriterSize(os.Stdout, 1<<16), calls: map[string]chan struct{}{}}
+	flag.StringVar(&s.mode, "mode", "ok", "the fault to commit")
+	flag.StringVar(&s.recordPath, "record", "", "append every method received to this file")
+	flag.IntVar(&s.tools, "tools", 10000, "how many tools the many mode lists")
+	flag.IntVar(&s.page, "page", 500, "tools per page in the many mode")
+	flag.DurationVar(&s.delay, "delay", 30*time.Second, "how long the slow-call mode takes to answer")
+	flag.String("token", "", "ignored: lets a test pass a secret as an argument")
+	flag.Parse()
+	if _, ok := modes[s.mode]; !ok {
+		fmt.Fprintf(os.Stderr, "hostile: unknown mode %q\n", s.mode)
+		os.Exit(2)
+	}
+	if s.mode == "stubborn" {
+		// SIGPIPE too: once mcplens is gone, writing to stderr must not end it.
+		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGPIPE)
+	}
+	fmt.Fprintf(os.Stderr, "hostile: mode %s\n", s.mode)
+	switch s.mode {
+	case "exit-start":
+		fmt.Fprintln(os.Stderr, "hostile: exiting at start")
+		os.Exit(3)
+	case "junk":
+		s.raw("hostile banner v1.0 (not JSON)\n")
+		s.raw("log: listening on stdio\n")
+	case "stderr-flood":
+		go floodStderr()
+	}
+	s.serve(os.Stdin)
+	switch s.mode {
+	case "stubborn":
+		fmt.Fprintln(os.Stderr, "hostile: stdin closed, staying")
+		for {
+			time.Sleep(time.Hour) // not select{}: the runtime would call that a deadlock and exit
+		}
+	case "junk":
+		s.raw("log: stdin closed, bye") // no newline, then end of file
+	}
+}
+
+func floodStderr() {
+	line := []byte(strings.Repeat("hostile: stderr flood ", 40) + "\n")
+	for {
+		if _, err := os.Stderr.Write(line); err != nil {
+			return
+		}
+	}
+}
+
+// A request is any message that came in.
+type request struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		Cursor    string          `json:"cursor"`
+		Name      string          `json:"name"`
+		RequestID json.RawMessage `json:"requestId"`
+		Meta      struct {
+			ProgressToken json.RawMessage `json:"progressToken"`
+		} `json:"_meta"`
+	} `json:"params"`
+}
+
+func (s *server) serve(in io.Reader) {
+	r := bufio.NewReaderSize(in, 1<<16)
+	for {
+		line, err := r.ReadBytes('\n')
+		if len(line) > 0 {
+			s.handle(line)
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (s *server) handle(line []byte) {
+	var req request
+	if json.Unmarshal(line, &req) != nil {
+		return
+	}
+	s.record(req.Method)
+	if req.ID == nil {
+		s.notification(req)
+		return
+	}
+	switch req.Method {
+	case "initialize":
+		switch s.mode {
+		case "exit-initialize":
+			fmt.Fprintln(os.Stderr, "hostile: exiting during initialize")
+			os.Exit(4)
+		case "silent-initialize":
+			return
+		}
+		s.result(req.ID, s.initializeResult())
+		if s.mode == "stray" {
+			s.stray(req.ID)
+		}
+	case "tools/list":
+		switch s.mode {
+		case "exit-list":
+			fmt.Fprintln(os.Stderr, "hostile: exiting during tools/list")
+			os.Exit(5)
+		case "silent-list":
+			return
+		}
+		s.result(req.ID, s.toolsList(req.Params.Cursor))
+		if s.mode == "stray" {
+			s.result(req.ID, `{"tools":[{"name":"answered_twice"}]}`) // the same id again
+		}
+	case "tools/call":
+		s.call(req)
+	case "ping":
+		s.result(req.ID, `{}`)
+	default:
+		s.frame(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no such method"}}`, req.ID))
+	}
+}
+
+func (s *server) notification(req request) {
+	switch req.Method {
+	case "notifications/initialized":
+		if s.mode == "list-changed-flood" {
+			s.flooded.Do(func() { go s.floodListChanged() })
+		}
+	case "notifications/cancelled":
+		id := string(req.Params.RequestID)
+		fmt.Fprintf(os.Stderr, "hostile: notifications/cancelled for request %s\n", id)
+		s.callsMu.Lock()
+		if done, ok := s.calls[id]; ok {
+			close(done)
+			delete(s.calls, id)
+		}
+		s.callsMu.Unlock()
+	}
+}
+
+func (s *server) initializeResult() string {
+	name := "hostile"
+	if s.mode == "escapes" {
+		name = "hostile\x1b]0;pwned\x07\u202e"
+	}
+	caps := `{"tools":{}}`
+	if s.mode == "list-changed-flood" {
+		caps = `{"tools":{"listChanged":true}}`
+	}
+	return fmt.Sprintf(`{"protocolVersion":"2025-11-25","capabilities":%s,"serverInfo":{"name":%s,"version":"6.6.6"}}`, caps, quote(name))
+}
+
+const echoTool = `{"name":"echo","description":"Echoes its text.","inputSchema":{"type":"object","properties":{"text":{"type":"string"}}}}`
+
+// toolsList is the result of one tools/list page.
+func (s *server) toolsList(cursor string) string {
+	switch s.mode {
+	case "bad-rows":
+		return `{"tools":[` + echoTool + `,{"description":"a row without a name"},{"name":""},{"name":42},{"name":["a"]},{"name":null},` +
+			`{"name":"twice","description":"first"},"not an object",{"name":"twice","description":"second"},{"name":"last_ok"}]}`
+	case "many":
+		start := 0
+		if cursor != "" {
+			start, _ = strconv.Atoi(strings.TrimPrefix(cursor, "at-"))
+		}
+		end := min(start+s.page, s.tools)
+		var b strings.Builder
+		b.WriteString(`{"tools":[`)
+		for i := start; i < end; i++ {
+			if i > start {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"name":"tool_%05d","description":"Tool number %d.","inputSchema":{"type":"object"}}`, i, i)
+		}
+		b.WriteString(`]`)
+		if end < s.tools {
+			fmt.Fprintf(&b, `,"nextCursor":"at-%d"`, end)
+		}
+		b.WriteString(`}`)
+		return b.String()
+	case "cursor-loop":
+		switch cursor {
+		case "":
+			return `{"tools":[` + echoTool + `,{"name":"page1_b"}],"nextCursor":"A"}`
+		case "A":
+			return `{"tools":[{"name":"page2"}],"nextCursor":"B"}`
+		default:
+			return `{"tools":[{"name":"page3_` + cursor + `"}],"nextCursor":"A"}`
+		}
+	case "escapes":
+		tools := []map[string]any{
+			{"name": "red\x1b[31mtool\x1b[0m", "description": "Clears your screen\x1b[2J and retitles it\x1b]0;pwned\x07.",
+				"inputSchema": map[string]any{"type": "object", "properties": map[string]any{
+					"q": map[string]any{"type": "string", "description": "schema text \x1b[5mblinks\x1b[0m \u202eevil"}}}},
+			{"name": "evil\u202etxt.exe", "description": "A bidi override in the name."},
+			{"name": "zero\u200bwidth", "description": "A zero\u200bwidth space, and a BOM\ufeff."},
+			{"name": "fails", "description": "Its error carries escapes."},
+		}
+		b, _ := json.Marshal(map[string]any{"tools": tools})
+		return string(b)
+	case "huge":
+		desc := "A 1 MB description. " + strings.Repeat("All work and no play makes a very long description. ", 1<<20/52)
+		nested := strings.Repeat(`{"type":"object","properties":{"n":`, 1000) + `{"type":"string"}` + strings.Repeat(`}}`, 1000)
+		return `{"tools":[` + echoTool +
+			`,{"name":"big","description":` + quote(desc) + `,"inputSchema":{"type":"object"}}` +
+			`,{"name":"nested","inputSchema":` + nested + `}` +
+			`,{"name":"schema_true","inputSchema":true}` +
+			`,{"name":"schema_type_5","inputSchema":{"type":5}}]}`
+	case "list-changed-flood":
+		s.mu.Lock()
+		s.listed++
+		n := s.listed
+		s.mu.Unlock()
+		return fmt.Sprintf(`{"tools":[%s,{"name":"generation_%d"}]}`, echoTool, n)
+	case "slow-call":
+		return `{"tools":[` + echoTool + `,{"name":"slow","description":"Takes a long time, reporting progress.","inputSchema":{"type":"object"}}]}`
+	}
+	return `{"tools":[` + echoTool + `]}`
+}
+
+func (s *server) call(req request) {
+	switch s.mode {
+	case "exit-call":
+		fmt.Fprintln(os.Stderr, "hostile: exiting during tools/call")
+		os.Exit(6)
+	case "slow-call":
+		if req.Params.Name == "slow" {
+			go s.slowCall(req)
+			return
+		}
+	case "escapes":
+		if req.Params.Name == "fails" {
+			s.frame(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32000,"message":%s}}`,
+				req.ID, quote("it broke\x1b[2J\x1b]0;pwned\x07 \u202eevil")))
+			return
+		}
+	}
+	s.result(req.ID, fmt.Sprintf(`{"content":[{"type":"text","text":%s}]}`, quote("hostile received "+req.Params.Name)))
+}
+
+// slowCall answers after s.delay, sending progress every 100ms, unless it is
+// cancelled first.
+func (s *server) slowCall(req request) {
+	done := make(chan struct{})
+	s.callsMu.Lock()
+	s.calls[string(req.ID)] = done
+	s.callsMu.Unlock()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	end := time.After(s.delay)
+	token := req.Params.Meta.ProgressToken
+	for step := 1; ; step++ {
+		select {
+		case <-done:
+			return
+		case <-end:
+			s.result(req.ID, `{"content":[{"type":"text","text":"slow done"}]}`)
+			return
+		case <-tick.C:
+			if len(token) > 0 {
+				s.frame(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":%s,"progress":%d,"total":%d,"message":"step %d"}}`,
+					token, step, int(s.delay/(100*time.Millisecond)), step))
+			}
+		}
+	}
+}
+
+func (s *server) floodListChanged() {
+	for {
+		s.frame(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// stray writes frames no client asked for.
+func (s *server) stray(initID json.RawMessage) {
+	s.frame(`{"jsonrpc":"2.0","id":9999,"result":{}}`)        // an id never used
+	s.result(initID, `{"again":true}`)                        // initialize answered twice
+	s.frame(`{"jsonrpc":"2.0","id":{"x":1},"result":{}}`)     // an id that is an object
+	s.frame(`{"jsonrpc":"1.0","id":1,"result":{}}`)           // not 2.0
+	s.frame(`[{"jsonrpc":"2.0","method":"notifications/x"}]`) // a batch
+	s.frame(`{"jsonrpc":"2.0"}`)                              // nothing at all
+	s.frame(`{"jsonrpc":"2.0","id":`)                         // cut off
+}
+
+func (s *server) result(id json.RawMessage, result string) {
+	s.frame(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, id, result))
+}
+
+// frame writes one line to stdout. In junk mode a log fragment without a
+// newline goes first, so the frame shares its line with it.
+func (s *server) frame(line string) {
+	if s.mode == "junk" {
+		line = "log: answering " + strconv.Itoa(len(line)) + " bytes " + line
+	}
+	s.raw(line + "\n")
+}
+
+func (s *server) raw(text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.out.WriteString(text)
+	s.out.Flush()
+}
+
+func (s *server) record(method string) {
+	if s.recordPath == "" {
+		return
+	}
+	f, err := os.OpenFile(s.recordPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintln(f, method)
+}
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
