@@ -411,3 +411,6 @@ func (m Model) listLen() int {
 	}
 	return len(m.surface.rows)
 }
+
+// Policy names the active naming policy.
+func (m Model) Policy() string { return m.activePolicy().Name }

@@ -22,15 +22,15 @@ func (s *surface) compareRows(all bool) []ref {
 	if s.compared[k] {
 		return s.compare[k]
 	}
+	t := s.compareTable()
 	var rows []ref
 	for si, sv := range s.servers {
-		if !sv.listed {
+		if t.start[si] < 0 {
 			continue
 		}
 		for i := range sv.tools {
-			r := ref{si, i}
-			if all || s.disagree(r) {
-				rows = append(rows, r)
+			if all || t.disagree(t.start[si]+i) {
+				rows = append(rows, ref{si, i})
 			}
 		}
 	}
@@ -38,26 +38,85 @@ func (s *surface) compareRows(all bool) []ref {
 	return rows
 }
 
-// disagree reports whether some policy keeps the row and another loses it.
-func (s *surface) disagree(r ref) bool {
-	live, lost := false, false
+// A compareTable is what the compare view shows of every policy: for each
+// policy and each listed row, the few words of its cell. It is kept instead
+// of the policies' registries, which at 20,000 rows held some 25 MB between
+// them; each registry but the active one is dropped once its column is
+// filled, and built again if a policy switch needs it.
+type compareTable struct {
+	// start is where server i's rows begin in a column, -1 when the
+	// server is not listed.
+	start []int
+	// cells holds one column per policy.
+	cells [][]compareEntry
+}
+
+// A compareEntry is one cell: what the policy did with the row.
+type compareEntry struct {
+	text string
+	kind int8 // a model.OutcomeKind; -1 when the policy has no outcome for the row
+}
+
+func (s *surface) compareTable() *compareTable {
+	if s.cmp != nil {
+		return s.cmp
+	}
+	t := &compareTable{start: make([]int, len(s.servers)), cells: make([][]compareEntry, len(s.policies))}
+	n := 0
+	for si, sv := range s.servers {
+		t.start[si] = -1
+		if sv.listed {
+			t.start[si] = n
+			n += len(sv.tools)
+		}
+	}
+	said := map[string]string{} // one copy of each "✗ lost to ..." text
 	for i := range s.policies {
-		if o, ok := s.policyOutcome(i, r); ok && o.Live() {
+		column := make([]compareEntry, n)
+		for k := range column {
+			column[k].kind = -1
+		}
+		results := s.resultsOf(i)
+		for si, sv := range s.servers {
+			res := results[si]
+			if t.start[si] < 0 || res == nil {
+				continue
+			}
+			for row := range min(len(sv.tools), len(res.Outcomes)) {
+				o := &res.Outcomes[row]
+				text := o.Name
+				if !o.Live() {
+					text = compareCell(*o)
+					if same, ok := said[text]; ok {
+						text = same
+					} else {
+						said[text] = text
+					}
+				}
+				column[t.start[si]+row] = compareEntry{text: text, kind: int8(o.Kind)}
+			}
+		}
+		t.cells[i] = column
+		if s.byPolicy[i] != s.reg {
+			delete(s.byPolicy, i)
+			delete(s.byServer, i)
+		}
+	}
+	s.cmp = t
+	return t
+}
+
+// disagree reports whether some policy keeps row k and another loses it.
+func (t *compareTable) disagree(k int) bool {
+	live, lost := false, false
+	for _, column := range t.cells {
+		if kind := model.OutcomeKind(column[k].kind); kind == model.Registered || kind == model.Renamed {
 			live = true
 		} else {
 			lost = true
 		}
 	}
 	return live && lost
-}
-
-// policyOutcome is the outcome of row r under the policy at index i.
-func (s *surface) policyOutcome(i int, r ref) (model.Outcome, bool) {
-	res := s.resultsOf(i)[r.server]
-	if res == nil || r.row >= len(res.Outcomes) {
-		return model.Outcome{}, false
-	}
-	return res.Outcomes[r.row], true
 }
 
 // compareView shows one row per advertised tool and one column per
@@ -96,13 +155,14 @@ func (m Model) compareView(height int) string {
 			wire = t.Name
 		}
 		line := "  " + cell(model.Sanitize(sv.spec.Label), sw) + " " + cell(model.Sanitize(wire), ww)
+		t := m.surface.compareTable()
 		for i := first; i < last; i++ {
-			o, ok := m.surface.policyOutcome(i, r)
-			if !ok {
+			e := t.cells[i][t.start[r.server]+r.row]
+			if e.kind < 0 {
 				line += " " + cell(s.Muted.Render("·"), pw)
 				continue
 			}
-			line += " " + m.outcomeStyle(o.Kind).Render(cell(model.Sanitize(compareCell(o)), pw))
+			line += " " + m.outcomeStyle(model.OutcomeKind(e.kind)).Render(cell(model.Sanitize(e.text), pw))
 		}
 		return line
 	})

@@ -47,6 +47,7 @@ func (m Model) detailLines(o model.Outcome, t model.Tool) []string {
 		}
 	}
 	lines = append(lines, m.lockLines(o.Server, t)...)
+	lines = append(lines, m.relistLines(o)...)
 	if t.Description != "" {
 		lines = append(lines, s.Muted.Render("description: ")+san(firstLine(t.Description, 400)))
 	}
@@ -105,4 +106,26 @@ func firstLine(s string, n int) string {
 		s = s[:n] + "…"
 	}
 	return s
+}
+
+// relistLines say how the row's tool changed when its server last
+// re-listed (after tools/list_changed).
+func (m Model) relistLines(o model.Outcome) []string {
+	s := m.c.styles
+	i, ok := m.surface.byLabel[o.Server]
+	if !ok || o.Wire == "" {
+		return nil
+	}
+	c, ok := m.surface.servers[i].relisted.Tool(o.Wire)
+	switch {
+	case !ok:
+		return nil
+	case c.Kind == model.ToolAdded:
+		return []string{s.OKText.Render("new since the previous list")}
+	}
+	lines := []string{s.WarnText.Render("changed since the previous list:")}
+	for _, f := range c.Fields {
+		lines = append(lines, "  "+model.Sanitize(f.String()))
+	}
+	return lines
 }

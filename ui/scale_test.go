@@ -4,7 +4,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"runtime/pprof"
 	"strconv"
 	"strings"
 	"testing"
@@ -99,7 +98,7 @@ func TestEventBurstIsOneUpdate(t *testing.T) {
 //	go test ./ui -run XXX -bench BenchmarkMemory -benchtime 1x
 func BenchmarkMemory(b *testing.B) {
 	cfg := scaleConfig(b, 100, 200, 0)
-	debug.SetMemoryLimit(85 << 20)
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(ui.MemoryLimit)) // as mcplens runs the interface
 	var loadedRSS float64
 	for b.Loop() {
 		sess := loader.Open(cfg, loader.Options{})
@@ -120,17 +119,13 @@ func BenchmarkMemory(b *testing.B) {
 		for _, v := range views {
 			m = settled(press(m, v.key))
 			_ = m.View()
+			b.Logf("peak RSS after opening %s: %.1f MB", v.name, peakRSS(b))
 		}
 		m = press(m, "w")
 		_ = m.View()
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "heap-MB")
-		if f, err := os.Create("/tmp/heap.prof"); err == nil {
-			runtime.GC()
-			pprof.WriteHeapProfile(f)
-			f.Close()
-		}
 		if err := sess.Close(); err != nil {
 			b.Fatal(err)
 		}

@@ -49,7 +49,7 @@ func (m Model) columns() columns {
 	for _, p := range m.profiles {
 		prof = max(prof, textWidth(p.Name))
 	}
-	rest := m.c.width - 2 - len(m.profiles)*(prof+1) - 3
+	rest := m.c.width - 3 - len(m.profiles)*(prof+1) - 3
 	c := columns{profile: prof}
 	c.wire = clamp(rest*28/100, 10, 40)
 	c.name = clamp(rest*36/100, 12, 56)
@@ -90,7 +90,7 @@ func (m Model) lineView(l line, cols columns, selected bool) string {
 	case lineServer:
 		return truncate(m.serverLine(l.server), m.c.width, "…")
 	case lineColumns:
-		row := "  " + cell("WIRE NAME", cols.wire) + " " + cell("REGISTERED AS", cols.name) + " " +
+		row := "   " + cell("WIRE NAME", cols.wire) + " " + cell("REGISTERED AS", cols.name) + " " +
 			cell("OUTCOME", cols.outcome)
 		for _, p := range m.profiles {
 			row += " " + cell(p.Name, cols.profile)
@@ -158,6 +158,7 @@ func (m Model) toolLine(l line, cols columns, selected bool) string {
 	if selected {
 		marker = "▸ "
 	}
+	marker += m.changeMark(l.server, o)
 	outcome, style := outcomeText(o), m.outcomeStyle(o.Kind)
 	row := marker + cell(model.Sanitize(wire), cols.wire) + " " +
 		style.Render(cell(model.Sanitize(o.Name), cols.name)) + " " +
@@ -235,4 +236,23 @@ func (m Model) checkMark(p model.Profile, o model.Outcome) string {
 		return marks.warned
 	}
 	return marks.failed
+}
+
+// changeMark flags a row whose tool is new or changed since the server's
+// previous list (+, ~), or differs from the lock (≠); a space otherwise.
+func (m Model) changeMark(server int, o model.Outcome) string {
+	s := m.c.styles
+	sv := m.surface.servers[server]
+	if c, ok := sv.relisted.Tool(o.Wire); ok {
+		if c.Kind == model.ToolAdded {
+			return s.OKText.Render("+")
+		}
+		return s.WarnText.Render("~")
+	}
+	if o.Wire != "" && m.pins.lock != nil && o.Index < len(sv.tools) {
+		if c, ok := m.lockChange(sv.spec.Label, sv.tools[o.Index]); ok && c.Kind != model.ToolRemoved {
+			return s.ErrorText.Render("≠")
+		}
+	}
+	return " "
 }

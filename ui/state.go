@@ -20,6 +20,9 @@ type server struct {
 	deadline time.Time // when a connect in progress gives up
 	// findings are the server's protocol faults, as the loader saw them.
 	findings []model.Finding
+	// relisted is how the last tools/list differs from the one before it
+	// (empty until the server re-lists after tools/list_changed).
+	relisted model.PinDiff
 }
 
 // A surface is the loaded servers and the registry the active policy builds
@@ -47,6 +50,8 @@ type surface struct {
 
 	// byServer indexes each registry of byPolicy by server (resultsOf).
 	byServer map[int][]*model.ServerResult
+	// cmp is the compare view's cells (compareTable).
+	cmp *compareTable
 }
 
 // A lineKind tells the servers view how to draw one line.
@@ -94,6 +99,9 @@ func (s *surface) apply(ev loader.Event) bool {
 	case loader.Connecting:
 		sv.deadline = ev.Deadline
 	case loader.Ready:
+		if sv.listed {
+			sv.relisted = model.Diff(model.Pin(model.Transport{}, sv.tools), model.Pin(model.Transport{}, ev.Tools))
+		}
 		sv.protocol = ev.Protocol
 		if ev.ServerName != "" {
 			sv.info = ev.ServerName + " " + ev.ServerVersion
@@ -127,6 +135,7 @@ func (s *surface) catalogues() []model.Catalogue {
 // invalidate drops everything derived from the catalogues.
 func (s *surface) invalidate() {
 	s.byPolicy = nil
+	s.cmp = nil
 	s.compared = [2]bool{}
 	s.found = false
 	s.findings = nil
@@ -173,6 +182,11 @@ func (s *surface) layout() {
 			s.protocolLines(i)
 			for _, n := range r.Notes {
 				s.lines = append(s.lines, line{kind: lineNote, server: i, text: n})
+			}
+			for _, c := range sv.relisted.Tools {
+				if c.Kind == model.ToolRemoved {
+					s.lines = append(s.lines, line{kind: lineError, server: i, text: "removed since the previous list: " + c.Wire})
+				}
 			}
 			if len(r.Outcomes) == 0 {
 				s.lines = append(s.lines, line{kind: lineNote, server: i, text: "advertises no tools"})

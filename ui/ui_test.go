@@ -19,7 +19,12 @@ import (
 	"github.com/mcplens/mcplens/ui"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
+// updating reports whether -update was given: the flag is the one teatest's
+// golden files register, so one -update refreshes every golden here.
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
 
 const demoEnv = "MCPLENS_TEST_DEMO"
 
@@ -88,7 +93,7 @@ func screen(m tea.Model) string {
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name+".golden")
-	if *update {
+	if updating() {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {
 			t.Fatal(err)
 		}
