@@ -21,6 +21,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -100,6 +101,18 @@ func run(args []string, stderr io.Writer) int {
 		o.policy, o.lock, o.timeout = *policy, *lockPath, *timeout
 		return check(cfg, o, os.Stdout, stderr)
 	}
+	if needed := ui.NeededInputs(cfg); len(needed) > 0 && isTerminal(os.Stdin) {
+		// VS Code asks for ${input:ID} before starting a server that uses
+		// it; so does mcplens, then reads the config again with the answers.
+		final, err := tea.NewProgram(ui.NewInputs(needed)).Run()
+		if answers, _ := ui.Answers(final); err == nil && len(answers) > 0 {
+			copts.Inputs = answers
+			if cfg, err = configWith(fs.Arg(0), copts); err != nil {
+				fmt.Fprintf(stderr, "mcplens: %v\n", err)
+				return 2
+			}
+		}
+	}
 	lock, err := readLock(*lockPath, false)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens: %v\n", err)
@@ -108,6 +121,9 @@ func run(args []string, stderr io.Writer) int {
 	// mcp-go logs through the default slog logger; on a terminal owned by
 	// the interface that would tear the screen.
 	slog.SetDefault(slog.New(slog.DiscardHandler))
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(ui.MemoryLimit)
+	}
 
 	session := loader.Open(cfg, loader.Options{Timeout: *timeout})
 	defer session.Close()

@@ -1,0 +1,60 @@
+package ui_test
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/ui"
+)
+
+// A VS Code config's ${input:ID} is asked for when a server uses it, and
+// the answer resolves the variable when the config is read again.
+func TestInputsAskedAndAnswered(t *testing.T) {
+	const file = `{
+  "inputs": [
+    {"type": "promptString", "id": "api-key", "description": "Alpha API key", "password": true},
+    {"type": "promptString", "id": "unused", "description": "Nobody uses this"}
+  ],
+  "servers": {
+    "alpha": {"command": "srv", "env": {"API_KEY": "${input:api-key}"}}
+  }
+}`
+	cfg, err := loader.ParseConfig(".vscode/mcp.json", []byte(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	needed := ui.NeededInputs(cfg)
+	if len(needed) != 1 || needed[0].ID != "api-key" {
+		t.Fatalf("NeededInputs = %+v, want only api-key", needed)
+	}
+	var m tea.Model = ui.NewInputs(needed)
+	if v := m.View().Content; !strings.Contains(v, "Alpha API key") {
+		t.Errorf("prompt does not say what it asks for:\n%s", v)
+	}
+	for _, r := range "s3cret" {
+		m, _ = m.Update(ui.KeyPress(string(r)))
+	}
+	if v := m.View().Content; strings.Contains(v, "s3cret") {
+		t.Errorf("a password input is echoed:\n%s", v)
+	}
+	m, cmd := m.Update(ui.KeyPress("enter"))
+	if cmd == nil {
+		t.Fatal("enter on the last input does not end the prompt")
+	}
+	_ = m.View() // drawn once more after the last answer, as a program does
+	answers, complete := ui.Answers(m)
+	if !complete || answers["api-key"] != "s3cret" {
+		t.Fatalf("Answers = %v, %v; want api-key answered", answers, complete)
+	}
+	cfg, err = loader.ParseConfigWith(".vscode/mcp.json", []byte(file), loader.ConfigOptions{Inputs: answers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := cfg.Servers[0]
+	if len(s.Env) != 1 || s.Env[0].Value != "s3cret" || len(s.Findings) != 0 {
+		t.Errorf("with the answer, server = env %+v findings %q; want API_KEY resolved and no finding", s.Env, s.Findings)
+	}
+}
