@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"syscall"
 	"testing"
 	"time"
 
@@ -101,12 +102,14 @@ func BenchmarkCall(b *testing.B) {
 		awaitReady(b, s, cfg)
 		ctx := context.Background()
 		b.ReportAllocs()
+		cpu := cpuTime()
 		for b.Loop() {
 			res, err := s.Call(ctx, cfg.Servers[0].Label, tool, callArgs)
 			if err != nil || res.IsError {
 				b.Fatalf("call: %v, %s", err, res.Response)
 			}
 		}
+		reportCPU(b, cpu)
 	})
 	b.Run("notap", func(b *testing.B) {
 		cl, err := client.NewStdioMCPClient(scale.Path(b), nil, scale.Args(0, 200, 0)...)
@@ -123,13 +126,30 @@ func BenchmarkCall(b *testing.B) {
 		}
 		req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tool, RawArguments: callArgs}}
 		b.ReportAllocs()
+		cpu := cpuTime()
 		for b.Loop() {
 			res, err := cl.CallTool(ctx, req)
 			if err != nil || res.IsError {
 				b.Fatalf("call: %v", err)
 			}
 		}
+		reportCPU(b, cpu)
 	})
+}
+
+// cpuTime is the CPU time this process has used, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the client's CPU time per call since since: on a busy
+// machine it varies less than the round trip, and it is all the tap adds.
+func reportCPU(b *testing.B, since time.Duration) {
+	b.ReportMetric(float64((cpuTime()-since).Microseconds())/float64(b.N), "cpu-µs/op")
 }
 
 // BenchmarkClose shuts down a session whose one server ignores stdin

@@ -135,8 +135,8 @@ type envelope struct {
 }
 
 func (c *callCapture) see(dir Direction, line []byte) {
-	var env envelope
-	if json.Unmarshal(line, &env) != nil || len(env.ID) == 0 {
+	env, ok := peekEnvelope(line)
+	if !ok || len(env.ID) == 0 {
 		return
 	}
 	id := canonicalID(env.ID)
@@ -171,22 +171,55 @@ func (c *callCapture) fill(res *CallResult) {
 	}
 	res.Response = r.response
 	res.Latency = r.answered.Sub(r.sentAt)
-	var msg struct {
-		Result json.RawMessage `json:"result"`
+	if !json.Valid(r.response) {
+		return
 	}
-	if json.Unmarshal(r.response, &msg) == nil && len(msg.Result) > 0 {
-		res.Result = msg.Result
-		var flag struct {
-			IsError bool `json:"isError"`
+	result, found, ok := jsonMember(r.response, "result")
+	if !ok {
+		var msg struct {
+			Result json.RawMessage `json:"result"`
 		}
-		_ = json.Unmarshal(msg.Result, &flag)
-		res.IsError = flag.IsError
+		_ = json.Unmarshal(r.response, &msg)
+		result, found = msg.Result, msg.Result != nil
 	}
+	if !found || len(result) == 0 {
+		return
+	}
+	res.Result = result
+	if flag, _, ok := jsonMember(result, "isError"); ok {
+		res.IsError = string(flag) == "true"
+		return
+	}
+	var flag struct {
+		IsError bool `json:"isError"`
+	}
+	_ = json.Unmarshal(result, &flag)
+	res.IsError = flag.IsError
+}
+
+// peekEnvelope reads what identifies a JSON-RPC message, scanning for the
+// two members when it can and decoding the line when it cannot; ok is
+// false for a line that is not a JSON object.
+func peekEnvelope(line []byte) (env envelope, ok bool) {
+	id, _, okID := jsonMember(line, "id")
+	method, hasMethod, okMethod := jsonMember(line, "method")
+	if okID && okMethod && (!hasMethod || len(method) >= 2 && method[0] == '"' && bytes.IndexByte(method, '\\') < 0) {
+		env.ID = id
+		if hasMethod {
+			m := string(method[1 : len(method)-1])
+			env.Method = &m
+		}
+		return env, true
+	}
+	return env, json.Unmarshal(line, &env) == nil
 }
 
 // canonicalID makes ids comparable across encodings: 4, 4.0 and 4e0 are
 // one id.
 func canonicalID(raw json.RawMessage) string {
+	if id, ok := plainID(raw); ok {
+		return id
+	}
 	var n json.Number
 	if len(raw) > 0 && raw[0] != '"' && json.Unmarshal(raw, &n) == nil {
 		if f, err := n.Float64(); err == nil {

@@ -53,10 +53,20 @@ const (
 	MaxFrames = 2000
 	// MaxFrameBytes is how much of one line a Wire keeps.
 	MaxFrameBytes = 64 << 10
+	// MaxWireBytes bounds the bytes a Wire holds in full. Past it, the
+	// oldest frames are cut to OldFrameBytes (the wire pane shows a line's
+	// first few hundred bytes at most), so a server's log stays within
+	// about MaxWireBytes + MaxFrames × OldFrameBytes however it talks:
+	// 2000 frames of 64 KB would be 125 MB.
+	MaxWireBytes = 4 << 20
+	// OldFrameBytes is how much of an old frame is kept once the Wire
+	// holds more than MaxWireBytes.
+	OldFrameBytes = 1 << 10
 )
 
 // A Wire is a bounded, concurrency-safe log of the frames of one server:
-// the last MaxFrames lines, each cut to MaxFrameBytes.
+// the last MaxFrames lines, each cut to MaxFrameBytes, the oldest cut to
+// OldFrameBytes once they add up to more than MaxWireBytes.
 type Wire struct {
 	server string
 	notify func() // called after each frame, outside the lock
@@ -65,6 +75,8 @@ type Wire struct {
 	ring  []Frame
 	head  int // index in ring of the oldest frame once the ring is full
 	total int
+	held  int                              // bytes of the frames in ring
+	cut   int                              // how many of the oldest frames are cut to OldFrameBytes
 	watch func(dir Direction, line []byte) // sees whole lines, for Call
 	// check, when set, names how a frame breaks the protocol. It is set
 	// before the first frame and never changed.
@@ -112,10 +124,14 @@ func (w *Wire) record(dir Direction, line []byte, size int, junk bool) {
 	if len(w.ring) < MaxFrames {
 		w.ring = append(w.ring, f)
 	} else {
+		w.held -= len(w.ring[w.head].Bytes)
 		w.ring[w.head] = f
 		w.head = (w.head + 1) % MaxFrames
+		w.cut = max(0, w.cut-1) // the oldest frame, cut or not, is gone
 	}
+	w.held += len(f.Bytes)
 	w.total++
+	w.trim()
 	watch := w.watch
 	w.mu.Unlock()
 	if watch != nil && !junk {
@@ -123,6 +139,22 @@ func (w *Wire) record(dir Direction, line []byte, size int, junk bool) {
 	}
 	if w.notify != nil {
 		w.notify()
+	}
+}
+
+// trim cuts the oldest frames not yet cut to OldFrameBytes until the ring
+// holds at most MaxWireBytes, the newest frame excepted. Each frame is cut
+// once, so over a session trimming costs a constant per frame. A cut frame
+// gets a new, small array: a copy of Frames taken before still reads the
+// old one.
+func (w *Wire) trim() {
+	for w.held > MaxWireBytes && w.cut < len(w.ring)-1 {
+		f := &w.ring[(w.head+w.cut)%len(w.ring)]
+		if len(f.Bytes) > OldFrameBytes {
+			w.held -= len(f.Bytes) - OldFrameBytes
+			f.Bytes = bytes.Clone(f.Bytes[:OldFrameBytes])
+		}
+		w.cut++
 	}
 }
 

@@ -125,11 +125,13 @@ func acrossServers(a, b wireName) bool {
 }
 
 // An editEntry is one entry of the deletion index: name id with the
-// character at byte pos removed, or (split) the name cut at byte pos.
+// character at byte pos removed, or (split) the name cut at byte pos. It
+// is kept to 12 bytes: a large surface has tens of entries per name. A
+// 32-bit hash makes false matches likelier, and each is checked anyway.
 type editEntry struct {
-	hash  uint64
+	hash  uint32
 	id    int32
-	pos   int32
+	pos   int16 // a byte offset; indexed names are at most 128 characters
 	split bool
 }
 
@@ -138,34 +140,62 @@ func oneEditPairs(names []wireName) [][2]int32 {
 	seed := maphash.MakeSeed()
 	var h maphash.Hash
 	h.SetSeed(seed)
-	hash := func(pre, post string) uint64 {
+	hash := func(pre, post string) uint32 {
 		h.Reset()
 		h.WriteString(pre)
 		h.WriteByte(0xff) // not UTF-8: keeps pre and post apart; a rare false match is checked anyway
 		h.WriteString(post)
-		return h.Sum64()
+		sum := h.Sum64()
+		return uint32(sum ^ sum>>32)
 	}
-	size := 0
-	for _, n := range names {
-		size += 2*len(n.name) + 1
-	}
-	entries := make([]editEntry, 0, size)
+	// The index is built one name length at a time. Deleting a character
+	// from a name of c characters leaves c-1, which can equal only another
+	// such deletion (a substitution) or a name of c-1 characters (an
+	// insertion): the index for c holds the deletions of the names of c
+	// characters and the splits of those of c-1, and no more is ever held
+	// at once. Indexing every name together held tens of entries per name.
+	var byLen [lookalikeMaxLen + 1][]int32
 	for id, n := range names {
-		s := n.name
-		if c := utf8.RuneCountInString(s); c < lookalikeMinLen || c > lookalikeMaxLen {
+		if c := utf8.RuneCountInString(n.name); c >= lookalikeMinLen && c <= lookalikeMaxLen {
+			byLen[c] = append(byLen[c], int32(id))
+		}
+	}
+	var (
+		entries []editEntry
+		pairs   [][2]int32
+	)
+	for c := lookalikeMinLen; c <= lookalikeMaxLen; c++ {
+		if len(byLen[c]) == 0 {
 			continue
 		}
-		for i := 0; i < len(s); {
-			_, w := utf8.DecodeRuneInString(s[i:]) // an invalid byte is one character of width 1
-			entries = append(entries, editEntry{hash(s[:i], s[i+w:]), int32(id), int32(i), false})
-			entries = append(entries, editEntry{hash(s[:i], s[i:]), int32(id), int32(i), true})
-			i += w
+		entries = entries[:0]
+		for _, id := range byLen[c] {
+			s := names[id].name
+			for i := 0; i < len(s); {
+				_, w := utf8.DecodeRuneInString(s[i:]) // an invalid byte is one character of width 1
+				entries = append(entries, editEntry{hash(s[:i], s[i+w:]), id, int16(i), false})
+				i += w
+			}
 		}
-		entries = append(entries, editEntry{hash(s, ""), int32(id), int32(len(s)), true})
+		for _, id := range byLen[c-1] {
+			s := names[id].name
+			for i := 0; i < len(s); {
+				_, w := utf8.DecodeRuneInString(s[i:])
+				entries = append(entries, editEntry{hash(s[:i], s[i:]), id, int16(i), true})
+				i += w
+			}
+			entries = append(entries, editEntry{hash(s, ""), id, int16(len(s)), true})
+		}
+		entries = sortByHash(entries)
+		pairs = appendPairs(pairs, entries, names)
 	}
-	entries = sortByHash(entries)
+	return pairs
+}
 
-	var pairs [][2]int32
+// appendPairs appends the pairs of names one edit apart that the sorted
+// index entries show: each deletion against every split and every later
+// deletion with the same hash, checked against the strings.
+func appendPairs(pairs [][2]int32, entries []editEntry, names []wireName) [][2]int32 {
 	for start := 0; start < len(entries); {
 		end := start + 1
 		for end < len(entries) && entries[end].hash == entries[start].hash {
@@ -190,10 +220,12 @@ func oneEditPairs(names []wireName) [][2]int32 {
 	return pairs
 }
 
-// sortByHash orders entries by hash. A comparison sort of the index was
-// most of the findings' time on a large surface; the hashes are uniform, so
-// one counting pass on their top bits spreads the entries into buckets of a
-// few each, and only the buckets are sorted.
+// sortByHash orders entries by hash, in place. A comparison sort of the
+// index was most of the findings' time on a large surface; the hashes are
+// uniform, so one pass on their top bits moves the entries into buckets of
+// a few each (an American flag sort: each entry is swapped straight into
+// its bucket, so no second index is allocated), and only the buckets are
+// sorted.
 func sortByHash(entries []editEntry) []editEntry {
 	byHash := func(a, b editEntry) int { return cmp.Compare(a.hash, b.hash) }
 	if len(entries) < 1<<10 {
@@ -201,27 +233,34 @@ func sortByHash(entries []editEntry) []editEntry {
 		return entries
 	}
 	width := bits.Len(uint(len(entries) / 4)) // about four entries a bucket
-	shift := 64 - width
-	start := make([]int, 1<<width+1) // bucket b is out[start[b]:start[b+1]]
+	shift := 32 - width
+	start := make([]int, 1<<width+1) // bucket b is entries[start[b]:start[b+1]]
 	for _, e := range entries {
 		start[e.hash>>shift+1]++
 	}
 	for b := 1; b < len(start); b++ {
 		start[b] += start[b-1]
 	}
-	next := slices.Clone(start[:len(start)-1])
-	out := make([]editEntry, len(entries))
-	for _, e := range entries {
-		b := e.hash >> shift
-		out[next[b]] = e
-		next[b]++
+	next := slices.Clone(start[:len(start)-1]) // the first slot of b not yet filled
+	for b := range len(next) {
+		for next[b] < start[b+1] {
+			i := next[b]
+			e := entries[i]
+			for t := int(e.hash >> shift); t != b; t = int(e.hash >> shift) {
+				j := next[t]
+				next[t]++
+				entries[j], e = e, entries[j]
+			}
+			entries[i] = e
+			next[b]++
+		}
 	}
 	for b := range len(start) - 1 {
-		if bucket := out[start[b]:start[b+1]]; len(bucket) > 1 {
+		if bucket := entries[start[b]:start[b+1]]; len(bucket) > 1 {
 			slices.SortFunc(bucket, byHash)
 		}
 	}
-	return out
+	return entries
 }
 
 // oneEdit checks a candidate pair from the index against the strings: a

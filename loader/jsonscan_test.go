@@ -1,0 +1,112 @@
+package loader
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"testing"
+)
+
+// The scans of jsonscan.go must say what decoding says.
+
+var envelopeSamples = []string{
+	`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"x","arguments":{"id":"inner","method":"no"}}}`,
+	`{"jsonrpc":"2.0","id":"list-1","result":{"tools":[]}}`,
+	` { "id" : 12 , "result" : { "content" : [ { "type" : "text" , "text" : "a \"quoted\" } ]" } ] , "isError" : true } } `,
+	`{"id":null,"error":{"code":-32700,"message":"parse"}}`,
+	`{"method":"notifications/progress","params":{"progressToken":"t","progress":1}}`,
+	`{"ID":5,"method":"ping"}`,
+	`{"id":5,"Method":"ping"}`,
+	`{"i\u0064":5}`,
+	`{"id":1,"id":2}`,
+	`{"id":4.0}`,
+	`{"id":-0}`,
+	`{"id":1e3}`,
+	`{"id":123456789012345678901234}`,
+	`{"id":"a b"}`,
+	`{"id":"a\"b"}`,
+	`{"id":{"x":1},"result":{}}`,
+	`{"result":{"isError":"true"}}`,
+	`{"result":{"isError":null}}`,
+	`{"result":null}`,
+	`[1,2]`,
+	`"string"`,
+	`{}`,
+}
+
+func TestPeekEnvelopeMatchesDecoding(t *testing.T) {
+	for _, s := range envelopeSamples {
+		var want envelope
+		wantOK := json.Unmarshal([]byte(s), &want) == nil
+		got, ok := peekEnvelope([]byte(s))
+		if ok != wantOK || !bytes.Equal(got.ID, want.ID) || (got.Method == nil) != (want.Method == nil) ||
+			got.Method != nil && *got.Method != *want.Method {
+			t.Errorf("peekEnvelope(%s) = %s, %v, %v; want %s, %v, %v", s, got.ID, show(got.Method), ok, want.ID, show(want.Method), wantOK)
+		}
+	}
+}
+
+func show(p *string) string {
+	if p == nil {
+		return "<nil>"
+	}
+	return fmt.Sprintf("%q", *p)
+}
+
+func TestCanonicalIDFastPath(t *testing.T) {
+	for _, raw := range []string{"0", "4", "-4", "-0", "999999", "1000000", "123456789012345", "4.0", "4e0", "007", `"x"`, `"a b"`, `"\u0041"`, "null", "1e21"} {
+		got := canonicalID(json.RawMessage(raw))
+		if id, ok := plainID([]byte(raw)); ok && id != got {
+			t.Errorf("plainID(%s) = %q, but canonicalID without it gives %q", raw, id, got)
+		}
+		if want := slowCanonicalID(json.RawMessage(raw)); got != want {
+			t.Errorf("canonicalID(%s) = %q, want %q", raw, got, want)
+		}
+	}
+}
+
+// slowCanonicalID is canonicalID by decoding only.
+func slowCanonicalID(raw json.RawMessage) string {
+	var n json.Number
+	if len(raw) > 0 && raw[0] != '"' && json.Unmarshal(raw, &n) == nil {
+		if f, err := n.Float64(); err == nil {
+			return fmt.Sprintf("n:%v", f)
+		}
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) == nil {
+		return buf.String()
+	}
+	return string(raw)
+}
+
+func FuzzJSONScan(f *testing.F) {
+	for _, s := range envelopeSamples {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if !json.Valid(line) {
+			return
+		}
+		var want envelope
+		wantOK := json.Unmarshal(line, &want) == nil
+		got, ok := peekEnvelope(line)
+		if ok != wantOK || !bytes.Equal(got.ID, want.ID) || (got.Method == nil) != (want.Method == nil) ||
+			got.Method != nil && *got.Method != *want.Method {
+			t.Errorf("peekEnvelope(%s) = %s, %v, %v; want %s, %v, %v", line, got.ID, show(got.Method), ok, want.ID, show(want.Method), wantOK)
+		}
+		if len(want.ID) > 0 {
+			if got, want := canonicalID(want.ID), slowCanonicalID(want.ID); got != want {
+				t.Errorf("canonicalID(%s) = %q, want %q", want, got, want)
+			}
+		}
+		var res struct {
+			Result json.RawMessage `json:"result"`
+		}
+		if json.Unmarshal(line, &res) == nil {
+			if v, found, ok := jsonMember(line, "result"); ok && (found != (res.Result != nil) || !bytes.Equal(v, res.Result)) {
+				t.Errorf("jsonMember(%s, result) = %s, %v; want %s", line, v, found, res.Result)
+			}
+		}
+	})
+}
