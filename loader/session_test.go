@@ -410,8 +410,8 @@ func TestCloseKillsStubbornServer(t *testing.T) {
 	}
 	took := time.Since(start)
 	t.Logf("Close took %s", took)
-	if took > 3*time.Second {
-		t.Errorf("Close took %s, want it bounded (about 1.5s)", took)
+	if took > 10*time.Second {
+		t.Errorf("Close took %s: the escalation did not end it", took)
 	}
 	assertGone(t, "stubborn", pid)
 	// The escalation went all the way: the server saw its stdin close and
