@@ -202,10 +202,11 @@ func (c *callCapture) fill(res *CallResult) {
 // two members when it can and decoding the line when it cannot; ok is
 // false for a line that is not a JSON object.
 func peekEnvelope(line []byte) (env envelope, ok bool) {
-	id, _, okID := jsonMember(line, "id")
-	method, hasMethod, okMethod := jsonMember(line, "method")
+	var v [2][]byte
+	scanned := jsonMembers(line, []string{"id", "method"}, v[:])
+	id, method, hasMethod := v[0], v[1], v[1] != nil
 	plain := !hasMethod || len(method) >= 2 && method[0] == '"' && bytes.IndexByte(method, '\\') < 0 && utf8.Valid(method)
-	if okID && okMethod && plain {
+	if scanned && plain {
 		env.ID = id
 		if hasMethod {
 			m := string(method[1 : len(method)-1])

@@ -1,6 +1,9 @@
 package loader
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // A Call reads the id and method of every line that crosses the wire while
 // it runs, and the result of its answer. Decoding each whole line with
@@ -16,32 +19,48 @@ import "bytes"
 // which encoding/json would match): the caller then decodes obj itself.
 // obj must be valid JSON.
 func jsonMember(obj []byte, key string) (value []byte, found, ok bool) {
+	var v [1][]byte
+	ok = jsonMembers(obj, []string{key}, v[:])
+	return v[0], v[0] != nil, ok
+}
+
+// jsonMembers is jsonMember for several keys in one pass over obj: values[k]
+// is set to the value of keys[k], left nil when there is none.
+func jsonMembers(obj []byte, keys []string, values [][]byte) bool {
 	i := scanSpace(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
-		return nil, false, false
+		return false
 	}
 	i = scanSpace(obj, i+1)
 	for i < len(obj) && obj[i] == '"' {
 		end := scanValueEnd(obj, i)
 		name := obj[i+1 : max(i+1, end-1)]
-		if bytes.IndexByte(name, '\\') >= 0 || (string(name) != key && bytes.EqualFold(name, []byte(key))) {
-			return nil, false, false
+		if bytes.IndexByte(name, '\\') >= 0 {
+			return false
+		}
+		k := -1
+		for j, key := range keys {
+			if string(name) == key {
+				k = j
+			} else if bytes.EqualFold(name, []byte(key)) {
+				return false
+			}
 		}
 		i = scanSpace(obj, end)
 		if i >= len(obj) || obj[i] != ':' {
-			return nil, false, false
+			return false
 		}
 		start := scanSpace(obj, i+1)
 		end = scanValueEnd(obj, start)
-		if string(name) == key {
-			value, found = obj[start:end:end], true
+		if k >= 0 {
+			values[k] = obj[start:end:end]
 		}
 		i = scanSpace(obj, end)
 		if i < len(obj) && obj[i] == ',' {
 			i = scanSpace(obj, i+1)
 		}
 	}
-	return value, found, true
+	return true
 }
 
 func scanSpace(b []byte, i int) int {
@@ -124,4 +143,31 @@ func plainID(raw []byte) (id string, ok bool) {
 		}
 	}
 	return "n:" + string(raw), true
+}
+
+// peekMessage fills a message from line by scanning, as decoding line into
+// it would; ok is false when the scan cannot say (line is not valid JSON,
+// a member name is escaped or differs in case, params is not an object),
+// and the caller decodes line instead. msg is then the zero message.
+func peekMessage(line []byte) (msg message, ok bool) {
+	if !json.Valid(line) {
+		return message{}, false
+	}
+	var v [6][]byte
+	if !jsonMembers(line, []string{"jsonrpc", "id", "method", "result", "error", "params"}, v[:]) {
+		return message{}, false
+	}
+	msg.JSONRPC, msg.ID, msg.Method = v[0], v[1], v[2]
+	msg.Result, msg.Error = v[3] != nil, v[4] != nil
+	if params := v[5]; params != nil && string(params) != "null" {
+		if params[0] != '{' {
+			return message{}, false
+		}
+		var id [1][]byte
+		if !jsonMembers(params, []string{"requestId"}, id[:]) {
+			return message{}, false
+		}
+		msg.Params.RequestID = id[0]
+	}
+	return msg, true
 }

@@ -100,6 +100,14 @@ func FuzzJSONScan(f *testing.F) {
 				t.Errorf("canonicalID(%s) = %q, want %q", want, got, want)
 			}
 		}
+		var msg message
+		if json.Unmarshal(line, &msg) == nil {
+			if got, ok := peekMessage(line); ok && !sameMessage(got, msg) {
+				t.Errorf("peekMessage(%s) = %+v, want %+v", line, got, msg)
+			}
+		} else if _, ok := peekMessage(line); ok {
+			t.Errorf("peekMessage(%s) reads a line decoding refuses", line)
+		}
 		var res struct {
 			Result json.RawMessage `json:"result"`
 		}
@@ -109,4 +117,27 @@ func FuzzJSONScan(f *testing.F) {
 			}
 		}
 	})
+}
+
+func sameMessage(a, b message) bool {
+	return bytes.Equal(a.JSONRPC, b.JSONRPC) && bytes.Equal(a.ID, b.ID) && bytes.Equal(a.Method, b.Method) &&
+		a.Result == b.Result && a.Error == b.Error && bytes.Equal(a.Params.RequestID, b.Params.RequestID)
+}
+
+func TestPeekMessageMatchesDecoding(t *testing.T) {
+	samples := append(envelopeSamples,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"x"}}`,
+		`{"jsonrpc":"2.0","method":"x","params":[1,2]}`,
+		`{"jsonrpc":"2.0","method":"x","params":null}`,
+		`{"jsonrpc":"2.0","method":"x","params":{"RequestId":3}}`,
+		`{"jsonrpc":"1.0","id":1,"result":null,"error":null}`,
+	)
+	for _, s := range samples {
+		var want message
+		wantOK := json.Unmarshal([]byte(s), &want) == nil
+		got, ok := peekMessage([]byte(s))
+		if ok && (!wantOK || !sameMessage(got, want)) {
+			t.Errorf("peekMessage(%s) = %+v; decoding gives %+v, %v", s, got, want, wantOK)
+		}
+	}
 }

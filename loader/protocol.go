@@ -93,8 +93,8 @@ func (m *monitor) check(dir Direction, line []byte, junk bool) string {
 
 // sent notes the id of each request written, and the ids given up.
 func (m *monitor) sent(line []byte) {
-	var msg message
-	if json.Unmarshal(line, &msg) != nil {
+	msg, ok := peekMessage(line)
+	if !ok && json.Unmarshal(line, &msg) != nil {
 		return
 	}
 	m.mu.Lock()
@@ -125,9 +125,11 @@ func (m *monitor) received(line []byte) (problem, kind string) {
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return fmt.Sprintf("not a JSON-RPC message: %s, not an object", jsonType(trimmed)), faultMalformed
 	}
-	var msg message
-	if err := json.Unmarshal(line, &msg); err != nil {
-		return fmt.Sprintf("not a JSON-RPC message: %v", err), faultMalformed
+	msg, ok := peekMessage(line)
+	if !ok {
+		if err := json.Unmarshal(line, &msg); err != nil {
+			return fmt.Sprintf("not a JSON-RPC message: %v", err), faultMalformed
+		}
 	}
 	if string(msg.JSONRPC) != `"2.0"` {
 		if msg.JSONRPC == nil {

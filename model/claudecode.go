@@ -22,12 +22,19 @@ func applyClaudeCode(b *builder) {
 		ref  rowRef
 		name string
 	}
-	var claims []claim
-	b.rows(func(ref rowRef, t Tool) {
+	// Each label is sanitized once, not once per row.
+	prefixes := make([]string, len(b.cats))
+	rows := 0
+	for ci, cat := range b.cats {
+		prefixes[ci] = "mcp__" + replaceUnits(cat.Server, isOpenAIChar) + "__"
+		rows += len(cat.Tools)
+	}
+	claims := make([]claim, 0, rows)
+	b.rows(func(ref rowRef, t *Tool) {
 		if b.unusable(ref) {
 			return
 		}
-		name := ClaudeCodeName(b.label(ref), t.Name)
+		name := prefixes[ref.cat] + replaceUnits(t.Name, isOpenAIChar)
 		b.outcome(ref).Name = name
 		claims = append(claims, claim{ref, name})
 	})
@@ -41,16 +48,25 @@ func applyClaudeCode(b *builder) {
 		}
 		return x.ref.row - y.ref.row
 	})
-	for _, c := range claims {
-		if holder, ok := b.taken(c.name); ok {
+	// Sorted, the claims to one name are adjacent: the first of each run
+	// holds the name, without a lookup in the registry per claim.
+	var holder *claim
+	for i := range claims {
+		c := &claims[i]
+		if holder != nil && holder.name == c.name {
 			b.drop(c.ref, fmt.Sprintf("name %s already taken by server %s (tool %s); "+
 				"claude-code keeps the first after sorting by name and drops the rest without a warning",
-				c.name, b.label(holder), b.outcome(holder).Wire), b.label(holder))
+				c.name, b.label(holder.ref), b.outcome(holder.ref).Wire), b.label(holder.ref))
 			continue
 		}
-		b.register(c.name, c.ref)
-		t := b.cats[c.ref.cat].Tools[c.ref.row]
-		if r, bad := firstUnitOutside(b.label(c.ref)+t.Name, isOpenAIChar); bad {
+		holder = c
+		b.insert(c.name, c.ref) // the first claim to its name: it is free
+		label, wire := b.label(c.ref), b.cats[c.ref.cat].Tools[c.ref.row].Name
+		r, bad := firstUnitOutside(label, isOpenAIChar)
+		if !bad {
+			r, bad = firstUnitOutside(wire, isOpenAIChar)
+		}
+		if bad {
 			b.outcome(c.ref).Reason = fmt.Sprintf("sanitized: %q is outside [a-zA-Z0-9_-]", r)
 		}
 	}

@@ -21,7 +21,11 @@ const (
 // whose final name is already registered, is skipped with a warning: the
 // first route keeps the name.
 func applyCodex(b *builder) {
-	rawSeen := make(map[string]rowRef)
+	rows := 0
+	for _, cat := range b.cats {
+		rows += len(cat.Tools)
+	}
+	rawSeen := make(map[string]rowRef, rows)
 	for ci, cat := range b.cats {
 		sr := &b.reg.Servers[ci]
 		if r, bad := firstOutside(cat.Server, isOpenAIChar); bad || cat.Server == "" {
@@ -38,7 +42,8 @@ func applyCodex(b *builder) {
 			continue
 		}
 		separatorNote(sr)
-		for i, t := range cat.Tools {
+		for i := range cat.Tools {
+			t := &cat.Tools[i]
 			ref := rowRef{ci, i}
 			if b.unusable(ref) {
 				continue

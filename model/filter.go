@@ -8,7 +8,7 @@ package model
 // with nothing and are not missing.
 
 // named reports whether the row carries a name, filtered or not.
-func (t Tool) named() bool { return t.NameOK && t.Name != "" }
+func (t *Tool) named() bool { return t.NameOK && t.Name != "" }
 
 // filtered gives a row the config withholds its Filtered outcome, reporting
 // whether it did.

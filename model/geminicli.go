@@ -25,7 +25,7 @@ func applyGeminiCLI(b *builder) {
 				"at '_' when it reads them back, so it can take these tools for another server's", sr.Server))
 		}
 	}
-	b.rows(func(ref rowRef, t Tool) {
+	b.rows(func(ref rowRef, t *Tool) {
 		if b.unusable(ref) {
 			return
 		}

@@ -9,7 +9,7 @@ package model
 // server's tool silently registers nothing and the first-declared server
 // keeps the name (ADR-0112 P1, P2).
 func applyLegacy(b *builder) {
-	b.rows(func(ref rowRef, t Tool) {
+	b.rows(func(ref rowRef, t *Tool) {
 		if b.unusable(ref) {
 			return
 		}
@@ -26,7 +26,7 @@ func applyLegacy(b *builder) {
 // caller believes go to the first server go to the last one (the shadowing
 // shape of ADR-0112 P8).
 func applyLegacyUpdate(b *builder) {
-	b.rows(func(ref rowRef, t Tool) {
+	b.rows(func(ref rowRef, t *Tool) {
 		if b.unusable(ref) {
 			return
 		}

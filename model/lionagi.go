@@ -20,16 +20,22 @@ const lionagiMaxLen = 64
 // it has passed its postcondition, so a failed server holds no name that a
 // later server could have had.
 func applyLionagi(b *builder) {
+	// One set of maps serves every server in turn, emptied between them.
+	// A wire name is registered when its qualified name is in local: the
+	// server's label is the same for all its rows.
+	var (
+		advertised = map[string]bool{}
+		local      = map[string]int{} // registered name -> first row
+		pending    []rowRef
+	)
 	for ci, cat := range b.cats {
-		var (
-			sr         = &b.reg.Servers[ci]
-			advertised = make(map[string]bool, len(cat.Tools))
-			registered = make(map[string]bool, len(cat.Tools))
-			local      = make(map[string]int, len(cat.Tools)) // registered name -> first row
-			pending    []rowRef
-		)
+		sr := &b.reg.Servers[ci]
+		clear(advertised)
+		clear(local)
+		pending = pending[:0]
 		separatorNote(sr)
-		for i, t := range cat.Tools {
+		for i := range cat.Tools {
+			t := &cat.Tools[i]
 			ref := rowRef{ci, i}
 			if b.unusable(ref) {
 				if b.outcome(ref).Kind != Filtered {
@@ -56,28 +62,30 @@ func applyLionagi(b *builder) {
 				continue
 			}
 			local[name] = i
-			registered[t.Name] = true
 			pending = append(pending, ref)
 		}
 
-		if len(registered) == len(advertised) { // registered is a subset of advertised
+		if len(local) == len(advertised) { // what is registered is a subset of advertised
+			// Each name was free when its row was read, and only this
+			// server's rows, all distinct, have been added since.
 			for _, ref := range pending {
-				b.register(b.outcome(ref).Name, ref)
+				b.insert(b.outcome(ref).Name, ref)
 			}
 			continue
 		}
 		var missing []string
 		for name := range advertised {
-			if !registered[name] {
+			if _, ok := local[lionagiName(cat.Server, name)]; !ok {
 				missing = append(missing, name)
 			}
 		}
 		slices.Sort(missing)
 		sr.Failed = true
 		sr.Err = fmt.Sprintf("advertised %d tool(s) but %d registered; missing: %s",
-			len(advertised), len(registered), quotedList(missing))
+			len(advertised), len(local), quotedList(missing))
+		withheld := "withheld: server " + cat.Server + " failed its postcondition (fail-closed)"
 		for _, ref := range pending {
-			b.drop(ref, "withheld: server "+cat.Server+" failed its postcondition (fail-closed)", "")
+			b.drop(ref, withheld, "")
 		}
 	}
 }

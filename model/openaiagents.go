@@ -19,7 +19,7 @@ import (
 func applyOpenAIAgents(b *builder) {
 	err, culprits := openAIAgentsError(b.cats)
 	withheld := "withheld: the openai-agents load failed (" + err + ")"
-	b.rows(func(ref rowRef, t Tool) {
+	b.rows(func(ref rowRef, t *Tool) {
 		if b.unusable(ref) {
 			return
 		}

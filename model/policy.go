@@ -111,11 +111,12 @@ func (p Policy) Apply(cats []Catalogue) *Registry {
 }
 
 // rows calls f for every advertised row in registration order: catalogues in
-// the order given, rows in the order advertised.
-func (b *builder) rows(f func(ref rowRef, t Tool)) {
+// the order given, rows in the order advertised. f gets the row by pointer
+// (a Tool is some 200 bytes) and must not change it.
+func (b *builder) rows(f func(ref rowRef, t *Tool)) {
 	for ci, cat := range b.cats {
-		for i, t := range cat.Tools {
-			f(rowRef{ci, i}, t)
+		for i := range cat.Tools {
+			f(rowRef{ci, i}, &cat.Tools[i])
 		}
 	}
 }

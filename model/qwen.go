@@ -22,7 +22,7 @@ const (
 // kept as the row's Alias, for old permission entries. On a remaining
 // collision the registry overwrites silently: the last route wins.
 func applyQwen(b *builder) {
-	b.rows(func(ref rowRef, t Tool) {
+	b.rows(func(ref rowRef, t *Tool) {
 		if b.unusable(ref) {
 			return
 		}

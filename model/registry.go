@@ -80,12 +80,12 @@ func newBuilder(policy string, cats []Catalogue) *builder {
 		sr.Server = cat.Server
 		sr.Advertised = len(cat.Tools)
 		sr.Outcomes = make([]Outcome, len(cat.Tools))
-		for i, t := range cat.Tools {
-			o := Outcome{Server: cat.Server, Index: i, Kind: Dropped}
-			if t.named() {
+		for i := range cat.Tools {
+			o := &sr.Outcomes[i]
+			o.Server, o.Index, o.Kind = cat.Server, i, Dropped
+			if t := &cat.Tools[i]; t.named() {
 				o.Wire = t.Name
 			}
-			sr.Outcomes[i] = o
 		}
 	}
 	return &builder{cats: cats, reg: reg, owners: make([]rowRef, 0, rows)}
@@ -126,6 +126,18 @@ func (b *builder) register(name string, ref rowRef) (prev rowRef, replaced bool)
 	return rowRef{}, false
 }
 
+// insert makes ref live under a name the caller knows no route holds, as
+// register does, without looking the name up again: a policy that has
+// already checked it saves a map access per row.
+func (b *builder) insert(name string, ref rowRef) {
+	o := b.outcome(ref)
+	o.Name = name
+	o.Kind = live(name, o.Wire)
+	b.reg.index[name] = len(b.reg.Routes)
+	b.reg.Routes = append(b.reg.Routes, Route{Name: name, Server: b.label(ref), Wire: o.Wire, Index: ref.row})
+	b.owners = append(b.owners, ref)
+}
+
 // overwrite registers ref under name, last wins, and marks the previous
 // holder Displaced by ref's server. Its reason is written by finish, once
 // the final holder of the name is known.
@@ -151,12 +163,12 @@ func (b *builder) drop(ref rowRef, reason, by string) {
 // usable reports whether the row has a name a policy can register and the
 // config lets it reach one. An empty name is never usable, whatever NameOK
 // says.
-func (t Tool) usable() bool { return t.named() && t.FilteredBy == "" }
+func (t *Tool) usable() bool { return t.named() && t.FilteredBy == "" }
 
 // unusable drops a row without a usable name. It reports whether it did, so
 // a policy's loop can skip the row.
 func (b *builder) unusable(ref rowRef) bool {
-	t := b.cats[ref.cat].Tools[ref.row]
+	t := &b.cats[ref.cat].Tools[ref.row] // a pointer: a Tool is some 200 bytes, and this runs per row
 	if t.usable() {
 		return false
 	}

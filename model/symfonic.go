@@ -18,10 +18,15 @@ const symfonicSeparator = "."
 // twice, the route discovered first is kept and the other row dropped with a
 // warning. A row without a usable name is dropped alone.
 func applySymfonic(b *builder) {
-	advertisers := make(map[string][]string) // wire name -> labels, first-seen order
-	lastCat := make(map[string]int)          // wire name -> last catalogue counted
+	rows := 0
+	for _, cat := range b.cats {
+		rows += len(cat.Tools)
+	}
+	advertisers := make(map[string][]string, rows) // wire name -> labels, first-seen order
+	lastCat := make(map[string]int, rows)          // wire name -> last catalogue counted
 	for ci, cat := range b.cats {
-		for _, t := range cat.Tools {
+		for i := range cat.Tools {
+			t := &cat.Tools[i]
 			if !t.usable() {
 				continue
 			}
@@ -34,7 +39,7 @@ func applySymfonic(b *builder) {
 	}
 
 	why := make(map[string]string) // wire name -> the reason its rows are qualified
-	b.rows(func(ref rowRef, t Tool) {
+	b.rows(func(ref rowRef, t *Tool) {
 		if b.unusable(ref) {
 			return
 		}

@@ -43,7 +43,8 @@ func applyVSCode(b *builder) {
 				prefix, taken[base]-1, base))
 		}
 		refused := false
-		for i, t := range cat.Tools {
+		for i := range cat.Tools {
+			t := &cat.Tools[i]
 			ref := rowRef{ci, i}
 			if b.unusable(ref) {
 				continue

@@ -122,10 +122,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	case eventMsg:
 		m.handleEvents(loader.Event(msg))
-		return m, waitEvent(m.backend.Events())
+		return m, tea.Batch(waitEvent(m.backend.Events()), m.derive())
 	case eventsMsg:
 		m.handleEvents(msg...)
-		return m, waitEvent(m.backend.Events())
+		return m, tea.Batch(waitEvent(m.backend.Events()), m.derive())
+	case derivedMsg:
+		m.surface.adopt(msg)
+		return m, m.derive()
 	case eventsClosedMsg:
 		return m, nil
 	case reportWrittenMsg:
@@ -139,7 +142,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case callProgressMsg:
 		return m, m.callProgress(msg)
 	case tea.KeyPressMsg:
-		return m.handleKey(msg)
+		next, cmd := m.handleKey(msg)
+		if nm, ok := next.(Model); ok {
+			return nm, tea.Batch(cmd, nm.derive())
+		}
+		return next, cmd
 	}
 	if m.invoke != nil {
 		return m, m.invoke.update(msg)

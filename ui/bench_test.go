@@ -57,14 +57,13 @@ func benchSurface(rows int) ([]loader.ServerSpec, []loader.Event) {
 	return specs, events
 }
 
-// loaded returns a 200×60 Model that has received every event.
+// loaded returns a 200×60 Model that has received every event, in one
+// burst.
 func loaded(rows int) tea.Model {
 	specs, events := benchSurface(rows)
 	var m tea.Model = ui.New("bench", specs, benchBackend{events: make(chan loader.Event)})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
-	for _, ev := range events {
-		m, _ = m.Update(ui.EventMsg(ev))
-	}
+	m, _ = m.Update(ui.EventsMsg(events...))
 	return m
 }
 
@@ -106,9 +105,7 @@ func BenchmarkOpen(b *testing.B) {
 						b.StopTimer()
 						var m tea.Model = ui.New("bench", specs, benchBackend{events: make(chan loader.Event)})
 						m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
-						for _, ev := range events {
-							m, _ = m.Update(ui.EventMsg(ev))
-						}
+						m, _ = m.Update(ui.EventsMsg(events...))
 						b.StartTimer()
 						_ = settled(press(m, v.key)).View()
 					}
@@ -146,4 +143,4 @@ func BenchmarkUpdate(b *testing.B) {
 }
 
 // settled returns m once what it computes in the background is in.
-func settled(m tea.Model) tea.Model { return m }
+func settled(m tea.Model) tea.Model { return ui.Settle(m) }

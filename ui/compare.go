@@ -13,7 +13,8 @@ const minPolicyColumn = 22
 
 // compareRows lists the rows of the compare view: every advertised row, or
 // with all false only those the policies disagree on (live under some,
-// not under others).
+// not under others). It is nil while the table is computed in the
+// background (derive.go).
 func (s *surface) compareRows(all bool) []ref {
 	k := 0
 	if all {
@@ -23,6 +24,9 @@ func (s *surface) compareRows(all bool) []ref {
 		return s.compare[k]
 	}
 	t := s.compareTable()
+	if t == nil {
+		return nil
+	}
 	var rows []ref
 	for si, sv := range s.servers {
 		if t.start[si] < 0 {
@@ -41,8 +45,7 @@ func (s *surface) compareRows(all bool) []ref {
 // A compareTable is what the compare view shows of every policy: for each
 // policy and each listed row, the few words of its cell. It is kept instead
 // of the policies' registries, which at 20,000 rows held some 25 MB between
-// them; each registry but the active one is dropped once its column is
-// filled, and built again if a policy switch needs it.
+// them: each is dropped once its column is filled.
 type compareTable struct {
 	// start is where server i's rows begin in a column, -1 when the
 	// server is not listed.
@@ -57,32 +60,53 @@ type compareEntry struct {
 	kind int8 // a model.OutcomeKind; -1 when the policy has no outcome for the row
 }
 
+// compareTable returns the table, computing it now on a small surface; on
+// a large one it is nil until derive's command delivers it.
 func (s *surface) compareTable() *compareTable {
-	if s.cmp != nil {
-		return s.cmp
+	if s.cmp == nil && !s.inBackground() {
+		s.cmp = s.compareInput().build()
 	}
-	t := &compareTable{start: make([]int, len(s.servers)), cells: make([][]compareEntry, len(s.policies))}
+	return s.cmp
+}
+
+// A compareInput is what building the compare table reads: a snapshot of
+// the surface, safe to build from on another goroutine.
+type compareInput struct {
+	cats     []model.Catalogue // the listed servers', in order
+	start    []int
+	policies []model.Policy
+}
+
+func (s *surface) compareInput() compareInput {
+	in := compareInput{cats: s.catalogues(), start: make([]int, len(s.servers)), policies: s.policies}
 	n := 0
 	for si, sv := range s.servers {
-		t.start[si] = -1
+		in.start[si] = -1
 		if sv.listed {
-			t.start[si] = n
+			in.start[si] = n
 			n += len(sv.tools)
 		}
 	}
+	return in
+}
+
+// build applies every policy, one at a time, and keeps each one's cells.
+func (in compareInput) build() *compareTable {
+	n := 0
+	for _, c := range in.cats {
+		n += len(c.Tools)
+	}
+	t := &compareTable{start: in.start, cells: make([][]compareEntry, len(in.policies))}
 	said := map[string]string{} // one copy of each "✗ lost to ..." text
-	for i := range s.policies {
+	for i, p := range in.policies {
 		column := make([]compareEntry, n)
 		for k := range column {
 			column[k].kind = -1
 		}
-		results := s.resultsOf(i)
-		for si, sv := range s.servers {
-			res := results[si]
-			if t.start[si] < 0 || res == nil {
-				continue
-			}
-			for row := range min(len(sv.tools), len(res.Outcomes)) {
+		reg := p.Apply(in.cats)
+		offset := 0 // reg.Servers[c] is in.cats[c]
+		for c, res := range reg.Servers {
+			for row := range min(len(in.cats[c].Tools), len(res.Outcomes)) {
 				o := &res.Outcomes[row]
 				text := o.Name
 				if !o.Live() {
@@ -93,16 +117,12 @@ func (s *surface) compareTable() *compareTable {
 						said[text] = text
 					}
 				}
-				column[t.start[si]+row] = compareEntry{text: text, kind: int8(o.Kind)}
+				column[offset+row] = compareEntry{text: text, kind: int8(o.Kind)}
 			}
+			offset += len(in.cats[c].Tools)
 		}
 		t.cells[i] = column
-		if s.byPolicy[i] != s.reg {
-			delete(s.byPolicy, i)
-			delete(s.byServer, i)
-		}
 	}
-	s.cmp = t
 	return t
 }
 
@@ -146,6 +166,9 @@ func (m Model) compareView(height int) string {
 	if len(notes) > 0 {
 		note := " (" + strings.Join(notes, " · ") + ")"
 		head = cell(head, m.c.width-textWidth(note)) + note
+	}
+	if m.surface.cmp == nil {
+		return m.pendingView(head, height, "applying every policy")
 	}
 	return m.listView(head, len(rows), m.scroll[viewCompare], height, func(k int) string {
 		r := rows[k]

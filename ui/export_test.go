@@ -45,3 +45,25 @@ func KeyPress(k string) tea.KeyPressMsg {
 	r := []rune(k)[0]
 	return tea.KeyPressMsg{Code: r, Text: k}
 }
+
+// Settle runs what m computes in the background (derive.go) until nothing
+// is left, feeding each result back, and returns the model. Computations
+// whose commands a test dropped are started again.
+func Settle(m tea.Model) tea.Model {
+	for {
+		mm, ok := m.(Model)
+		if !ok {
+			return m
+		}
+		mm.surface.deriving.compare, mm.surface.deriving.findings = -1, -1
+		cmd := mm.derive()
+		if cmd == nil {
+			return m
+		}
+		m, _ = m.Update(cmd())
+	}
+}
+
+// Derive returns the command that computes what m's current view lacks,
+// or nil.
+func Derive(m tea.Model) tea.Cmd { return m.(Model).derive() }

@@ -7,12 +7,12 @@ import (
 // findingList is what the servers' own text gives away: lookalike names,
 // references to other servers, invisible or control characters; then how
 // servers broke the protocol.
+//
+// On a large surface the list is computed in the background (derive.go)
+// and is empty until it arrives.
 func (s *surface) findingList() []model.Finding {
-	if !s.found {
-		s.findings, s.found = model.Findings(s.catalogues()), true
-		for _, sv := range s.servers {
-			s.findings = append(s.findings, sv.findings...)
-		}
+	if !s.found && !s.inBackground() {
+		s.findings, s.found = append(model.Findings(s.catalogues()), s.protocolFindings()...), true
 	}
 	return s.findings
 }
@@ -24,6 +24,9 @@ func (m Model) findingsView(height int) string {
 	sw := max(8, min(16, m.c.width/10))
 	tw := max(10, min(32, m.c.width/6))
 	head := "  " + cell("SEVERITY", 8) + " " + cell("KIND", 15) + " " + cell("SERVER", sw) + " " + cell("TOOL", tw) + " EVIDENCE"
+	if !m.surface.found {
+		return m.pendingView(head, height, "looking for findings")
+	}
 	return m.listView(head, len(f), m.scroll[viewFindings], height, func(i int) string {
 		x := f[i]
 		sev := s.WarnText.Render(cell("warning", 8))

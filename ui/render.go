@@ -235,9 +235,11 @@ func newPainters(s Styles) *painters {
 
 // painters returns the painters of s, made by DefaultStyles; a Styles built
 // another way gets them made on the spot.
-func (s Styles) painters() *painters {
+// It takes a pointer: a Styles is a few kilobytes, and this is called for
+// every cell drawn.
+func (s *Styles) painters() *painters {
 	if s.paint != nil {
 		return s.paint
 	}
-	return newPainters(s)
+	return newPainters(*s)
 }

@@ -77,10 +77,12 @@ func TestRowsFillInAsServersArrive(t *testing.T) {
 // once draws what the same events draw one by one.
 func TestEventBurstIsOneUpdate(t *testing.T) {
 	specs, events := benchSurface(2_000)
-	one := loaded(2_000)
-	var burst tea.Model = ui.New("bench", specs, benchBackend{events: make(chan loader.Event)})
-	burst, _ = burst.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
-	burst, _ = burst.Update(ui.EventsMsg(events...))
+	burst := loaded(2_000)
+	var one tea.Model = ui.New("bench", specs, benchBackend{events: make(chan loader.Event)})
+	one, _ = one.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	for _, ev := range events {
+		one, _ = one.Update(ui.EventMsg(ev))
+	}
 	for _, keys := range [][]string{nil, {"G"}, {"2"}, {"3"}, {"4"}, {"5"}, {"p"}} {
 		one, burst = press(one, keys...), press(burst, keys...)
 		if a, b := screen(one), screen(burst); a != b {
@@ -92,13 +94,17 @@ func TestEventBurstIsOneUpdate(t *testing.T) {
 // BenchmarkMemory loads 20,000 tools (100 scale servers of 200 tools, each
 // with a ~1 KB schema) through real processes into a session and the
 // interface, draws every view once (computing every policy's registry and
-// the findings), and reports the process's peak resident set (VmHWM) in MB.
-// Run it alone, in its own process:
+// the findings), and reports the process's peak resident set (VmHWM) in MB,
+// once loaded and at the end. It runs under the memory limit mcplens sets
+// (ui.MemoryLimit) unless GOMEMLIMIT is set (GOMEMLIMIT=off: none). Run it
+// alone, in its own process:
 //
 //	go test ./ui -run XXX -bench BenchmarkMemory -benchtime 1x
 func BenchmarkMemory(b *testing.B) {
 	cfg := scaleConfig(b, 100, 200, 0)
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(ui.MemoryLimit)) // as mcplens runs the interface
+	if os.Getenv("GOMEMLIMIT") == "" { // as mcplens runs the interface
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(ui.MemoryLimit))
+	}
 	var loadedRSS float64
 	for b.Loop() {
 		sess := loader.Open(cfg, loader.Options{})
@@ -152,4 +158,45 @@ func peakRSS(tb testing.TB) float64 {
 	}
 	tb.Fatal("no VmHWM in /proc/self/status")
 	return 0
+}
+
+// TestLargeSurfaceDerivesInBackground opens the compare and findings views
+// of a surface large enough to compute them off the UI goroutine: each
+// says it is computing until its result arrives, a result for a surface
+// that changed meanwhile is dropped and computed again, and the rows then
+// drawn are those of the surface as it is.
+func TestLargeSurfaceDerivesInBackground(t *testing.T) {
+	specs, events := benchSurface(6_000)
+	var m tea.Model = ui.New("bench", specs, benchBackend{events: make(chan loader.Event)})
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	m, _ = m.Update(ui.EventsMsg(events[:len(events)-1]...))
+	for _, v := range []struct{ key, computing, want string }{
+		{"3", "applying every policy", scale.Name(0, 0)},
+		{"5", "looking for findings", "lookalike"},
+	} {
+		var stale tea.Cmd
+		m, stale = m.Update(ui.KeyPress(v.key))
+		if got := screen(m); !strings.Contains(got, v.computing) {
+			t.Fatalf("view %s before its rows are computed:\n%s", v.key, got)
+		}
+		if stale == nil {
+			t.Fatalf("view %s: nothing to compute", v.key)
+		}
+		if ui.Derive(m) != nil {
+			t.Errorf("view %s: a second computation started while the first runs", v.key)
+		}
+		// The last server arrives while the computation runs: its result
+		// is for a surface that is gone.
+		m, _ = m.Update(ui.EventMsg(events[len(events)-1]))
+		m, _ = m.Update(stale())
+		if got := screen(m); !strings.Contains(got, v.computing) {
+			t.Errorf("view %s shows a result computed before the last server arrived:\n%s", v.key, got)
+		}
+		m = ui.Settle(m)
+		got := screen(m)
+		if strings.Contains(got, v.computing) || !strings.Contains(got, v.want) {
+			t.Errorf("view %s once computed lacks %q:\n%s", v.key, v.want, got)
+		}
+		m, _ = m.Update(ui.EventMsg(events[0])) // back to computing for the next view
+	}
 }

@@ -52,6 +52,11 @@ type surface struct {
 	byServer map[int][]*model.ServerResult
 	// cmp is the compare view's cells (compareTable).
 	cmp *compareTable
+	// gen counts the changes of the surface; deriving says for which gen
+	// a background computation of each derived view is running, or -1
+	// (derive.go).
+	gen      int
+	deriving struct{ compare, findings int }
 }
 
 // A lineKind tells the servers view how to draw one line.
@@ -78,6 +83,7 @@ type line struct {
 
 func newSurface(specs []loader.ServerSpec, policies []model.Policy) *surface {
 	s := &surface{byLabel: make(map[string]int, len(specs)), policies: policies}
+	s.deriving.compare, s.deriving.findings = -1, -1
 	for i, spec := range specs {
 		s.servers = append(s.servers, server{spec: spec, state: loader.Connecting})
 		s.byLabel[spec.Label] = i
@@ -136,6 +142,7 @@ func (s *surface) catalogues() []model.Catalogue {
 func (s *surface) invalidate() {
 	s.byPolicy = nil
 	s.cmp = nil
+	s.gen++
 	s.compared = [2]bool{}
 	s.found = false
 	s.findings = nil
