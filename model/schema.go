@@ -100,27 +100,7 @@ func jsonDepth(raw []byte) (int, error) {
 	if !json.Valid(raw) {
 		return deepDepth(raw)
 	}
-	depth, deepest, inString, escaped := 0, 0, false, false
-	for _, c := range raw {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
-			depth++
-			deepest = max(deepest, depth)
-		case c == '}' || c == ']':
-			depth--
-		}
-	}
+	deepest, _, _ := countBrackets(raw)
 	return deepest, nil
 }
 
@@ -248,7 +228,17 @@ func valueEnd(raw []byte, i int) int {
 // nesting beyond 10000 levels) from one that is invalid: it counts
 // brackets outside strings and checks they balance.
 func deepDepth(raw []byte) (int, error) {
-	depth, deepest, inString, escaped := 0, 0, false, false
+	deepest, balanced, closed := countBrackets(raw)
+	if !balanced || !closed || deepest <= 10000 {
+		return 0, errors.New("invalid JSON")
+	}
+	return deepest, nil
+}
+
+// countBrackets counts the nesting of the brackets outside strings in raw:
+// the deepest level, whether they balance, and whether every string ends.
+func countBrackets(raw []byte) (deepest int, balanced, closed bool) {
+	depth, inString, escaped := 0, false, false
 	for _, c := range raw {
 		switch {
 		case inString:
@@ -268,14 +258,11 @@ func deepDepth(raw []byte) (int, error) {
 		case c == '}' || c == ']':
 			depth--
 			if depth < 0 {
-				return 0, errors.New("unbalanced")
+				return deepest, false, !inString
 			}
 		}
 	}
-	if depth != 0 || inString || deepest <= 10000 {
-		return 0, errors.New("invalid JSON")
-	}
-	return deepest, nil
+	return deepest, depth == 0, !inString
 }
 
 // valueKind names the JSON type of a valid value for a message.
