@@ -190,31 +190,8 @@ func valueEnd(raw []byte, i int) int {
 		}
 		return len(raw)
 	case '{', '[':
-		depth, inString, escaped := 0, false, false
-		for j := i; j < len(raw); j++ {
-			c := raw[j]
-			switch {
-			case inString:
-				switch {
-				case escaped:
-					escaped = false
-				case c == '\\':
-					escaped = true
-				case c == '"':
-					inString = false
-				}
-			case c == '"':
-				inString = true
-			case c == '{' || c == '[':
-				depth++
-			case c == '}' || c == ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(raw)
+		end, _, _, _ := walkBrackets(raw, i, true)
+		return end
 	}
 	j := i
 	for j < len(raw) && raw[j] != ',' && raw[j] != '}' && raw[j] != ']' &&
@@ -238,8 +215,18 @@ func deepDepth(raw []byte) (int, error) {
 // countBrackets counts the nesting of the brackets outside strings in raw:
 // the deepest level, whether they balance, and whether every string ends.
 func countBrackets(raw []byte) (deepest int, balanced, closed bool) {
+	_, deepest, balanced, closed = walkBrackets(raw, 0, false)
+	return deepest, balanced, closed
+}
+
+// walkBrackets walks raw from i, counting brackets outside strings. With
+// untilClosed it stops after the bracket that closes the one at raw[i],
+// returning the end; otherwise it walks all of raw. It reports the deepest
+// level, whether the brackets balance and whether every string ends.
+func walkBrackets(raw []byte, i int, untilClosed bool) (end, deepest int, balanced, closed bool) {
 	depth, inString, escaped := 0, false, false
-	for _, c := range raw {
+	for j := i; j < len(raw); j++ {
+		c := raw[j]
 		switch {
 		case inString:
 			switch {
@@ -257,12 +244,15 @@ func countBrackets(raw []byte) (deepest int, balanced, closed bool) {
 			deepest = max(deepest, depth)
 		case c == '}' || c == ']':
 			depth--
-			if depth < 0 {
-				return deepest, false, !inString
+			switch {
+			case depth < 0:
+				return j + 1, deepest, false, !inString
+			case depth == 0 && untilClosed:
+				return j + 1, deepest, true, true
 			}
 		}
 	}
-	return deepest, depth == 0, !inString
+	return len(raw), deepest, depth == 0, !inString
 }
 
 // valueKind names the JSON type of a valid value for a message.

@@ -204,21 +204,7 @@ func slowCallCancelled(t *testing.T, m tea.Model, cfg *loader.Config, sess *load
 func callEndsInError(t *testing.T, m tea.Model, cfg *loader.Config, sess *loader.Session) tea.Model {
 	t.Helper()
 	m = press(m, "G", "i")
-	m, cmd := m.Update(ui.KeyPress("ctrl+s"))
-	msgs := runCmd(cmd)
-	for deadline := time.After(5 * time.Second); ; {
-		var msg tea.Msg
-		select {
-		case msg = <-msgs:
-		case <-deadline:
-			t.Fatal("a call to a server that exits mid-call did not end")
-		}
-		m, cmd = m.Update(msg)
-		forward(cmd, msgs)
-		if ui.IsCallDone(msg) {
-			break
-		}
-	}
+	m = sendAndWait(t, m, "a call to a server that exits mid-call did not end")
 	m, _ = pump(t, m, cfg, sess, 500*time.Millisecond)
 	got := screen(m)
 	for _, want := range []string{"error: calling \"echo\" on h", "server exited (exit status 6)", "stderr: hostile: exiting during tools/call"} {
@@ -250,21 +236,7 @@ func brokenSchemaStillCallable(t *testing.T, m tea.Model) tea.Model {
 	if got := screen(m); !strings.Contains(got, "invoke schema_type_5") || !strings.Contains(got, "{}") {
 		t.Fatalf("the argument editor did not open with {}:\n%s", got)
 	}
-	m, cmd := m.Update(ui.KeyPress("ctrl+s"))
-	msgs := runCmd(cmd)
-	for deadline := time.After(5 * time.Second); ; {
-		var msg tea.Msg
-		select {
-		case msg = <-msgs:
-		case <-deadline:
-			t.Fatal("the call did not end")
-		}
-		m, cmd = m.Update(msg)
-		forward(cmd, msgs)
-		if ui.IsCallDone(msg) {
-			break
-		}
-	}
+	m = sendAndWait(t, m, "the call did not end")
 	if got := screen(m); !strings.Contains(got, `hostile received schema_type_5`) {
 		t.Errorf("the call's result is not shown:\n%s", got)
 	}
@@ -308,21 +280,7 @@ func TestUIEscapesServerText(t *testing.T) {
 	m, _ = pump(t, m, cfg, sess, 0)
 	// Call the tool whose error carries escapes.
 	m = press(m, "G", "i")
-	m, cmd := m.Update(ui.KeyPress("ctrl+s"))
-	msgs := runCmd(cmd)
-	for deadline := time.After(5 * time.Second); ; {
-		var msg tea.Msg
-		select {
-		case msg = <-msgs:
-		case <-deadline:
-			t.Fatal("the call did not end")
-		}
-		m, cmd = m.Update(msg)
-		forward(cmd, msgs)
-		if ui.IsCallDone(msg) {
-			break
-		}
-	}
+	m = sendAndWait(t, m, "the call did not end")
 	var seen strings.Builder
 	check := func(where string) {
 		raw := m.View().Content
@@ -392,5 +350,26 @@ func TestUINoCallWithoutSend(t *testing.T) {
 	}
 	if got := string(b); strings.Contains(got, "tools/call") || !strings.Contains(got, "tools/list") {
 		t.Errorf("h received:\n%s\nwant tools/list and no tools/call", got)
+	}
+}
+
+// sendAndWait presses ctrl+s in the open editor and runs the call's
+// commands until the call is done, failing with failure if it never ends.
+func sendAndWait(t *testing.T, m tea.Model, failure string) tea.Model {
+	t.Helper()
+	m, cmd := m.Update(ui.KeyPress("ctrl+s"))
+	msgs := runCmd(cmd)
+	for deadline := time.After(10 * time.Second); ; {
+		var msg tea.Msg
+		select {
+		case msg = <-msgs:
+		case <-deadline:
+			t.Fatal(failure)
+		}
+		m, cmd = m.Update(msg)
+		forward(cmd, msgs)
+		if ui.IsCallDone(msg) {
+			return m
+		}
 	}
 }
