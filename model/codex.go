@@ -21,11 +21,12 @@ const (
 // whose final name is already registered, is skipped with a warning: the
 // first route keeps the name.
 func applyCodex(b *builder) {
-	rows := 0
-	for _, cat := range b.cats {
-		rows += len(cat.Tools)
-	}
-	rawSeen := make(map[string]rowRef, rows)
+	// Every row that is named either registers or loses its name to the
+	// route holding it, so a raw name seen before means a final name
+	// taken: a row whose name is free needs no other lookup. The first row
+	// of a raw name is the holder when the holder has that raw name;
+	// otherwise it lost its name too, and firstRaw remembers it.
+	var firstRaw map[string]rowRef
 	for ci, cat := range b.cats {
 		sr := &b.reg.Servers[ci]
 		if r, bad := firstOutside(cat.Server, isOpenAIChar); bad || cat.Server == "" {
@@ -42,31 +43,44 @@ func applyCodex(b *builder) {
 			continue
 		}
 		separatorNote(sr)
+		raws := qualifyAll(cat, "mcp__"+cat.Server+"__")
 		for i := range cat.Tools {
-			t := &cat.Tools[i]
 			ref := rowRef{ci, i}
 			if b.unusable(ref) {
 				continue
 			}
-			raw := lionagiName(cat.Server, t.Name)
+			raw := raws[i]
 			name, full := codexName(raw)
 			o := b.outcome(ref)
 			o.Name, o.Untruncated = name, full
-			if first, seen := rawSeen[raw]; seen {
-				b.drop(ref, fmt.Sprintf("skipped with a warning: raw name %s already seen from server %s (tool %s)",
-					raw, b.label(first), b.outcome(first).Wire), b.label(first))
+			holder, held := b.claim(name, ref)
+			if !held {
+				o.Reason = codexWhy(raw, full)
 				continue
 			}
-			rawSeen[raw] = ref
-			if holder, ok := b.taken(name); ok {
-				b.drop(ref, fmt.Sprintf("skipped with a warning: name %s already used by server %s (tool %s)",
-					name, b.label(holder), b.outcome(holder).Wire), b.label(holder))
+			if lionagiName(b.label(holder), b.outcome(holder).Wire) == raw {
+				b.drop(ref, codexRawSeen(b, raw, holder), b.label(holder))
 				continue
 			}
-			b.register(name, ref)
-			o.Reason = codexWhy(raw, full)
+			if first, seen := firstRaw[raw]; seen {
+				b.drop(ref, codexRawSeen(b, raw, first), b.label(first))
+				continue
+			}
+			if firstRaw == nil {
+				firstRaw = map[string]rowRef{}
+			}
+			firstRaw[raw] = ref
+			b.drop(ref, fmt.Sprintf("skipped with a warning: name %s already used by server %s (tool %s)",
+				name, b.label(holder), b.outcome(holder).Wire), b.label(holder))
 		}
 	}
+}
+
+// codexRawSeen is the warning for a row whose raw name an earlier row,
+// first, already had.
+func codexRawSeen(b *builder, raw string, first rowRef) string {
+	return fmt.Sprintf("skipped with a warning: raw name %s already seen from server %s (tool %s)",
+		raw, b.label(first), b.outcome(first).Wire)
 }
 
 // CodexName is Codex's name for a tool: the raw name "mcp__" + server +
@@ -81,7 +95,7 @@ func CodexName(server, tool string) string {
 // codexName names the raw string and also returns the sanitized name before
 // it was shortened, or "" when it was not.
 func codexName(raw string) (name, untruncated string) {
-	if len(raw) <= codexMaxLen && !hasOutside(raw, isOpenAIChar) {
+	if len(raw) <= codexMaxLen && openAIUnits.holdsAll(raw) {
 		return raw, ""
 	}
 	var sb strings.Builder

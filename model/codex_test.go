@@ -107,6 +107,23 @@ func TestCodexPolicy(t *testing.T) {
 			},
 		},
 		{
+			// The first row of raw name mcp__alpha__a_b lost its name to a.b;
+			// the second is still skipped for the raw name, naming the first.
+			name:   "a raw name whose first row lost its name is still a raw name seen",
+			cats:   []Catalogue{catalogue("alpha", "a.b", "a_b", "a_b")},
+			routes: "mcp__alpha__a_b->alpha/a.b",
+			check: func(t *testing.T, reg *Registry) {
+				if o := outcomeOf(reg, "alpha", 1); !strings.Contains(o.Reason, "name mcp__alpha__a_b already used by server alpha (tool a.b)") {
+					t.Errorf("row 1 reason = %q, want the name already used", o.Reason)
+				}
+				o := outcomeOf(reg, "alpha", 2)
+				want := "skipped with a warning: raw name mcp__alpha__a_b already seen from server alpha (tool a_b)"
+				if o.Kind != Dropped || o.Reason != want {
+					t.Errorf("row 2 = %v (%q), want dropped (%q)", o.Kind, o.Reason, want)
+				}
+			},
+		},
+		{
 			name: "a long name is hashed and keeps its uncut form",
 			cats: []Catalogue{catalogue("my_server",
 				"extremely_lengthy_function_name_that_absolutely_surpasses_all_reasonable_limits")},

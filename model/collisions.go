@@ -131,7 +131,7 @@ func classify(policy string, rows []Outcome) CollisionClass {
 	case sameFor(rows, func(o Outcome) string { return o.Server + "__" + o.Wire }):
 		return CollisionSeparator
 	case sameFor(rows, func(o Outcome) string {
-		return replaceUnits(strings.ToLower(lionagiName(o.Server, o.Wire)), isOpenAIChar)
+		return replaceUnits(strings.ToLower(lionagiName(o.Server, o.Wire)), openAIUnits)
 	}):
 		return CollisionLabelsAlike
 	}

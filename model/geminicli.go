@@ -58,7 +58,7 @@ func geminiName(v string) (name, untruncated string) {
 	if !geminiPrefixed(v) {
 		v = "mcp_" + v
 	}
-	clean := replaceUnits(v, isGeminiChar)
+	clean := replaceUnits(v, geminiUnits)
 	if len(clean) <= geminiMaxLen {
 		return clean, ""
 	}
@@ -75,7 +75,7 @@ func geminiWhy(joined, full string) string {
 	if geminiPrefixed(joined) {
 		why = append(why, fmt.Sprintf("%s already starts with mcp_: no prefix added", joined))
 	}
-	if r, bad := firstUnitOutside(joined, isGeminiChar); bad {
+	if r, bad := firstUnitOutside(joined, geminiUnits); bad {
 		why = append(why, fmt.Sprintf("sanitized: %q is outside [a-zA-Z0-9_.:-]", r))
 	}
 	if full != "" {

@@ -14,11 +14,9 @@ func applyLegacy(b *builder) {
 			return
 		}
 		b.outcome(ref).Name = t.Name
-		if holder, ok := b.taken(t.Name); ok {
+		if holder, held := b.claim(t.Name, ref); held {
 			b.drop(ref, legacyTakenReason(b, holder, ref, t.Name), b.label(holder))
-			return
 		}
-		b.register(t.Name, ref)
 	})
 }
 

@@ -24,16 +24,20 @@ func applyLionagi(b *builder) {
 	// A wire name is registered when its qualified name is in local: the
 	// server's label is the same for all its rows.
 	var (
-		advertised = map[string]bool{}
-		local      = map[string]int{} // registered name -> first row
-		pending    []rowRef
+		local   = map[string]int{} // registered name -> first row
+		pending []rowRef
+		lost    []string // wire names that register nothing
 	)
+	// Two servers' names can meet only when one label is another's plus
+	// "__" and more (a's b__c and a__b's c); without such a pair a name is
+	// free of other servers, and the registry is not asked.
+	nested := labelsNest(b.cats)
 	for ci, cat := range b.cats {
 		sr := &b.reg.Servers[ci]
-		clear(advertised)
 		clear(local)
-		pending = pending[:0]
+		pending, lost = pending[:0], lost[:0]
 		separatorNote(sr)
+		names := qualifyAll(cat, "mcp__"+cat.Server+"__")
 		for i := range cat.Tools {
 			t := &cat.Tools[i]
 			ref := rowRef{ci, i}
@@ -43,11 +47,11 @@ func applyLionagi(b *builder) {
 				}
 				continue
 			}
-			advertised[t.Name] = true
-			name := lionagiName(cat.Server, t.Name)
+			name := names[i]
 			b.outcome(ref).Name = name
 			if problem := lionagiProblem(cat.Server, t.Name, name); problem != "" {
 				b.drop(ref, problem, "")
+				lost = append(lost, t.Name)
 				continue
 			}
 			if first, dup := local[name]; dup {
@@ -56,16 +60,20 @@ func applyLionagi(b *builder) {
 				sr.Notes = append(sr.Notes, fmt.Sprintf("lists %s more than once (rows %d and %d)", t.Name, first, i))
 				continue
 			}
-			if holder, ok := b.taken(name); ok {
+			if holder, ok := b.taken(name); nested && ok {
 				b.drop(ref, fmt.Sprintf("name %s taken by server %s (tool %s)",
 					name, b.label(holder), b.outcome(holder).Wire), b.label(holder))
+				lost = append(lost, t.Name)
 				continue
 			}
 			local[name] = i
 			pending = append(pending, ref)
 		}
 
-		if len(local) == len(advertised) { // what is registered is a subset of advertised
+		// One server's rows of one wire name share a qualified name, so
+		// they all register or none does: the server registers every name
+		// it advertised unless a row was lost.
+		if len(lost) == 0 {
 			// Each name was free when its row was read, and only this
 			// server's rows, all distinct, have been added since.
 			for _, ref := range pending {
@@ -73,21 +81,39 @@ func applyLionagi(b *builder) {
 			}
 			continue
 		}
-		var missing []string
-		for name := range advertised {
-			if _, ok := local[lionagiName(cat.Server, name)]; !ok {
-				missing = append(missing, name)
-			}
-		}
-		slices.Sort(missing)
+		slices.Sort(lost)
+		missing := slices.Compact(lost)
 		sr.Failed = true
 		sr.Err = fmt.Sprintf("advertised %d tool(s) but %d registered; missing: %s",
-			len(advertised), len(local), quotedList(missing))
+			len(local)+len(missing), len(local), quotedList(missing))
 		withheld := "withheld: server " + cat.Server + " failed its postcondition (fail-closed)"
 		for _, ref := range pending {
 			b.drop(ref, withheld, "")
 		}
 	}
+}
+
+// labelsNest reports whether two catalogues share a label, or some label
+// is another followed by "__" and more: the only ways
+// mcp__{server}__{tool} can come out the same for two servers.
+func labelsNest(cats []Catalogue) bool {
+	labels := make([]string, len(cats))
+	for i, cat := range cats {
+		labels[i] = cat.Server
+	}
+	slices.Sort(labels)
+	// The labels that begin with l+"__" sort together, from the first not
+	// below it.
+	for k, l := range labels {
+		if k > 0 && labels[k-1] == l {
+			return true
+		}
+		i, _ := slices.BinarySearch(labels, l+"__")
+		if i < len(labels) && strings.HasPrefix(labels[i], l+"__") {
+			return true
+		}
+	}
+	return false
 }
 
 // lionagiName is ADR-0112's qualified_mcp_name.
@@ -99,7 +125,7 @@ func lionagiName(server, tool string) string {
 // length 1..64, and returns the registration error, or "" when it passes.
 // The error names the server, the tool, the length and the remedy.
 func lionagiProblem(server, tool, name string) string {
-	if len(name) <= lionagiMaxLen && !hasOutside(name, isOpenAIChar) {
+	if len(name) <= lionagiMaxLen && openAIUnits.holdsAll(name) {
 		return "" // the common case, decided without building a message
 	}
 	n := utf8.RuneCountInString(name)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // The client presets (claude-code, codex, gemini-cli, vscode, openai-agents)
@@ -13,17 +14,49 @@ import (
 // gemini-cli, vscode) count and replace UTF-16 code units, as JavaScript
 // strings do; codex is Rust and replaces whole characters.
 
-// replaceUnits returns s with every UTF-16 code unit for which keep is false
-// written as '_'. keep only ever accepts ASCII, so the result is ASCII and
-// its length in bytes is its length in code units: an é becomes "_" and an
+// A unitSet is the ASCII characters a client keeps in a name, as a table:
+// replaceUnits runs per row on every policy switch, and a call through a
+// predicate per byte was most of its cost.
+type unitSet [utf8.RuneSelf]bool
+
+func unitsOf(keep func(rune) bool) *unitSet {
+	var s unitSet
+	for c := range s {
+		s[c] = keep(rune(c))
+	}
+	return &s
+}
+
+var (
+	openAIUnits = unitsOf(isOpenAIChar)
+	geminiUnits = unitsOf(isGeminiChar)
+)
+
+// holdsAll reports whether every byte of s is a character u holds.
+func (u *unitSet) holdsAll(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || !u[c] {
+			return false
+		}
+	}
+	return true
+}
+
+// replaceUnits returns s with every UTF-16 code unit keep does not hold
+// written as '_'. keep holds only ASCII, so the result is ASCII and its
+// length in bytes is its length in code units: an é becomes "_" and an
 // emoji, two code units, "__".
-func replaceUnits(s string, keep func(rune) bool) string {
+func replaceUnits(s string, keep *unitSet) string {
 	// Most names are ASCII and need nothing replaced: return them as they
 	// are, without converting to code units (a policy calls this per row).
 	ascii, clean := true, true
-	for i := 0; i < len(s) && ascii; i++ {
-		ascii = s[i] < 0x80
-		clean = clean && keep(rune(s[i]))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+		clean = clean && keep[c]
 	}
 	if ascii {
 		if clean {
@@ -31,7 +64,7 @@ func replaceUnits(s string, keep func(rune) bool) string {
 		}
 		b := []byte(s) // ASCII: one byte is one code unit
 		for i, c := range b {
-			if !keep(rune(c)) {
+			if !keep[c] {
 				b[i] = '_'
 			}
 		}
@@ -41,7 +74,7 @@ func replaceUnits(s string, keep func(rune) bool) string {
 	var sb strings.Builder
 	sb.Grow(len(units))
 	for _, u := range units {
-		if u < 0x80 && keep(rune(u)) {
+		if u < utf8.RuneSelf && keep[u] {
 			sb.WriteByte(byte(u))
 		} else {
 			sb.WriteByte('_')
@@ -62,6 +95,6 @@ func separatorNote(sr *ServerResult) {
 
 // firstUnitOutside returns the first character of s that replaceUnits with
 // keep would rewrite, for a row's reason.
-func firstUnitOutside(s string, keep func(rune) bool) (rune, bool) {
-	return firstOutside(s, func(r rune) bool { return r < 0x80 && keep(r) })
+func firstUnitOutside(s string, keep *unitSet) (rune, bool) {
+	return firstOutside(s, func(r rune) bool { return r < utf8.RuneSelf && keep[r] })
 }

@@ -246,18 +246,6 @@ func firstOutside(s string, ok func(rune) bool) (rune, bool) {
 	return 0, false
 }
 
-// hasOutside reports whether some byte of s is not an ASCII character ok
-// accepts: for ok that accepts only ASCII, whether firstOutside would find
-// one, without decoding.
-func hasOutside(s string, ok func(rune) bool) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf || !ok(rune(s[i])) {
-			return true
-		}
-	}
-	return false
-}
-
 func firstRune(s string) rune {
 	r, _ := utf8.DecodeRuneInString(s)
 	return r

@@ -2,6 +2,7 @@ package model
 
 import (
 	"slices"
+	"strings"
 )
 
 // A Registry is the tool surface one policy builds from a set of catalogues:
@@ -18,13 +19,26 @@ type Registry struct {
 	// an insertion-ordered map does.
 	Routes []Route
 
-	index map[string]int // registered name -> position in Routes
+	// index maps a registered name to its position in Routes. It is nil
+	// when Routes are in name order, each name once (byName), and a lookup
+	// is a binary search.
+	index  map[string]int
+	byName bool
 }
 
 // Lookup returns the route a call to the registered name goes to.
 func (r *Registry) Lookup(name string) (Route, bool) {
 	if r == nil {
 		return Route{}, false
+	}
+	if r.byName {
+		i, ok := slices.BinarySearchFunc(r.Routes, name, func(rt Route, name string) int {
+			return strings.Compare(rt.Name, name)
+		})
+		if !ok {
+			return Route{}, false
+		}
+		return r.Routes[i], true
 	}
 	i, ok := r.index[name]
 	if !ok {
@@ -57,7 +71,8 @@ type rowRef struct{ cat, row int }
 type builder struct {
 	cats   []Catalogue
 	reg    *Registry
-	owners []rowRef // parallel to reg.Routes
+	total  int      // advertised rows in all
+	owners []rowRef // parallel to reg.Routes, once the index is made
 }
 
 // newBuilder prepares one Outcome per advertised row, each Dropped with no
@@ -69,11 +84,12 @@ func newBuilder(policy string, cats []Catalogue) *builder {
 	}
 	// Sized for every row up front: growing the index and the routes row
 	// by row was a fifth of the cost of a policy switch on a large surface.
+	// The index is made on first use (withIndex): a policy that registers
+	// in name order needs none.
 	reg := &Registry{
 		Policy:  policy,
 		Servers: make([]ServerResult, len(cats)),
 		Routes:  make([]Route, 0, rows),
-		index:   make(map[string]int, rows),
 	}
 	for ci, cat := range cats {
 		sr := &reg.Servers[ci]
@@ -88,7 +104,19 @@ func newBuilder(policy string, cats []Catalogue) *builder {
 			}
 		}
 	}
-	return &builder{cats: cats, reg: reg, owners: make([]rowRef, 0, rows)}
+	return &builder{cats: cats, reg: reg, total: rows}
+}
+
+// withIndex makes the name index, sized for every row, the first time a
+// policy registers by name.
+func (b *builder) withIndex() {
+	if b.reg.index == nil {
+		if b.reg.byName {
+			panic("model: a policy mixed registering in name order with registering by lookup")
+		}
+		b.reg.index = make(map[string]int, b.total)
+		b.owners = make([]rowRef, 0, b.total)
+	}
 }
 
 func (b *builder) outcome(ref rowRef) *Outcome {
@@ -114,6 +142,7 @@ func (b *builder) register(name string, ref rowRef) (prev rowRef, replaced bool)
 	o.Name = name
 	o.Kind = live(name, o.Wire)
 	rt := Route{Name: name, Server: b.label(ref), Wire: o.Wire, Index: ref.row}
+	b.withIndex()
 	if i, ok := b.reg.index[name]; ok {
 		prev = b.owners[i]
 		b.reg.Routes[i] = rt
@@ -126,6 +155,18 @@ func (b *builder) register(name string, ref rowRef) (prev rowRef, replaced bool)
 	return rowRef{}, false
 }
 
+// claim makes ref live under name unless a route holds it already, in
+// which case it returns the holder and changes nothing: first wins, with
+// one lookup of the name rather than one to ask and another to register.
+func (b *builder) claim(name string, ref rowRef) (holder rowRef, held bool) {
+	b.withIndex()
+	if i, ok := b.reg.index[name]; ok {
+		return b.owners[i], true
+	}
+	b.insert(name, ref)
+	return rowRef{}, false
+}
+
 // insert makes ref live under a name the caller knows no route holds, as
 // register does, without looking the name up again: a policy that has
 // already checked it saves a map access per row.
@@ -133,9 +174,22 @@ func (b *builder) insert(name string, ref rowRef) {
 	o := b.outcome(ref)
 	o.Name = name
 	o.Kind = live(name, o.Wire)
+	b.withIndex()
 	b.reg.index[name] = len(b.reg.Routes)
 	b.reg.Routes = append(b.reg.Routes, Route{Name: name, Server: b.label(ref), Wire: o.Wire, Index: ref.row})
 	b.owners = append(b.owners, ref)
+}
+
+// appendSorted makes ref live under name, which must sort after every name
+// registered before it: the routes stay in name order and are looked up by
+// binary search, without an index. The caller has set the outcome's Name
+// and Kind.
+func (b *builder) appendSorted(name string, ref rowRef) {
+	if b.reg.index != nil || len(b.reg.Routes) > 0 && b.reg.Routes[len(b.reg.Routes)-1].Name >= name {
+		panic("model: appendSorted out of name order")
+	}
+	b.reg.byName = true
+	b.reg.Routes = append(b.reg.Routes, Route{Name: name, Server: b.label(ref), Wire: b.cats[ref.cat].Tools[ref.row].Name, Index: ref.row})
 }
 
 // overwrite registers ref under name, last wins, and marks the previous
@@ -257,4 +311,33 @@ func missing(tools []Tool, outcomes []Outcome) []string {
 		return nil
 	}
 	return kept
+}
+
+// qualifyAll returns prefix + the name of every usable row of cat (""
+// for the others), cut from one string: a policy names every row on every
+// switch, and a string per row was thousands of small allocations.
+func qualifyAll(cat Catalogue, prefix string) []string {
+	size := 0
+	for i := range cat.Tools {
+		if t := &cat.Tools[i]; t.usable() {
+			size += len(prefix) + len(t.Name)
+		}
+	}
+	var sb strings.Builder
+	sb.Grow(size)
+	for i := range cat.Tools {
+		if t := &cat.Tools[i]; t.usable() {
+			sb.WriteString(prefix)
+			sb.WriteString(t.Name)
+		}
+	}
+	all, at := sb.String(), 0
+	names := make([]string, len(cat.Tools))
+	for i := range cat.Tools {
+		if t := &cat.Tools[i]; t.usable() {
+			n := len(prefix) + len(t.Name)
+			names[i], at = all[at:at+n], at+n
+		}
+	}
+	return names
 }

@@ -52,14 +52,13 @@ func applyVSCode(b *builder) {
 			id, full := vscodeID(prefix, t.Name)
 			o := b.outcome(ref)
 			o.Name, o.Untruncated = id, full
-			if holder, ok := b.taken(id); ok {
+			if holder, held := b.claim(id, ref); held {
 				b.drop(ref, fmt.Sprintf("id %s already registered by server %s (tool %s); "+
 					"VS Code refuses the second: Tool %q is already registered.",
 					id, b.label(holder), b.outcome(holder).Wire, id), b.label(holder))
 				refused = true
 				continue
 			}
-			b.register(id, ref)
 			o.Reason = vscodeWhy(t.Name, full)
 		}
 		if refused {
@@ -105,7 +104,7 @@ func vscodePrefix(base string, nth int) string {
 // vscodeID is a tool's id under the prefix, and the id before it was cut, or
 // "" when it was not.
 func vscodeID(prefix, tool string) (id, uncut string) {
-	id = strings.ReplaceAll(prefix+replaceUnits(tool, isOpenAIChar), ".", "_")
+	id = strings.ReplaceAll(prefix+replaceUnits(tool, openAIUnits), ".", "_")
 	if len(id) > vscodeMaxLen {
 		return id[:vscodeMaxLen], id
 	}
@@ -115,7 +114,7 @@ func vscodeID(prefix, tool string) (id, uncut string) {
 // vscodeWhy says what VS Code changed in the wire name, or "".
 func vscodeWhy(wire, uncut string) string {
 	var why []string
-	if r, bad := firstUnitOutside(wire, isOpenAIChar); bad {
+	if r, bad := firstUnitOutside(wire, openAIUnits); bad {
 		why = append(why, fmt.Sprintf("sanitized: %q is outside [a-z0-9_-]", r))
 	}
 	if uncut != "" {
