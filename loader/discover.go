@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -113,6 +114,15 @@ func (l *lister) page(ctx context.Context, cursor *string) ([]json.RawMessage, n
 // which with many large servers listing at once weighed on peak memory.
 // Anything else is decoded again, step by step, to say what is wrong.
 func pageRows(result json.RawMessage) ([]json.RawMessage, json.RawMessage, error) {
+	// The rows are the page's own bytes: each row found by scanning is a
+	// slice of result, so a listed tool costs its bytes once, and the
+	// decoders' copies of every row and every schema are not made at all.
+	var v [2][]byte
+	if json.Valid(result) && jsonMembers(result, []string{"tools", "nextCursor"}, v[:]) {
+		if rows, ok := jsonElements(v[0]); ok {
+			return rows, v[1], nil
+		}
+	}
 	var page struct {
 		Tools      *[]json.RawMessage `json:"tools"`
 		NextCursor json.RawMessage    `json:"nextCursor"`
@@ -140,19 +150,25 @@ func pageRows(result json.RawMessage) ([]json.RawMessage, json.RawMessage, error
 // toolFromRow keeps one advertised row as it came, noting why its name is
 // unusable when it is.
 //
-// The row is kept as given, not copied: the rows come from decoding the
-// page, which allocates each one. The input schema is the same bytes
-// inside Raw rather than a second copy, as are most of the bytes of a row.
+// The row is kept as given, not copied: it is a slice of the page, or was
+// allocated by decoding the page. The input schema is the same bytes
+// inside Raw rather than a second copy. row must be valid JSON.
 func toolFromRow(row json.RawMessage) model.Tool {
 	t := model.Tool{Raw: row}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(row, &fields); err != nil {
-		t.NameProblem = fmt.Sprintf("row is %s, not an object", jsonType(row))
-		return t
+	// Scanned, the members are slices of row, not copies; a row the scan
+	// cannot read as encoding/json would is decoded.
+	var f [4][]byte // name, title, description, inputSchema
+	if !jsonMembers(row, []string{"name", "title", "description", "inputSchema"}, f[:]) {
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(row, &fields); err != nil {
+			t.NameProblem = fmt.Sprintf("row is %s, not an object", jsonType(row))
+			return t
+		}
+		f = [4][]byte{fields["name"], fields["title"], fields["description"], fields["inputSchema"]}
 	}
-	name, ok := fields["name"]
+	name, title, description, schema := f[0], f[1], f[2], f[3]
 	switch {
-	case !ok:
+	case name == nil:
 		t.NameProblem = "missing name"
 	case name[0] != '"':
 		t.NameProblem = fmt.Sprintf("name is %s, not a string", jsonType(name))
@@ -165,23 +181,27 @@ func toolFromRow(row json.RawMessage) model.Tool {
 			t.NameOK = true
 		}
 	}
-	t.Title = stringField(fields, "title")
-	t.Description = stringField(fields, "description")
-	if schema, ok := fields["inputSchema"]; ok {
-		if i := bytes.Index(row, schema); i >= 0 {
-			t.InputSchema = row[i : i+len(schema) : i+len(schema)]
-		} else {
-			t.InputSchema = bytes.Clone(schema)
-		}
+	t.Title = jsonString(title)
+	t.Description = jsonString(description)
+	if schema != nil {
+		t.InputSchema = schema
 	}
 	return t
 }
 
-func stringField(fields map[string]json.RawMessage, key string) string {
-	var s string
-	if raw, ok := fields[key]; ok {
-		_ = json.Unmarshal(raw, &s) // a non-string is left to the raw row
+// jsonString decodes a JSON string; anything else, or nothing, is "" (a
+// non-string is left to the raw row).
+func jsonString(raw []byte) string {
+	if len(raw) < 2 || raw[0] != '"' {
+		return ""
 	}
+	// raw is valid JSON: without an escape, and in valid UTF-8 (which
+	// decoding would repair), its text is the string.
+	if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner)
+	}
+	var s string
+	_ = json.Unmarshal(raw, &s)
 	return s
 }
 

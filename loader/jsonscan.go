@@ -63,6 +63,24 @@ func jsonMembers(obj []byte, keys []string, values [][]byte) bool {
 	return true
 }
 
+// jsonElements returns the elements of the JSON array arr as slices of it.
+// ok is false when arr is not an array. arr must be valid JSON.
+func jsonElements(arr []byte) (elems []json.RawMessage, ok bool) {
+	i := scanSpace(arr, 0)
+	if i >= len(arr) || arr[i] != '[' {
+		return nil, false
+	}
+	elems = []json.RawMessage{}
+	for i = scanSpace(arr, i+1); i < len(arr) && arr[i] != ']'; {
+		end := scanValueEnd(arr, i)
+		elems = append(elems, arr[i:end:end])
+		if i = scanSpace(arr, end); i < len(arr) && arr[i] == ',' {
+			i = scanSpace(arr, i+1)
+		}
+	}
+	return elems, true
+}
+
 func scanSpace(b []byte, i int) int {
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
 		i++

@@ -141,3 +141,73 @@ func TestPeekMessageMatchesDecoding(t *testing.T) {
 		}
 	}
 }
+
+// slowPageRows and slowToolFromRow read a tools/list page by decoding only.
+func slowPageRows(result []byte) ([]json.RawMessage, json.RawMessage, bool) {
+	var page struct {
+		Tools      *[]json.RawMessage `json:"tools"`
+		NextCursor json.RawMessage    `json:"nextCursor"`
+	}
+	if json.Unmarshal(result, &page) != nil || page.Tools == nil {
+		return nil, nil, false
+	}
+	return *page.Tools, page.NextCursor, true
+}
+
+func slowToolFromRow(row json.RawMessage) (name, title, description string, schema json.RawMessage, problem string) {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(row, &fields) != nil {
+		return "", "", "", nil, "not an object"
+	}
+	str := func(key string) string {
+		var s string
+		_ = json.Unmarshal(fields[key], &s)
+		return s
+	}
+	if raw, ok := fields["name"]; !ok || json.Unmarshal(raw, &name) != nil || name == "" {
+		problem = "unusable"
+	}
+	return name, str("title"), str("description"), fields["inputSchema"], problem
+}
+
+var pageSamples = []string{
+	`{"tools":[{"name":"a","description":"d","inputSchema":{"type":"object"}},{"name":"b"}],"nextCursor":"c"}`,
+	` { "tools" : [ { "name" : "a\u0041" , "title" : "t\n" } , 7 , null , [ ] ] } `,
+	`{"tools":[{"Name":"x"},{"name":"x","NAME":"y"},{"name":1},{"name":""},{"name":"é","description":"\ud800"}]}`,
+	`{"tools":[{"name":"a","name":"b","inputSchema":1,"inputSchema":{"x":"}"}}]}`,
+	`{"tools":null}`, `{"Tools":[]}`, `{"tools":[],"nextCursor":null}`, `[]`, `{"tools":{}}`,
+}
+
+// FuzzToolRows holds the scanned reading of a tools/list page, rows as
+// slices of the page, to what decoding it reads.
+func FuzzToolRows(f *testing.F) {
+	for _, s := range pageSamples {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, page []byte) {
+		if !json.Valid(page) {
+			return
+		}
+		wantRows, wantNext, wantOK := slowPageRows(page)
+		rows, next, err := pageRows(page)
+		if wantOK {
+			if err != nil || len(rows) != len(wantRows) || !bytes.Equal(next, wantNext) {
+				t.Fatalf("pageRows(%s) = %d rows, next %s, %v; want %d rows, next %s", page, len(rows), next, err, len(wantRows), wantNext)
+			}
+		} else if err == nil {
+			t.Fatalf("pageRows(%s) reads a page decoding refuses", page)
+		}
+		for i, row := range rows {
+			if !bytes.Equal(row, wantRows[i]) {
+				t.Fatalf("row %d = %s, want %s", i, row, wantRows[i])
+			}
+			got := toolFromRow(row)
+			name, title, description, schema, problem := slowToolFromRow(row)
+			if got.NameOK != (problem == "") || got.NameOK && got.Name != name || got.Title != title ||
+				got.Description != description || !bytes.Equal(got.InputSchema, schema) {
+				t.Errorf("toolFromRow(%s) = %+v; decoding reads name %q (%s), title %q, description %q, schema %s",
+					row, got, name, problem, title, description, schema)
+			}
+		}
+	})
+}
