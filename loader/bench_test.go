@@ -1,6 +1,7 @@
 package loader_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -36,8 +37,9 @@ func scaleConfig(tb testing.TB, n, tools int, delay time.Duration) *loader.Confi
 }
 
 // awaitReady reads events until every server of cfg is ready, failing on
-// a server that fails.
-func awaitReady(tb testing.TB, s *loader.Session, cfg *loader.Config) {
+// a server that fails or lists other than tools tools (any number when
+// tools is negative).
+func awaitReady(tb testing.TB, s *loader.Session, cfg *loader.Config, tools int) {
 	tb.Helper()
 	pending := len(cfg.Servers)
 	deadline := time.After(60 * time.Second)
@@ -50,6 +52,8 @@ func awaitReady(tb testing.TB, s *loader.Session, cfg *loader.Config) {
 			case ev.Wire:
 			case ev.State == loader.Failed:
 				tb.Fatalf("%s failed: %s", ev.Server, ev.Err)
+			case ev.State == loader.Ready && tools >= 0 && len(ev.Tools) != tools:
+				tb.Fatalf("%s listed %d tools, want %d", ev.Server, len(ev.Tools), tools)
 			case ev.State == loader.Ready:
 				pending--
 			}
@@ -69,13 +73,19 @@ func BenchmarkConnect(b *testing.B) {
 	for _, c := range []struct {
 		name         string
 		servers, per int
-	}{{"1", 1, 20}, {"10", 10, 20}, {"50", 50, 20}, {"50x200", 50, 200}} {
+		lean         bool
+	}{{"1", 1, 20, false}, {"10", 10, 20, false}, {"50", 50, 20, false}, {"50x200", 50, 200, false}, {"50/lean", 50, 20, true}} {
 		b.Run(c.name, func(b *testing.B) {
 			cfg := scaleConfig(b, c.servers, c.per, delay)
+			if c.lean {
+				for i := range cfg.Servers {
+					cfg.Servers[i].Command, cfg.Servers[i].Args = scale.LeanCommand(b, i, c.per, delay)
+				}
+			}
 			b.ReportAllocs()
 			for b.Loop() {
 				s := loader.Open(cfg, loader.Options{})
-				awaitReady(b, s, cfg)
+				awaitReady(b, s, cfg, c.per)
 				b.StopTimer()
 				if err := s.Close(); err != nil {
 					b.Fatal(err)
@@ -137,7 +147,7 @@ func tapClient(b *testing.B) func() {
 	cfg := scaleConfig(b, 1, 200, 0)
 	s := loader.Open(cfg, loader.Options{})
 	b.Cleanup(func() { s.Close() })
-	awaitReady(b, s, cfg)
+	awaitReady(b, s, cfg, 200)
 	tool, label := scale.Name(0, 1), cfg.Servers[0].Label
 	return func() {
 		res, err := s.Call(context.Background(), label, tool, callArgs)
@@ -200,11 +210,56 @@ func BenchmarkClose(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		s := loader.Open(cfg, loader.Options{})
-		awaitReady(b, s, cfg)
+		awaitReady(b, s, cfg, -1)
 		b.StartTimer()
 		if err := s.Close(); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/op")
+}
+
+// TestLeanServerServesTheScaleSurface holds the lean server (the C one
+// BenchmarkConnect/50/lean starts) to the scale server it stands in for:
+// through mcplens, the same rows byte for byte, and a call that reaches it.
+func TestLeanServerServesTheScaleSurface(t *testing.T) {
+	const tools = 30
+	cfg := scaleConfig(t, 2, tools, 0)
+	cfg.Servers[1].Label = scale.Label(0) + "-lean"
+	cfg.Servers[1].Command, cfg.Servers[1].Args = scale.LeanCommand(t, 0, tools, 0)
+	s := loader.Open(cfg, loader.Options{})
+	t.Cleanup(func() { s.Close() })
+	ready := map[string]loader.Event{}
+	deadline := time.After(20 * time.Second)
+	for len(ready) < 2 {
+		select {
+		case ev := <-s.Events():
+			switch {
+			case ev.State == loader.Failed:
+				t.Fatalf("%s failed: %s", ev.Server, ev.Err)
+			case ev.State == loader.Ready && !ev.Wire:
+				ready[ev.Server] = ev
+			}
+		case <-deadline:
+			t.Fatal("the two servers were not ready within 20s")
+		}
+	}
+	scaled, lean := ready[cfg.Servers[0].Label].Tools, ready[cfg.Servers[1].Label].Tools
+	if len(scaled) != tools || len(lean) != tools {
+		t.Fatalf("listed %d and %d tools, want %d each", len(scaled), len(lean), tools)
+	}
+	for i := range scaled {
+		if !bytes.Equal(scaled[i].Raw, lean[i].Raw) {
+			t.Errorf("row %d: lean lists %s, scale lists %s", i, lean[i].Raw, scaled[i].Raw)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := s.Call(ctx, cfg.Servers[1].Label, scale.Name(0, 1), json.RawMessage(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "received tool " + scale.Name(0, 1); !bytes.Contains(res.Response, []byte(want)) {
+		t.Errorf("the lean server answered %s, want it to say %q", res.Response, want)
+	}
 }

@@ -1,6 +1,7 @@
 package scale
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -41,11 +42,59 @@ func Path(tb testing.TB) string {
 	return build.path
 }
 
-// Cleanup removes the built server. TestMain calls it after m.Run.
+// Cleanup removes the built servers. TestMain calls it after m.Run.
 func Cleanup() {
 	if build.dir != "" {
 		os.RemoveAll(build.dir)
 	}
+	if lean.dir != "" {
+		os.RemoveAll(lean.dir)
+	}
+}
+
+// lean is the one build of testdata/servers/lean per test binary.
+var lean struct {
+	once      sync.Once
+	dir, path string
+	err       error
+}
+
+// LeanCommand returns the command and arguments of a lean server (see
+// testdata/servers/lean) serving server i's first tools tools, answering
+// initialize after delay. The server is built with gcc on first use;
+// without it, the caller is skipped (failed when MCPLENS_REQUIRE_CC=1).
+func LeanCommand(tb testing.TB, i, tools int, delay time.Duration) (string, []string) {
+	tb.Helper()
+	lean.once.Do(func() {
+		cc, err := exec.LookPath("gcc")
+		if err != nil {
+			lean.err = err
+			return
+		}
+		if lean.dir, lean.err = os.MkdirTemp("", "mcplens-lean-"); lean.err != nil {
+			return
+		}
+		lean.path = filepath.Join(lean.dir, "lean")
+		cmd := exec.Command(cc, "-O2", "-static", "-o", lean.path, filepath.Join(root(), "testdata", "servers", "lean", "lean.c"))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			lean.err = fmt.Errorf("%v\n%s", err, out)
+		}
+	})
+	if lean.err != nil {
+		if os.Getenv("MCPLENS_REQUIRE_CC") == "1" { // CI installs a C compiler
+			tb.Fatalf("building the lean server: %v", lean.err)
+		}
+		tb.Skipf("building the lean server: %v", lean.err)
+	}
+	rows := [][]byte{}
+	for _, t := range Tools(i, tools) {
+		rows = append(rows, t.Row())
+	}
+	file := filepath.Join(lean.dir, fmt.Sprintf("tools-%d-%d.json", i, tools))
+	if err := os.WriteFile(file, append(append([]byte("["), bytes.Join(rows, []byte(","))...), ']'), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return lean.path, []string{Label(i), strconv.FormatInt(delay.Milliseconds(), 10), file}
 }
 
 // Args are the scale server's arguments to serve server i's first tools
