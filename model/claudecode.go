@@ -1,7 +1,6 @@
 package model
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -49,18 +48,9 @@ func applyClaudeCode(b *builder) {
 			n++
 		}
 		claims = claudeClaims(b, order[:n], prefixes, labelBad, claims[:0])
-		// Every name of the group begins with its first prefix, so names
-		// are compared after it, by the next eight bytes first.
-		head := len(prefixes[order[0]])
-		for i := range claims {
-			claims[i].key = sortKey(claims[i].name[head:])
-		}
 		// Stable by name: ties go to the first declared row.
 		slices.SortFunc(claims, func(x, y claudeClaim) int {
-			if x.key != y.key {
-				return cmp.Compare(x.key, y.key)
-			}
-			if c := strings.Compare(x.name[head:], y.name[head:]); c != 0 {
+			if c := strings.Compare(x.name, y.name); c != 0 {
 				return c
 			}
 			if x.ref.cat != y.ref.cat {
@@ -94,21 +84,6 @@ func applyClaudeCode(b *builder) {
 type claudeClaim struct {
 	name, wire string
 	ref        rowRef
-	key        uint64 // sortKey of the name after the group's prefix
-}
-
-// sortKey is the first eight bytes of s as a big-endian number, zeros past
-// its end: of two strings whose keys differ, the smaller key is the
-// smaller string. Equal keys say nothing, and the strings are compared.
-func sortKey(s string) uint64 {
-	var k uint64
-	for i := range 8 {
-		k <<= 8
-		if i < len(s) {
-			k |= uint64(s[i])
-		}
-	}
-	return k
 }
 
 // claudeClaims appends to claims the usable rows of the catalogues cats,
