@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"slices"
 	"sync"
 	"time"
 )
@@ -258,6 +259,11 @@ func (t *tapReader) add(p []byte) {
 	}
 	room := maxLineBytes - len(t.line)
 	if len(p) <= room {
+		if need := len(t.line) + len(p); need > cap(t.line) {
+			// Doubled, not left to append, which grows a large slice by a
+			// quarter: a 250 KB line would be copied some fifteen times.
+			t.line = slices.Grow(t.line, min(max(need, 2*cap(t.line)), maxLineBytes)-len(t.line))
+		}
 		t.line = append(t.line, p...)
 		return
 	}
@@ -277,6 +283,12 @@ func (t *tapReader) endLine() {
 		t.out = append(t.out, '\n')
 	case json.Valid(line):
 		t.wire.record(In, line, len(line), false)
+		if len(t.out) == 0 && len(line) == len(t.line) {
+			// The line is all the protocol has to read: it is handed over
+			// rather than copied, and the drained buffer holds the next.
+			t.out, t.line = append(t.line, '\n'), t.out[:0]
+			break
+		}
 		t.out = append(append(t.out, line...), '\n')
 	default:
 		for _, part := range splitJunk(line) {
