@@ -109,16 +109,14 @@ func (l *lister) page(ctx context.Context, cursor *string) ([]json.RawMessage, n
 }
 
 // pageRows decodes a tools/list result into its rows and its nextCursor.
-// A well-formed page is decoded in one pass, straight into rows: going
-// through the tools array as one value first copied every page once more,
-// which with many large servers listing at once weighed on peak memory.
-// Anything else is decoded again, step by step, to say what is wrong.
+// result must be valid JSON, as a result the transport decoded is. A
+// well-formed page is scanned, and its rows are the page's own bytes: each
+// is a slice of result, so a listed tool costs its bytes once, and no
+// decoder copies every row and every schema. Anything else is decoded,
+// step by step, to say what is wrong.
 func pageRows(result json.RawMessage) ([]json.RawMessage, json.RawMessage, error) {
-	// The rows are the page's own bytes: each row found by scanning is a
-	// slice of result, so a listed tool costs its bytes once, and the
-	// decoders' copies of every row and every schema are not made at all.
 	var v [2][]byte
-	if json.Valid(result) && jsonMembers(result, []string{"tools", "nextCursor"}, v[:]) {
+	if jsonMembers(result, []string{"tools", "nextCursor"}, v[:]) {
 		if rows, ok := jsonElements(v[0]); ok {
 			return rows, v[1], nil
 		}
