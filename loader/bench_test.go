@@ -162,7 +162,8 @@ func tapClient(b *testing.B) func() {
 }
 
 // plainClient returns a function making one call through an mcp-go stdio
-// client of its own, on the same server.
+// client of its own, on the same server. Its request is the one a Session
+// sends, progress token included, so that the tap is all that differs.
 func plainClient(b *testing.B) func() {
 	cl, err := client.NewStdioMCPClient(scale.Path(b), nil, scale.Args(0, 200, 0)...)
 	if err != nil {
@@ -176,8 +177,11 @@ func plainClient(b *testing.B) func() {
 	}}); err != nil {
 		b.Fatal(err)
 	}
-	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: scale.Name(0, 1), RawArguments: callArgs}}
+	seq := 0
 	return func() {
+		seq++
+		req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: scale.Name(0, 1), RawArguments: callArgs,
+			Meta: &mcp.Meta{ProgressToken: fmt.Sprintf("mcplens-%d", seq)}}}
 		res, err := cl.CallTool(ctx, req)
 		if err != nil || res.IsError {
 			b.Fatalf("call: %v", err)

@@ -135,7 +135,10 @@ type envelope struct {
 	Method *string         `json:"method"`
 }
 
-func (c *callCapture) see(dir Direction, line []byte) {
+func (c *callCapture) see(dir Direction, line []byte, valid bool) {
+	if !valid {
+		return // a line cut short, or not a message
+	}
 	env, ok := peekEnvelope(line)
 	if !ok || len(env.ID) == 0 {
 		return
@@ -172,9 +175,6 @@ func (c *callCapture) fill(res *CallResult) {
 	}
 	res.Response = r.response
 	res.Latency = r.answered.Sub(r.sentAt)
-	if !json.Valid(r.response) {
-		return
-	}
 	result, found, ok := jsonMember(r.response, "result")
 	if !ok {
 		var msg struct {

@@ -27,11 +27,11 @@ func (c *conn) dial() *client.Client {
 	// Over HTTP, text that is not JSON (an SSE endpoint event, the body of
 	// a 202) belongs to the transport: it is kept, and is no protocol fault.
 	if check := c.wire.check; check != nil {
-		c.wire.check = func(dir Direction, line []byte, junk bool) string {
+		c.wire.check = func(dir Direction, line []byte, junk, valid bool) string {
 			if junk {
 				return ""
 			}
-			return check(dir, line, junk)
+			return check(dir, line, junk, valid)
 		}
 	}
 	base := http.DefaultTransport.(*http.Transport).Clone()

@@ -3,7 +3,6 @@ package loader
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"mime"
 	"net/http"
@@ -37,7 +36,7 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 		out.ContentLength = int64(len(body))
 		if len(body) > 0 {
-			t.wire.record(Out, body, len(body), !json.Valid(body))
+			t.wire.record(Out, body, len(body), kindOf(body))
 		}
 	}
 	var cancel context.CancelFunc
@@ -102,7 +101,7 @@ func (b *bodyTap) finish() {
 	b.done = true
 	if b.size > 0 {
 		body := bytes.TrimRight(b.buf, "\r\n")
-		b.wire.record(In, body, b.size, !json.Valid(body))
+		b.wire.record(In, body, b.size, kindOf(body))
 	}
 }
 
@@ -193,7 +192,7 @@ func (e *eventTap) endLine(line []byte) {
 }
 
 func (e *eventTap) dispatch() {
-	e.wire.record(In, e.data, e.size, !json.Valid(e.data))
+	e.wire.record(In, e.data, e.size, kindOf(e.data))
 	e.data, e.size, e.hasData = e.data[:0], 0, false
 }
 

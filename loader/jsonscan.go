@@ -163,14 +163,12 @@ func plainID(raw []byte) (id string, ok bool) {
 	return "n:" + string(raw), true
 }
 
-// peekMessage fills a message from line by scanning, as decoding line into
-// it would; ok is false when the scan cannot say (line is not valid JSON,
-// a member name is escaped or differs in case, params is not an object),
-// and the caller decodes line instead. msg is then the zero message.
+// peekMessage fills a message from line, which must be valid JSON, by
+// scanning, as decoding line into it would; ok is false when the scan
+// cannot say (a member name is escaped or differs in case, params is not
+// an object), and the caller decodes line instead. msg is then the zero
+// message.
 func peekMessage(line []byte) (msg message, ok bool) {
-	if !json.Valid(line) {
-		return message{}, false
-	}
 	var v [6][]byte
 	if !jsonMembers(line, []string{"jsonrpc", "id", "method", "result", "error", "params"}, v[:]) {
 		return message{}, false

@@ -74,9 +74,9 @@ func (p *present) UnmarshalJSON([]byte) error {
 }
 
 // check is the Wire's check: it returns the problem of one frame, or "".
-func (m *monitor) check(dir Direction, line []byte, junk bool) string {
+func (m *monitor) check(dir Direction, line []byte, junk, valid bool) string {
 	if dir == Out {
-		m.sent(line)
+		m.sent(line, valid)
 		return ""
 	}
 	if junk {
@@ -84,7 +84,7 @@ func (m *monitor) check(dir Direction, line []byte, junk bool) string {
 			"(ignored; shown as junk in the wire pane); first: %q", clip(line)))
 		return ""
 	}
-	problem, kind := m.received(line)
+	problem, kind := m.received(line, valid)
 	if problem != "" {
 		m.fault(kind, problem, fmt.Sprintf("%s: %s", problem, clip(line)))
 	}
@@ -92,7 +92,10 @@ func (m *monitor) check(dir Direction, line []byte, junk bool) string {
 }
 
 // sent notes the id of each request written, and the ids given up.
-func (m *monitor) sent(line []byte) {
+func (m *monitor) sent(line []byte, valid bool) {
+	if !valid {
+		return
+	}
 	msg, ok := peekMessage(line)
 	if !ok && json.Unmarshal(line, &msg) != nil {
 		return
@@ -120,12 +123,16 @@ func (m *monitor) sent(line []byte) {
 
 // received checks one JSON frame from the server, returning its problem and
 // the kind of fault.
-func (m *monitor) received(line []byte) (problem, kind string) {
+func (m *monitor) received(line []byte, valid bool) (problem, kind string) {
 	trimmed := bytes.TrimSpace(line)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return fmt.Sprintf("not a JSON-RPC message: %s, not an object", jsonType(trimmed)), faultMalformed
 	}
-	msg, ok := peekMessage(line)
+	var msg message
+	ok := false
+	if valid {
+		msg, ok = peekMessage(line)
+	}
 	if !ok {
 		if err := json.Unmarshal(line, &msg); err != nil {
 			return fmt.Sprintf("not a JSON-RPC message: %v", err), faultMalformed

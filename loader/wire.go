@@ -76,12 +76,30 @@ type Wire struct {
 	ring  []Frame
 	head  int // index in ring of the oldest frame once the ring is full
 	total int
-	held  int                              // bytes of the frames in ring
-	cut   int                              // how many of the oldest frames are cut to OldFrameBytes
-	watch func(dir Direction, line []byte) // sees whole lines, for Call
+	held  int                                          // bytes of the frames in ring
+	cut   int                                          // how many of the oldest frames are cut to OldFrameBytes
+	watch func(dir Direction, line []byte, valid bool) // sees whole lines, for Call
 	// check, when set, names how a frame breaks the protocol. It is set
-	// before the first frame and never changed.
-	check func(dir Direction, line []byte, junk bool) string
+	// before the first frame and never changed. valid says that line is
+	// valid JSON.
+	check func(dir Direction, line []byte, junk, valid bool) string
+}
+
+// A frameKind is what a tap knows of the bytes of a frame it records.
+type frameKind int
+
+const (
+	frameJSON      frameKind = iota // valid JSON: the tap checked
+	frameUnchecked                  // not checked: a line cut short, or one mcplens's client wrote
+	frameJunk                       // not JSON
+)
+
+// kindOf checks b: frameJSON or frameJunk.
+func kindOf(b []byte) frameKind {
+	if json.Valid(b) {
+		return frameJSON
+	}
+	return frameJunk
 }
 
 func newWire(server string, notify func()) *Wire {
@@ -109,7 +127,13 @@ func (w *Wire) Len() int {
 // record stores one frame: a whole line (its line end already removed), or
 // the part of one that is junk or JSON. size is the length of the frame as
 // it came, which is more than len(line) for a line cut to maxLineBytes.
-func (w *Wire) record(dir Direction, line []byte, size int, junk bool) {
+//
+// A frame is checked for being JSON once, here or by the tap: the protocol
+// checks and the call capture are told rather than checking again, which
+// cost a few percent of a call's round trip.
+func (w *Wire) record(dir Direction, line []byte, size int, kind frameKind) {
+	junk := kind == frameJunk
+	valid := kind == frameJSON || kind == frameUnchecked && json.Valid(line)
 	f := Frame{
 		Server: w.server,
 		Dir:    dir,
@@ -119,7 +143,7 @@ func (w *Wire) record(dir Direction, line []byte, size int, junk bool) {
 		Junk:   junk,
 	}
 	if w.check != nil {
-		f.Problem = w.check(dir, line, junk)
+		f.Problem = w.check(dir, line, junk, valid)
 	}
 	w.mu.Lock()
 	if len(w.ring) < MaxFrames {
@@ -136,7 +160,7 @@ func (w *Wire) record(dir Direction, line []byte, size int, junk bool) {
 	watch := w.watch
 	w.mu.Unlock()
 	if watch != nil && !junk {
-		watch(dir, line)
+		watch(dir, line, valid)
 	}
 	if w.notify != nil {
 		w.notify()
@@ -161,7 +185,7 @@ func (w *Wire) trim() {
 
 // setWatch installs (or with nil removes) a function that sees every later
 // line whole, before it reaches the protocol.
-func (w *Wire) setWatch(fn func(dir Direction, line []byte)) {
+func (w *Wire) setWatch(fn func(dir Direction, line []byte, valid bool)) {
 	w.mu.Lock()
 	w.watch = fn
 	w.mu.Unlock()
@@ -279,10 +303,10 @@ func (t *tapReader) endLine() {
 	line := bytes.TrimSuffix(t.line, []byte("\r"))
 	switch {
 	case t.stream:
-		t.wire.record(In, line, t.size, false)
+		t.wire.record(In, line, t.size, frameUnchecked)
 		t.out = append(t.out, '\n')
 	case json.Valid(line):
-		t.wire.record(In, line, len(line), false)
+		t.wire.record(In, line, len(line), frameJSON)
 		if len(t.out) == 0 && len(line) == len(t.line) {
 			// The line is all the protocol has to read: it is handed over
 			// rather than copied, and the drained buffer holds the next.
@@ -292,7 +316,11 @@ func (t *tapReader) endLine() {
 		t.out = append(append(t.out, line...), '\n')
 	default:
 		for _, part := range splitJunk(line) {
-			t.wire.record(In, part.text, len(part.text), !part.json)
+			kind := frameJunk
+			if part.json {
+				kind = frameJSON // decoded as one value
+			}
+			t.wire.record(In, part.text, len(part.text), kind)
 			if part.json {
 				t.out = append(append(t.out, part.text...), '\n')
 			}
@@ -379,7 +407,7 @@ func (t *tapWriter) Write(p []byte) (int, error) {
 		if i < 0 {
 			break
 		}
-		t.wire.record(Out, bytes.TrimSuffix(t.partial, []byte("\r")), t.size, false)
+		t.wire.record(Out, bytes.TrimSuffix(t.partial, []byte("\r")), t.size, frameUnchecked)
 		t.partial, t.size = t.partial[:0], 0
 		rest = rest[i+1:]
 	}

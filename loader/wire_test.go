@@ -13,7 +13,7 @@ import (
 func TestWireKeepsLastFrames(t *testing.T) {
 	w := newWire("a", nil)
 	for i := range MaxFrames + 10 {
-		w.record(Out, []byte{byte('0' + i%10)}, 1, false)
+		w.record(Out, []byte{byte('0' + i%10)}, 1, frameUnchecked)
 	}
 	if got, want := w.Len(), MaxFrames+10; got != want {
 		t.Errorf("Len() = %d, want %d", got, want)
@@ -36,9 +36,9 @@ func TestWireKeepsLastFrames(t *testing.T) {
 func TestWireCutsLongFrames(t *testing.T) {
 	w := newWire("a", nil)
 	var whole []byte
-	w.setWatch(func(_ Direction, line []byte) { whole = bytes.Clone(line) })
+	w.setWatch(func(_ Direction, line []byte, _ bool) { whole = bytes.Clone(line) })
 	long := bytes.Repeat([]byte("x"), MaxFrameBytes+5)
-	w.record(In, long, len(long), false)
+	w.record(In, long, len(long), frameUnchecked)
 	f := w.Frames()[0]
 	if len(f.Bytes) != MaxFrameBytes || f.Size != len(long) || !f.Truncated() {
 		t.Errorf("frame kept %d of %d bytes (truncated %v), want %d of %d", len(f.Bytes), f.Size, f.Truncated(), MaxFrameBytes, len(long))

@@ -13,7 +13,7 @@ func TestWireBytesBounded(t *testing.T) {
 	line := bytes.Repeat([]byte("y"), MaxFrameBytes)
 	for i := range MaxFrames + 500 {
 		line[0] = byte('a' + i%26)
-		w.record(In, line, len(line), false)
+		w.record(In, line, len(line), frameUnchecked)
 	}
 	frames := w.Frames()
 	held := 0
