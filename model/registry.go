@@ -186,7 +186,7 @@ func (b *builder) insert(name string, ref rowRef) {
 // and Kind.
 func (b *builder) appendSorted(name string, ref rowRef) {
 	if b.reg.index != nil || len(b.reg.Routes) > 0 && b.reg.Routes[len(b.reg.Routes)-1].Name >= name {
-		panic("model: appendSorted out of name order")
+		panic("model: appendSorted out of name order, or after registering by lookup")
 	}
 	b.reg.byName = true
 	b.reg.Routes = append(b.reg.Routes, Route{Name: name, Server: b.label(ref), Wire: b.cats[ref.cat].Tools[ref.row].Name, Index: ref.row})
