@@ -116,7 +116,9 @@ func (c *conn) startChild() *client.Client {
 		c.fail(fmt.Sprintf("starting %q: %v", c.spec.Command, startErr(err)), "")
 		return nil
 	}
+	pages := newPageTaker()
 	stdout := newTapReader(p.stdout, c.wire)
+	stdout.pages = pages
 	stdin := newTapWriter(p.stdin, c.wire)
 	// The transport gets the tapped pipes and no stderr: stderr is drained
 	// here, and the process is ours to reap.
@@ -134,7 +136,7 @@ func (c *conn) startChild() *client.Client {
 		p.stop()
 		return nil
 	}
-	c.proc, c.client, c.lister = p, cl, &lister{tr: tr}
+	c.proc, c.client, c.lister = p, cl, &lister{tr: tr, pages: pages}
 	c.mu.Unlock()
 	c.s.wg.Go(func() { c.watchExit(p) })
 	return cl

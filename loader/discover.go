@@ -23,8 +23,9 @@ const maxPages = 1000
 // missing or not a string, and with it the evidence the inspector exists to
 // show.
 type lister struct {
-	tr  transport.Interface
-	seq atomic.Int64
+	tr    transport.Interface
+	seq   atomic.Int64
+	pages *pageTaker // over stdio: the tap hands the answers over
 }
 
 // list follows every nextCursor. A listing that cannot finish cleanly (a
@@ -77,19 +78,31 @@ func (l *lister) page(ctx context.Context, cursor *string) ([]json.RawMessage, n
 		params["cursor"] = *cursor
 	}
 	id := "list-" + strconv.FormatInt(l.seq.Add(1), 10)
+	if l.pages != nil {
+		l.pages.expect(strconv.Quote(id))
+	}
 	resp, err := l.tr.SendRequest(ctx, transport.JSONRPCRequest{
 		JSONRPC: mcp.JSONRPC_VERSION,
 		ID:      mcp.NewRequestId(id),
 		Method:  string(mcp.MethodToolsList),
 		Params:  params,
 	})
+	var taken json.RawMessage
+	took := false
+	if l.pages != nil {
+		taken, took = l.pages.take(strconv.Quote(id))
+	}
 	if err != nil {
 		return nil, nextCursor{}, err
 	}
 	if resp.Error != nil {
 		return nil, nextCursor{}, fmt.Errorf("server answered error %d: %s", resp.Error.Code, resp.Error.Message)
 	}
-	rows, nextRaw, err := pageRows(resp.Result)
+	result := resp.Result
+	if took {
+		result = taken // mcp-go had a stub
+	}
+	rows, nextRaw, err := pageRows(result)
 	if err != nil {
 		return nil, nextCursor{}, err
 	}

@@ -232,6 +232,8 @@ type tapReader struct {
 
 	eof  chan struct{} // closed when r reports an error or end of file
 	once sync.Once
+
+	pages *pageTaker // when set, takes the answers to the lister's requests
 }
 
 func newTapReader(r io.Reader, w *Wire) *tapReader {
@@ -307,6 +309,12 @@ func (t *tapReader) endLine() {
 		t.out = append(t.out, '\n')
 	case json.Valid(line):
 		t.wire.record(In, line, len(line), frameJSON)
+		if t.pages != nil {
+			if stub, took := t.pages.offer(line); took {
+				t.out = append(append(t.out, stub...), '\n')
+				break
+			}
+		}
 		if len(t.out) == 0 && len(line) == len(t.line) {
 			// The line is all the protocol has to read: it is handed over
 			// rather than copied, and the drained buffer holds the next.
