@@ -9,8 +9,10 @@
 // taps its stdin and stdout so each JSON-RPC line is kept exactly as it
 // crossed the pipe (a Wire per server); for streamable HTTP and SSE servers
 // it taps the HTTP bodies instead. It lists each server's tools as raw
-// rows, so a row with no usable name is still shown. The loader never
-// decides names: that is model's job.
+// rows, so a row with no usable name is still shown; over stdio the tap
+// hands each tools/list answer straight to the listing, and mcp-go, which
+// carries every other message, sees a stub in its place (pages.go). The
+// loader never decides names: that is model's job.
 //
 //	cfg, err := loader.LoadConfig("mcp.json")
 //	if err != nil {
