@@ -126,6 +126,7 @@ type callCapture struct {
 type capturedRequest struct {
 	id               string // the id's JSON text
 	line, response   []byte
+	valid            bool // response is valid JSON, not cut short
 	sentAt, answered time.Time
 }
 
@@ -136,9 +137,6 @@ type envelope struct {
 }
 
 func (c *callCapture) see(dir Direction, line []byte, valid bool) {
-	if !valid {
-		return // a line cut short, or not a message
-	}
 	env, ok := peekEnvelope(line)
 	if !ok || len(env.ID) == 0 {
 		return
@@ -153,7 +151,7 @@ func (c *callCapture) see(dir Direction, line []byte, valid bool) {
 	case dir == In && env.Method == nil:
 		for i := range c.requests {
 			if r := &c.requests[i]; r.id == id && r.response == nil {
-				r.response, r.answered = bytes.Clone(line), now
+				r.response, r.answered, r.valid = bytes.Clone(line), now, valid
 			}
 		}
 	}
@@ -175,6 +173,9 @@ func (c *callCapture) fill(res *CallResult) {
 	}
 	res.Response = r.response
 	res.Latency = r.answered.Sub(r.sentAt)
+	if !r.valid {
+		return
+	}
 	result, found, ok := jsonMember(r.response, "result")
 	if !ok {
 		var msg struct {
