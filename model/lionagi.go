@@ -60,11 +60,13 @@ func applyLionagi(b *builder) {
 				sr.Notes = append(sr.Notes, fmt.Sprintf("lists %s more than once (rows %d and %d)", t.Name, first, i))
 				continue
 			}
-			if holder, ok := b.taken(name); nested && ok {
-				b.drop(ref, fmt.Sprintf("name %s taken by server %s (tool %s)",
-					name, b.label(holder), b.outcome(holder).Wire), b.label(holder))
-				lost = append(lost, t.Name)
-				continue
+			if nested { // else no other server can hold the name
+				if holder, ok := b.taken(name); ok {
+					b.drop(ref, fmt.Sprintf("name %s taken by server %s (tool %s)",
+						name, b.label(holder), b.outcome(holder).Wire), b.label(holder))
+					lost = append(lost, t.Name)
+					continue
+				}
 			}
 			local[name] = i
 			pending = append(pending, ref)
