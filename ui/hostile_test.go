@@ -138,7 +138,7 @@ func TestUIUnderHostileServers(t *testing.T) {
 			for _, k := range []string{"2", "5", "1", "w", "w", "?", "?"} {
 				m = press(m, k)
 			}
-			m = answersKeys(t, m, keyLimit)
+			answersKeys(t, m, keyLimit)
 		})
 	}
 }
@@ -343,7 +343,7 @@ func TestUINoCallWithoutSend(t *testing.T) {
 	for _, k := range []string{"G", "i", "esc", "g", "enter", "esc", "p", "p", "2", "i", "esc", "3", "4", "5", "1", "w", "w", "?", "?"} {
 		m = press(m, k)
 	}
-	m, _ = pump(t, m, cfg, sess, 300*time.Millisecond)
+	pump(t, m, cfg, sess, 300*time.Millisecond)
 	b, err := os.ReadFile(record)
 	if err != nil {
 		t.Fatal(err)

@@ -26,7 +26,6 @@ type invoke struct {
 	route  model.Route
 	editor textarea.Model
 	err    string
-	cancel func()
 }
 
 // callDoneMsg is the end of one call, successful or not.

@@ -136,14 +136,6 @@ func truncate(s string, w int, tail string) string {
 	return sb.String()
 }
 
-// padRight returns s followed by spaces up to w cells.
-func padRight(s string, w int) string {
-	if n := w - textWidth(s); n > 0 {
-		return s + strings.Repeat(" ", n)
-	}
-	return s
-}
-
 // joinLeft is lipgloss.JoinVertical(lipgloss.Left, blocks...): the blocks'
 // lines one under the other, each padded with spaces to the widest, every
 // line measured once.
