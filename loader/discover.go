@@ -222,19 +222,7 @@ func jsonType(raw json.RawMessage) string {
 	if len(raw) == 0 {
 		return "empty"
 	}
-	switch raw[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
+	return model.JSONKind(raw)
 }
 
 // clip shortens raw JSON for an error message.

@@ -30,7 +30,7 @@ func SchemaProblem(schema json.RawMessage) string {
 		return "inputSchema is not valid JSON"
 	}
 	if raw[0] != '{' {
-		return fmt.Sprintf("inputSchema is %s, not an object", valueKind(raw))
+		return fmt.Sprintf("inputSchema is %s, not an object", JSONKind(raw))
 	}
 	// Past encoding/json's nesting limit the member is not looked up, as
 	// decoding the object to find it would fail.
@@ -39,7 +39,7 @@ func SchemaProblem(schema json.RawMessage) string {
 		case len(t) == 0:
 			return `inputSchema has no "type"; MCP requires "object"`
 		case t[0] != '"':
-			return fmt.Sprintf(`inputSchema "type" is %s, not "object"`, valueKind(t))
+			return fmt.Sprintf(`inputSchema "type" is %s, not "object"`, JSONKind(t))
 		case string(t) != `"object"`:
 			return fmt.Sprintf(`inputSchema "type" is %s, not "object"`, Sanitize(string(t)))
 		}
@@ -255,8 +255,9 @@ func walkBrackets(raw []byte, i int, untilClosed bool) (end, deepest int, balanc
 	return len(raw), deepest, depth == 0, !inString
 }
 
-// valueKind names the JSON type of a valid value for a message.
-func valueKind(raw []byte) string {
+// JSONKind names the JSON type of a valid value for a message: "an
+// object", "an array", "a string", "a boolean", "null" or "a number".
+func JSONKind(raw []byte) string {
 	switch raw[0] {
 	case '{':
 		return "an object"
