@@ -30,6 +30,8 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	policyName := fset.String("policy", model.Policies()[0].Name, "naming policy NAME is resolved under: "+policyNames())
 	argsFlag := fset.String("args", "{}", "the call's arguments: a JSON object, @FILE to read it from a file, or @- from stdin")
 	timeout := fset.Duration("timeout", 0, "bound on each server's connect (default: the config's own, else 20s)")
+	var limits loader.Limits
+	fset.Var(&limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
 	configFormat := fset.String("config-format", "", "read PATH as this client's format (default: detected): "+formatNames())
 	fset.Usage = func() {
 		fmt.Fprintf(stderr, "usage: mcplens call [PATH] NAME [--args JSON | --args @FILE] [--policy P]\n\n"+
@@ -66,7 +68,11 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
 		return exitUsage
 	}
-	cfg, err := configWith(path, loader.ConfigOptions{Format: *configFormat})
+	if err := limits.FromEnv(nil); err != nil {
+		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
+		return exitUsage
+	}
+	cfg, err := configWith(path, loader.ConfigOptions{Format: *configFormat, Limits: limits})
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
 		return exitUsage
@@ -74,7 +80,7 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	session := loader.Open(cfg, loader.Options{Timeout: *timeout})
+	session := loader.Open(cfg, loader.Options{Timeout: *timeout, Limits: limits})
 	defer session.Close()
 	wait := settleWait(cfg, *timeout)
 	settleCtx, cancel := context.WithTimeout(ctx, wait)

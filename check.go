@@ -33,6 +33,8 @@ const settleSlack = 5 * time.Second
 // checkOptions are check's flags; mcplens PATH without a terminal runs check
 // with the defaults and its own --policy and --lock.
 type checkOptions struct {
+	// limits bound what is read from each server and the config.
+	limits loader.Limits
 	policy     string
 	providers  string
 	format     string
@@ -71,6 +73,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fset.StringVar(&o.lock, "lock", "", "compare each server's tools with the approved definitions in this lock file")
 	fset.BoolVar(&o.updateLock, "update-lock", false, "write what the servers advertise now to the --lock file")
 	fset.DurationVar(&o.timeout, "timeout", 0, "bound on each server's connect (default: the config's own, else 20s)")
+	fset.Var(&o.limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
 	fset.StringVar(&o.configFormat, "config-format", "", "read PATH as this client's format (default: detected): "+formatNames())
 	fset.Usage = func() {
 		fmt.Fprintf(stderr, "usage: mcplens check [PATH] [--policy P] [--providers LIST] [--format text|json|markdown] [--fail-on LEVEL] [--lock FILE [--update-lock]]\n\n"+
@@ -93,7 +96,11 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 		return exitUsage
 	}
-	cfg, err := configWith(first(pos), loader.ConfigOptions{Format: o.configFormat})
+	if err := o.limits.FromEnv(nil); err != nil {
+		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
+		return exitUsage
+	}
+	cfg, err := configWith(first(pos), loader.ConfigOptions{Format: o.configFormat, Limits: o.limits})
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 		return exitUsage
@@ -136,7 +143,7 @@ func check(cfg *loader.Config, o checkOptions, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 
-	states, settled, err := connect(cfg, o.timeout)
+	states, settled, err := connect(cfg, o.timeout, o.limits)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 	}
@@ -182,13 +189,13 @@ var errInterrupted = errors.New("interrupted")
 // was still connecting after the loader's timeout (and some slack) or when
 // the user interrupted; err then says which, or that a child could not be
 // reaped.
-func connect(cfg *loader.Config, timeout time.Duration) (states []report.ServerState, settled bool, err error) {
+func connect(cfg *loader.Config, timeout time.Duration, limits loader.Limits) (states []report.ServerState, settled bool, err error) {
 	sigCtx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	wait := settleWait(cfg, timeout)
 	ctx, cancel := context.WithTimeout(sigCtx, wait)
 	defer cancel()
-	session := loader.Open(cfg, loader.Options{Timeout: timeout})
+	session := loader.Open(cfg, loader.Options{Timeout: timeout, Limits: limits})
 	states, err = report.Collect(ctx, session.Events(), cfg.Servers)
 	closeErr := session.Close()
 	switch {

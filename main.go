@@ -62,6 +62,8 @@ func run(args []string, stderr io.Writer) int {
 	fs.StringVar(&copts.Format, "format", "", "read CONFIG as this client's format (default: detected): "+formatNames())
 	fs.StringVar(&copts.Project, "project", "", "for ~/.claude.json: also the servers of this project path")
 	timeout := fs.Duration("timeout", 0, "bound on each server's connect (default: the config's own, else 20s)")
+	var limits loader.Limits
+	fs.Var(&limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
 	discover := fs.Bool("discover", false, "list the config files found here and in the usual places, start nothing")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: mcplens [--policy P] [--lock FILE] [--format F] [--project P] [--timeout D] [CONFIG]\n"+
@@ -82,6 +84,11 @@ func run(args []string, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
+	if err := limits.FromEnv(nil); err != nil {
+		fmt.Fprintf(stderr, "mcplens: %v\n", err)
+		return 2
+	}
+	copts.Limits = limits
 	if *discover {
 		return runDiscover(os.Stdout, stderr)
 	}
@@ -98,7 +105,7 @@ func run(args []string, stderr io.Writer) int {
 	if !isTerminal(os.Stdout) {
 		// Piped or redirected: print the check report instead of drawing.
 		o := defaultCheckOptions()
-		o.policy, o.lock, o.timeout = *policy, *lockPath, *timeout
+		o.policy, o.lock, o.timeout, o.limits = *policy, *lockPath, *timeout, limits
 		return check(cfg, o, os.Stdout, stderr)
 	}
 	if needed := ui.NeededInputs(cfg); len(needed) > 0 && isTerminal(os.Stdin) {
@@ -125,7 +132,7 @@ func run(args []string, stderr io.Writer) int {
 		debug.SetMemoryLimit(ui.MemoryLimit)
 	}
 
-	session := loader.Open(cfg, loader.Options{Timeout: *timeout})
+	session := loader.Open(cfg, loader.Options{Timeout: *timeout, Limits: limits})
 	defer session.Close()
 
 	m := ui.New(cfg.Path, cfg.Servers, session)
@@ -161,6 +168,11 @@ func config(path string) (*loader.Config, error) {
 		return nil, fmt.Errorf("finding the mcplens binary for the demo servers: %w", err)
 	}
 	return demo.Config(exe), nil
+}
+
+// limitHelp lists the limits for --help.
+func limitHelp() string {
+	return "\n" + strings.TrimSpace(loader.LimitNames())
 }
 
 func policyNames() string {

@@ -115,6 +115,8 @@ type ConfigOptions struct {
 	Workspace string
 	// Inputs answers VS Code's ${input:ID} variables, by ID.
 	Inputs map[string]string
+	// Limits bounds the config file (Limits.Config); unset, its default.
+	Limits Limits
 }
 
 // LoadConfig reads and parses the config file at path, detecting its format.

@@ -80,6 +80,9 @@ type Options struct {
 	// per-transport option for the stdio paths used here); nil discards,
 	// so nothing reaches a terminal a TUI is drawing on.
 	Logger *slog.Logger
+	// Limits bound what is read from each server; unset ones take their
+	// defaults (DefaultLimits).
+	Limits Limits
 }
 
 // DefaultTimeout is the per-server connect and listing timeout.
@@ -110,6 +113,7 @@ func Open(cfg *Config, opts Options) *Session {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
+	opts.Limits = opts.Limits.WithDefaults()
 	logger := opts.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
