@@ -34,7 +34,7 @@ const settleSlack = 5 * time.Second
 // with the defaults and its own --policy and --lock.
 type checkOptions struct {
 	// limits bound what is read from each server and the config.
-	limits loader.Limits
+	limits     loader.Limits
 	policy     string
 	providers  string
 	format     string
