@@ -47,7 +47,9 @@ func RedactHeader(name, value string) string { return MaskValue(value) }
 
 // RedactURL returns raw with its secrets masked: the password of its user
 // information (the user too when it comes alone, as tokens often do), every
-// query value and the fragment. Scheme, host, path and query keys stay.
+// query value, the fragment, and the path segments that hold a token or
+// read as random (a key in a webhook's path). Scheme, host, the rest of the
+// path and query keys stay.
 // Text that does not parse as a URL with a host is masked after its
 // "scheme://", or else after its first '?', '#', '@' or space.
 func RedactURL(raw string) string {
@@ -77,6 +79,9 @@ func RedactURL(raw string) string {
 	if u.Fragment != "" {
 		u.Fragment, u.RawFragment = "xxxxx", ""
 	}
+	if masked := maskPathSegments(u.Path); masked != u.Path {
+		u.Path, u.RawPath = masked, ""
+	}
 	s := u.String()
 	// url.URL escapes what it writes; the masks are written plain.
 	return strings.NewReplacer("xxxxx", Masked, "%2A%2A%2A%2A", Masked).Replace(s)
@@ -98,7 +103,8 @@ func redactUnparsed(raw string) string {
 // RedactArgs returns a copy of a command's arguments with their secrets
 // masked: the value of a flag whose name says it is a secret (--token X,
 // --api-key=X), NAME=VALUE where NAME does, a bearer
-// or basic credential (Bearer X), and the secrets of URLs (RedactURL).
+// or basic credential (Bearer X), the secrets of URLs (RedactURL), and
+// the secrets known by their shape (MaskTokens, LooksRandom).
 func RedactArgs(args []string) []string {
 	out := make([]string, len(args))
 	maskNext := false
@@ -126,6 +132,8 @@ func redactWord(a string) string {
 			return name + "=" + MaskValue(value)
 		case strings.Contains(value, "://"):
 			return name + "=" + RedactURL(value)
+		case maskShapes(value) != value:
+			return name + "=" + maskShapes(value)
 		}
 	}
 	if scheme, cred, ok := strings.Cut(a, " "); ok {
@@ -142,7 +150,7 @@ func redactWord(a string) string {
 	if strings.Contains(a, "://") {
 		return RedactURL(a)
 	}
-	return a
+	return maskShapes(a)
 }
 
 // RedactText masks the secrets in a message that may quote a config: the

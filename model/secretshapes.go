@@ -1,0 +1,150 @@
+package model
+
+import (
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Some secrets are recognised by their shape rather than by the name they
+// are given: a provider's token prefix (ghp_, sk-proj-, xoxb-, AKIA...), a
+// user:password before an '@', a long random word. These are the shapes a
+// command line or a URL carries without a secret-sounding flag in front.
+
+// tokenPattern matches the API tokens of well-known providers by their
+// prefix, followed by enough token characters that a word merely starting
+// the same ("sk-learn", "ghp_x") is not one.
+var tokenPattern = regexp.MustCompile(
+	`\b(?:` +
+		`gh[pousr]_|github_pat_|` + // GitHub
+		`sk-(?:proj-|ant-|live-|test-)?|rk_(?:live|test)_|pk_live_|` + // OpenAI, Anthropic, Stripe
+		`xox[abposr]-|xapp-|` + // Slack
+		`glpat-|gldt-|` + // GitLab
+		`hf_|npm_|pypi-|AIza|ya29\.|` + // Hugging Face, npm, PyPI, Google
+		`eyJ` + // a JSON Web Token: base64 of `{"`
+		`)[A-Za-z0-9_\-.]{16,}` +
+		`|\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`) // AWS access key IDs
+
+// userinfoPattern matches the user:password@ of a connection string that
+// url.Parse cannot read (user:pass@tcp(h:3306)/db, or a password holding
+// '/' or '#').
+var userinfoPattern = regexp.MustCompile(`([A-Za-z0-9._%+\-]+):([^\s:@/]+)@`)
+
+// MaskTokens returns s with every well-known API token in it masked
+// (ghp_..., github_pat_..., sk-..., sk-proj-..., xoxb-..., AKIA...), and
+// the password of every user:password@ in it.
+func MaskTokens(s string) string {
+	if s == "" {
+		return s
+	}
+	s = tokenPattern.ReplaceAllLiteralString(s, Masked)
+	if strings.Contains(s, "@") {
+		s = userinfoPattern.ReplaceAllString(s, "${1}:"+Masked+"@")
+	}
+	return s
+}
+
+// minRandomLen is the length from which a word of letters and digits is
+// judged by its entropy: shorter ones are names, versions and flags.
+const minRandomLen = 20
+
+// minRandomBits is the entropy per character, in bits, from which a long
+// word reads as random: a token drawn from 62 characters has some 4.5 over
+// 20 characters; hyphenated English words and dates stay under 3.5.
+const minRandomBits = 3.5
+
+// LooksRandom reports whether word reads as a generated secret: at least
+// minRandomLen characters of letters, digits and -_+=, mixing two of lower
+// case, upper case and digits, and high entropy. Such a word in a URL path (a webhook
+// or server URL carrying its key) or alone on a command line is masked.
+func LooksRandom(word string) bool {
+	if len(word) < minRandomLen {
+		return false
+	}
+	var lower, upper, digit bool
+	counts := map[rune]int{}
+	for _, r := range word {
+		switch {
+		case r >= 'a' && r <= 'z':
+			lower = true
+		case r >= 'A' && r <= 'Z':
+			upper = true
+		case r >= '0' && r <= '9':
+			digit = true
+		case strings.ContainsRune("-_+=", r):
+		default:
+			return false
+		}
+		counts[r]++
+	}
+	if classes := btoi(lower) + btoi(upper) + btoi(digit); classes < 2 {
+		return false
+	}
+	var bits float64
+	n := float64(len(word))
+	for _, c := range counts {
+		p := float64(c) / n
+		bits -= p * math.Log2(p)
+	}
+	return bits >= minRandomBits
+}
+
+// minKnownLen is the length from which a value the config holds is masked
+// wherever it appears; a shorter one ("1", "dev") would mask words that
+// merely contain it.
+const minKnownLen = 8
+
+// MaskKnown returns s with every occurrence of the known values (the env
+// and header values a config holds) masked: a value of minKnownLen bytes
+// or more wherever it appears, a shorter one when it is all of s.
+func MaskKnown(s string, known []string) string {
+	if s == "" || len(known) == 0 {
+		return s
+	}
+	// Longest first, so that a value containing another is masked whole.
+	sorted := slices.Clone(known)
+	slices.SortFunc(sorted, func(a, b string) int { return len(b) - len(a) })
+	for _, v := range sorted {
+		switch {
+		case v == "":
+		case s == v:
+			return Masked
+		case len(v) >= minKnownLen:
+			s = strings.ReplaceAll(s, v, Masked)
+		}
+	}
+	return s
+}
+
+// maskPathSegments masks the segments of a URL path that hold a token or
+// read as random (LooksRandom): many hosted servers and webhooks put their
+// key in the path.
+func maskPathSegments(path string) string {
+	segs := strings.Split(path, "/")
+	for i, seg := range segs {
+		if LooksRandom(seg) {
+			segs[i] = Masked
+		} else {
+			segs[i] = MaskTokens(seg)
+		}
+	}
+	return strings.Join(segs, "/")
+}
+
+// maskShapes masks the secrets recognised by shape in one command-line
+// word: a well-known token anywhere in it, or the whole word when it reads
+// as random.
+func maskShapes(word string) string {
+	if LooksRandom(word) {
+		return Masked
+	}
+	return MaskTokens(word)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,88 @@
+package model
+
+import (
+	"strings"
+	"testing"
+)
+
+// Secrets that come without a secret-sounding name are masked by their
+// shape, wherever they sit on a command line.
+func TestRedactArgsSecretShapes(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		secret string
+		want   string
+	}{
+		{"GitHub token", []string{"ghp_abcdefghijklmnopqrstuvwxyz0123456789"}, "ghp_", "****"},
+		{"GitHub OAuth token", []string{"serve", "gho_16C7e42F292c6912E7710c838347Ae178B4a"}, "gho_", "serve ****"},
+		{"fine-grained PAT", []string{"github_pat_11ABCDEFG0123456789_abcdefghijklmnop"}, "github_pat_", "****"},
+		{"OpenAI key", []string{"sk-abcdefABCDEF1234567890"}, "sk-abc", "****"},
+		{"OpenAI project key", []string{"sk-proj-ABCDEFGHIJKLMNOP1234567890"}, "sk-proj-", "****"},
+		{"Anthropic key", []string{"sk-ant-api03-ABCDEFGHIJKLMNOPQRSTUV"}, "sk-ant-", "****"},
+		{"docker -e NAME=key", []string{"-e", "OPENAI=sk-abcdefABCDEF1234567890"}, "sk-", "-e OPENAI=****"},
+		{"Slack bot token", []string{"xoxb-1234567890-ABCDEFGHIJKLMN"}, "xoxb-", "****"},
+		{"Slack user token", []string{"--slack", "xoxp-1234567890-ABCDEFGHIJKLMN"}, "xoxp-", "--slack ****"},
+		{"AWS key id", []string{"AKIAIOSFODNN7EXAMPLE"}, "AKIA", "****"},
+		{"JSON web token", []string{"--jwt-like", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc"}, "eyJ", "--jwt-like ****"},
+		{"database URL", []string{"postgres://u:PASS1234@db.internal/app"}, "PASS1234", "postgres://u:****@db.internal/app"},
+		{"DSN without scheme", []string{"--dsn=u:PASS1234@tcp(db:3306)/app"}, "PASS1234", "--dsn=u:****@tcp(db:3306)/app"},
+		{"token in a URL path", []string{"https://hooks.example.com/services/T0123/B0456/xoxAbCdEfGhIjKlMnOpQrStUv"}, "xoxAbCd",
+			"https://hooks.example.com/services/T0123/B0456/****"},
+		{"prefixed token in a URL path", []string{"https://api.example.com/v1/sk-proj-ABCDEFGHIJKLMNOP1234567890/mcp"}, "sk-proj-",
+			"https://api.example.com/v1/****/mcp"},
+		{"random word", []string{"--", "Zq8Yw7Xv6Ut5Sr4Qp3On2Ml1"}, "Zq8Y", "-- ****"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := strings.Join(RedactArgs(tt.args), " ")
+			if strings.Contains(got, tt.secret) || got != tt.want {
+				t.Errorf("RedactArgs(%q) = %q, want %q", tt.args, got, tt.want)
+			}
+		})
+	}
+}
+
+// Words that are not secrets keep their shape: the command line stays
+// readable in a lock file.
+func TestRedactArgsKeepsPlainWords(t *testing.T) {
+	args := []string{"-y", "@modelcontextprotocol/server-everything@2025.1.14", "stdio", "sk-learn", "ghp_short",
+		"mcp-server-filesystem-readonly", "2025-11-25T10:00:00Z", "/home/user/projects/0123456789abcdef",
+		"git@github.com:org/repo.git", "https://mcp.example.com/v1/servers/filesystem/mcp"}
+	if got := RedactArgs(args); strings.Join(got, " ") != strings.Join(args, " ") {
+		t.Errorf("RedactArgs(%q) = %q, want them as they are", args, got)
+	}
+}
+
+func TestLooksRandom(t *testing.T) {
+	for word, want := range map[string]bool{
+		"Zq8Yw7Xv6Ut5Sr4Qp3On2Ml1":             true,
+		"xoxAbCdEfGhIjKlMnOpQrStUv":            true,
+		"3f786850e387550fdab836ed7e6dc881de23": true,  // hex key
+		"Zq8Yw7Xv6Ut5Sr4":                      false, // short
+		"mcp-server-filesystem-readonly":       false, // one case, no digit
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaa1":        false, // low entropy
+		"2025-11-25T10:00:00Z":                 false, // '.' or ':' is not a token character
+		"Zq8Yw7Xv6Ut5/Sr4Qp3On2Ml1":            false, // a path
+	} {
+		if got := LooksRandom(word); got != want {
+			t.Errorf("LooksRandom(%q) = %v, want %v", word, got, want)
+		}
+	}
+}
+
+func TestMaskKnown(t *testing.T) {
+	known := []string{"hunter2-long-secret", "dev", "hunter2"}
+	tests := []struct{ in, want string }{
+		{"--password=hunter2-long-secret", "--password=****"},
+		{"prefix-hunter2-long-secret-suffix", "prefix-****-suffix"},
+		{"dev", "****"},        // a short value, all of the word
+		{"devices", "devices"}, // a short value inside a word is left alone
+		{"hunter2", "****"},
+	}
+	for _, tt := range tests {
+		if got := MaskKnown(tt.in, known); got != tt.want {
+			t.Errorf("MaskKnown(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
