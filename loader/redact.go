@@ -2,6 +2,7 @@ package loader
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/mcplens/mcplens/model"
 )
@@ -9,13 +10,20 @@ import (
 // Redacted returns a copy of s fit to show or write: env and header values
 // masked, the secrets of its arguments, command and URL masked
 // (model.RedactArgs, model.RedactURL), and so are those quoted in its
-// findings. Labels, paths, env keys and header names stay visible. Views,
-// reports and logs print a spec only through it.
+// findings; so is any env or header value of s wherever else it appears
+// (model.MaskKnown). Labels, paths, env keys and header names stay
+// visible. Views, reports, lock files and logs print a spec only through
+// it.
 func (s ServerSpec) Redacted() ServerSpec {
+	known := s.knownSecrets()
+	mask := func(v string) string { return model.MaskKnown(v, known) }
 	r := s
-	r.Command = model.RedactArgs([]string{s.Command})[0]
+	r.Command = mask(model.RedactArgs([]string{s.Command})[0])
 	if s.Args != nil {
 		r.Args = model.RedactArgs(s.Args)
+		for i, a := range r.Args {
+			r.Args[i] = mask(a)
+		}
 	}
 	if s.Env != nil {
 		r.Env = make([]EnvVar, len(s.Env))
@@ -23,22 +31,39 @@ func (s ServerSpec) Redacted() ServerSpec {
 			r.Env[i] = EnvVar{Key: kv.Key, Value: model.MaskValue(kv.Value)}
 		}
 	}
-	r.URL = model.RedactURL(s.URL)
+	r.URL = mask(model.RedactURL(s.URL))
 	if s.Headers != nil {
 		r.Headers = make([]Header, len(s.Headers))
 		for i, h := range s.Headers {
 			r.Headers[i] = Header{Name: h.Name, Value: model.RedactHeader(h.Name, h.Value)}
 		}
 	}
-	r.Blocked = model.RedactText(s.Blocked)
+	r.Blocked = mask(model.MaskTokens(model.RedactText(s.Blocked)))
 	if s.Findings != nil {
 		r.Findings = make([]string, len(s.Findings))
 		for i, f := range s.Findings {
-			r.Findings[i] = model.RedactText(f)
+			r.Findings[i] = mask(model.MaskTokens(model.RedactText(f)))
 		}
 	}
 	r.IncludeTools = slices.Clone(s.IncludeTools)
 	r.ExcludeTools = slices.Clone(s.ExcludeTools)
 	r.Unknown = slices.Clone(s.Unknown)
 	return r
+}
+
+// knownSecrets are the values s holds that are secret wherever they appear:
+// its env values and header values, and the credential of a header given
+// as "Bearer X".
+func (s ServerSpec) knownSecrets() []string {
+	var known []string
+	for _, kv := range s.Env {
+		known = append(known, kv.Value)
+	}
+	for _, h := range s.Headers {
+		known = append(known, h.Value)
+		if _, cred, ok := strings.Cut(h.Value, " "); ok {
+			known = append(known, strings.TrimSpace(cred))
+		}
+	}
+	return known
 }

@@ -89,3 +89,29 @@ func fill(v reflect.Value, s string) {
 		fill(v.Elem(), s)
 	}
 }
+
+// A value the config holds in env or a header is masked wherever else the
+// spec shows it: in an argument with no secret-sounding flag, inside a URL,
+// in a finding.
+func TestRedactedMasksKnownValues(t *testing.T) {
+	s := ServerSpec{
+		Label:    "db",
+		Command:  "server",
+		Args:     []string{"--db", "postgres-pw-1234", "--tenant=abcdefgh-tenant-key"},
+		Env:      []EnvVar{{"DB_PASSWORD", "postgres-pw-1234"}},
+		URL:      "https://h.example/t/abcdefgh-tenant-key/mcp",
+		Headers:  []Header{{"Authorization", "Bearer abcdefgh-tenant-key"}},
+		Findings: []string{"1:2: server exited: token ghp_abcdefghijklmnopqrstuvwxyz0123456789 refused for postgres-pw-1234"},
+	}
+	got := fmt.Sprintf("%+v", s.Redacted())
+	for _, secret := range []string{"postgres-pw-1234", "abcdefgh-tenant-key", "ghp_"} {
+		if strings.Contains(got, secret) {
+			t.Errorf("Redacted() = %s, shows %q", got, secret)
+		}
+	}
+	for _, want := range []string{"--db ****", "--tenant=****", "https://h.example/t/****/mcp"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Redacted() = %s, lacks %q", got, want)
+		}
+	}
+}
