@@ -1,0 +1,129 @@
+// Package safefile writes the files mcplens writes (reports, lock files)
+// so that a path planted in a cloned repository cannot redirect them: the
+// data goes to a temporary file in the same directory, which is renamed
+// over the path. A rename replaces a symbolic link rather than following
+// it, and a reader never sees half a file. Write also refuses to replace a
+// file that mcplens did not write, unless told to:
+//
+//	err := safefile.Write("mcplens.lock", data, safefile.Options{Mine: isLock, Perm: 0o644})
+//	var refused *safefile.RefusedError
+//	if errors.As(err, &refused) { ... ask, or say --force }
+package safefile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Options say which existing file Write may replace and how to create one.
+type Options struct {
+	// Mine reports whether the content of the regular file already at the
+	// path was written by mcplens (a report, a lock), which Write then
+	// replaces. nil means no file is.
+	Mine func(content []byte) bool
+	// Force replaces a regular file that is not Mine, and a symbolic link
+	// (the link, never its target). Nothing replaces a directory, a device
+	// or a pipe.
+	Force bool
+	// Perm is the mode of a new file. A regular file replaced keeps its
+	// own.
+	Perm fs.FileMode
+}
+
+// A RefusedError says why Write left the file at Path as it was.
+type RefusedError struct {
+	Path string
+	// Reason is "is a symbolic link", "is not a regular file" or "was not
+	// written by mcplens".
+	Reason string
+	// Forcible reports whether Options.Force would have replaced it.
+	Forcible bool
+}
+
+func (e *RefusedError) Error() string { return e.Path + " " + e.Reason }
+
+// Write replaces the file at path with data: through a temporary file in
+// the same directory, synced and renamed over path. The file at path, if
+// any, must be a regular file that opts.Mine recognises, or opts.Force must
+// be set and it a regular file or a symbolic link; otherwise Write returns
+// a *RefusedError and writes nothing.
+func Write(path string, data []byte, opts Options) error {
+	perm := opts.Perm
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return err
+	case fi.Mode()&fs.ModeSymlink != 0:
+		if !opts.Force {
+			return &RefusedError{Path: path, Reason: "is a symbolic link", Forcible: true}
+		}
+	case !fi.Mode().IsRegular():
+		return &RefusedError{Path: path, Reason: "is not a regular file"}
+	default:
+		perm = fi.Mode().Perm()
+		if !opts.Force {
+			mine, err := isMine(path, fi, opts.Mine)
+			if err != nil {
+				return err
+			}
+			if !mine {
+				return &RefusedError{Path: path, Reason: "was not written by mcplens", Forcible: true}
+			}
+		}
+	}
+	return replace(path, data, perm)
+}
+
+// isMine reads the regular file at path, which Lstat described as fi, and
+// asks mine about it. The file opened must be the one described: a path
+// swapped for a link in between is not read through.
+func isMine(path string, fi fs.FileInfo, mine func([]byte) bool) (bool, error) {
+	if mine == nil {
+		return false, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	if got, err := f.Stat(); err != nil || !os.SameFile(fi, got) {
+		return false, nil
+	}
+	content, err := io.ReadAll(f)
+	if err != nil {
+		return false, err
+	}
+	return mine(content), nil
+}
+
+// replace writes data to a new file beside path and renames it over path.
+func replace(path string, data []byte, perm fs.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after a successful rename, there is none
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), perm); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("replacing %s: %w", path, err)
+	}
+	return nil
+}
