@@ -9,11 +9,13 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/charmbracelet/x/term"
+
+	"github.com/mcplens/mcplens/internal/safefile"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
@@ -41,6 +43,9 @@ type checkOptions struct {
 	failOn     string
 	lock       string
 	updateLock bool
+	// force lets --update-lock replace a lock path that is a symbolic link
+	// or a file that is not an mcplens lock.
+	force bool
 	// timeout bounds each server's connect (0: the config's own, else
 	// loader.DefaultTimeout).
 	timeout time.Duration
@@ -72,11 +77,12 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fset.StringVar(&o.failOn, "fail-on", o.failOn, "exit 1 when a finding is at or above this level: error, warning or never")
 	fset.StringVar(&o.lock, "lock", "", "compare each server's tools with the approved definitions in this lock file")
 	fset.BoolVar(&o.updateLock, "update-lock", false, "write what the servers advertise now to the --lock file")
+	fset.BoolVar(&o.force, "force", false, "with --update-lock: replace a --lock path that is a symbolic link (the link, never its target) or a file that is not an mcplens lock")
 	fset.DurationVar(&o.timeout, "timeout", 0, "bound on each server's connect (default: the config's own, else 20s)")
 	fset.Var(&o.limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
 	fset.StringVar(&o.configFormat, "config-format", "", "read PATH as this client's format (default: detected): "+formatNames())
 	fset.Usage = func() {
-		fmt.Fprintf(stderr, "usage: mcplens check [PATH] [--policy P] [--providers LIST] [--format text|json|markdown] [--fail-on LEVEL] [--lock FILE [--update-lock]]\n\n"+
+		fmt.Fprintf(stderr, "usage: mcplens check [PATH] [--policy P] [--providers LIST] [--format text|json|markdown] [--fail-on LEVEL] [--lock FILE [--update-lock [--force]]]\n\n"+
 			"Connects to every server of the config (the demo without PATH), applies the policy and prints the report.\n"+
 			"Exit status: 0 when nothing at or above --fail-on was found, 1 when something was, 2 for a usage, config or lock file error.\n\n")
 		fset.PrintDefaults()
@@ -125,6 +131,9 @@ func (o checkOptions) validate() error {
 	if o.updateLock && o.lock == "" {
 		return errors.New("--update-lock needs --lock FILE")
 	}
+	if o.force && !o.updateLock {
+		return errors.New("--force needs --update-lock")
+	}
 	return nil
 }
 
@@ -137,10 +146,13 @@ func check(cfg *loader.Config, o checkOptions, stdout, stderr io.Writer) int {
 	}
 	policy, _ := model.PolicyNamed(o.policy)
 	profiles, _ := parseProfiles(o.providers)
-	lock, err := readLock(o.lock, o.updateLock)
+	lock, err := readLock(o.lock, o.updateLock, o.force)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 		return exitUsage
+	}
+	if lock != nil && lock.Outdated() {
+		fmt.Fprintf(stderr, "mcplens check: %s\n", model.Sanitize(report.OutdatedLock(o.lock, lock, o.updateLock)))
 	}
 
 	states, settled, err := connect(cfg, o.timeout, o.limits)
@@ -165,7 +177,10 @@ func check(cfg *loader.Config, o checkOptions, stdout, stderr io.Writer) int {
 		return exitFound
 	}
 	if o.updateLock {
-		if err := writeLock(o.lock, report.UpdatedLock(lock, states)); err != nil {
+		for _, why := range report.KeptPins(lock, states) {
+			fmt.Fprintf(stderr, "mcplens check: %s\n", model.Sanitize(why))
+		}
+		if err := writeLock(o.lock, report.UpdatedLock(lock, states), o.force); err != nil {
 			fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 			return exitFound
 		}
@@ -218,15 +233,45 @@ func settleWait(cfg *loader.Config, timeout time.Duration) time.Duration {
 }
 
 // readLock reads the lock file at path ("" for none). A file that does not
-// exist yet is an empty lock when it is about to be written.
-func readLock(path string, updating bool) (*model.Lock, error) {
+// exist yet is an empty lock when it is about to be written. A lock is read
+// only from a regular file (a link to one is followed), but a link is not
+// something --update-lock replaces without force. With updating and force,
+// a file that is not a lock is replaced by an empty one.
+func readLock(path string, updating, force bool) (*model.Lock, error) {
 	if path == "" {
 		return nil, nil
 	}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) && updating {
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && updating:
+		return model.NewLock(), nil
+	case err != nil:
+		return nil, fmt.Errorf("reading lock: %w", err)
+	case fi.Mode()&fs.ModeSymlink != 0 && updating && !force:
+		return nil, fmt.Errorf("lock %s is a symbolic link; --update-lock replaces it only with --force (the link, never its target)", path)
+	}
+	l, err := parseLockFile(path)
+	if err != nil && updating && force {
 		return model.NewLock(), nil
 	}
+	if err != nil && updating {
+		return nil, fmt.Errorf("%w; --update-lock --force replaces it", err)
+	}
+	return l, err
+}
+
+// parseLockFile reads and parses the lock at path, following a link, from
+// a regular file only: a pipe or a device never ends.
+func parseLockFile(path string) (*model.Lock, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading lock: %w", err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("reading lock: %s is not a regular file", path)
+	}
+	data, err := io.ReadAll(f)
 	if err != nil {
 		return nil, fmt.Errorf("reading lock: %w", err)
 	}
@@ -237,30 +282,26 @@ func readLock(path string, updating bool) (*model.Lock, error) {
 	return l, nil
 }
 
-// writeLock replaces the lock file at path with l, atomically: a reader
-// never sees half a lock.
-func writeLock(path string, l *model.Lock) error {
+// writeLock replaces the lock file at path with l (safefile.Write): a
+// reader never sees half a lock, a link at path is not followed, a lock
+// keeps its file mode, and a file that is not an mcplens lock is replaced
+// only with force.
+func writeLock(path string, l *model.Lock, force bool) error {
 	data, err := l.Marshal()
 	if err != nil {
 		return fmt.Errorf("writing lock: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".mcplens-lock-*")
+	isLock := func(content []byte) bool {
+		_, err := model.ParseLock(content)
+		return err == nil
+	}
+	err = safefile.Write(path, data, safefile.Options{Mine: isLock, Force: force, Perm: 0o644})
+	var refused *safefile.RefusedError
+	if errors.As(err, &refused) && refused.Forcible {
+		return fmt.Errorf("writing lock: %v; --force replaces it", err)
+	}
 	if err != nil {
 		return fmt.Errorf("writing lock: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing lock %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing lock %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("writing lock %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing lock %s: %w", path, err)
 	}
 	return nil
 }
@@ -321,8 +362,6 @@ func first(list []string) string {
 	return list[0]
 }
 
-// isTerminal reports whether f is a terminal.
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
+// isTerminal reports whether f is a terminal: a character device such as
+// /dev/null is not one.
+func isTerminal(f *os.File) bool { return term.IsTerminal(f.Fd()) }

@@ -120,7 +120,7 @@ func run(args []string, stderr io.Writer) int {
 			}
 		}
 	}
-	lock, err := readLock(*lockPath, false)
+	lock, err := readLock(*lockPath, false, false)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens: %v\n", err)
 		return 2

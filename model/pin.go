@@ -14,15 +14,20 @@ import (
 
 // Pinning records the tool definitions a reviewer approved, so that a later
 // run notices when a server changes one: the approved-then-changed "rug
-// pull" shape. A Lock holds, per server label, the server's transport
-// identity and, per wire name, a SHA-256 of the tool's canonical definition
-// together with that definition, so a change can be reported field by field
-// (which description changed, which parameter was added) and reviewed in a
-// diff of the lock file itself.
+// pull" shape. A Lock holds, per server label, a fingerprint of how the
+// server is reached and, per wire name, a SHA-256 of the tool's canonical
+// definition together with that definition, so a change can be reported
+// field by field (which description changed, which parameter was added)
+// and reviewed in a diff of the lock file itself.
+//
+// A lock is meant to be committed, so it never holds a command line or a
+// URL as written: tokens travel in arguments and URLs. It holds a hash of
+// them (a rotated token changes it) and a redacted form to read in a diff.
 
-// LockVersion is the version of the lock file format this package reads and
-// writes.
-const LockVersion = 1
+// LockVersion is the version of the lock file format this package writes.
+// Version 1 locks, which held each server's command, arguments and URL as
+// written, are still read (see ParseLock).
+const LockVersion = 2
 
 // pinnedFields are the fields of a tools/list row that make up a tool's
 // definition, in the order changes to them are reported.
@@ -30,6 +35,8 @@ var pinnedFields = []string{"name", "title", "description", "inputSchema", "outp
 
 // A Lock is the approved tool definitions of the servers of one config.
 type Lock struct {
+	// Version is the version the lock was read as; Marshal writes
+	// LockVersion.
 	Version int `json:"version"`
 	// Servers is keyed by server label.
 	Servers map[string]ServerPin `json:"servers"`
@@ -37,36 +44,89 @@ type Lock struct {
 
 // A ServerPin is one server's approved tools and how it was reached.
 type ServerPin struct {
-	Transport Transport `json:"transport"`
+	Transport TransportPin `json:"transport"`
 	// Tools is keyed by wire name.
 	Tools map[string]ToolPin `json:"tools"`
 }
 
-// A Transport identifies how a server is reached: its command and arguments,
-// or its URL. It is never the server's self-reported name, which any server
-// can choose.
+// A Transport is how a server is reached: its command and arguments, or its
+// URL, as the client runs them (variables expanded, secrets in clear). It
+// is never the server's self-reported name, which any server can choose,
+// and it is never written as it is: a lock records its TransportPin.
 type Transport struct {
-	Command string   `json:"command,omitempty"`
-	Args    []string `json:"args,omitempty"`
-	URL     string   `json:"url,omitempty"`
+	Command string
+	Args    []string
+	URL     string
+	// Shown is the transport as one line with its secrets masked, from a
+	// redaction that knows the config (loader.ServerSpec.Redacted); ""
+	// means String redacts it by shape alone.
+	Shown string
 }
 
-// String returns the transport as one line: the URL, or the command and its
-// arguments, each quoted when it needs to be.
+// String returns the transport as one line with its secrets masked: Shown,
+// or else the URL, or the command and its arguments, each quoted when it
+// needs to be, through RedactURL and RedactArgs.
 func (t Transport) String() string {
-	if t.URL != "" {
-		return t.URL
+	if t.Shown != "" {
+		return t.Shown
 	}
-	parts := []string{shellWord(t.Command)}
-	for _, a := range t.Args {
+	if t.URL != "" {
+		return RedactURL(t.URL)
+	}
+	return CommandLine(RedactArgs([]string{t.Command})[0], RedactArgs(t.Args))
+}
+
+// CommandLine joins a command and its arguments into one line, quoting the
+// words that need it. It masks nothing: give it redacted words.
+func CommandLine(command string, args []string) string {
+	parts := []string{shellWord(command)}
+	for _, a := range args {
 		parts = append(parts, shellWord(a))
 	}
 	return strings.Join(parts, " ")
 }
 
-// Equal reports whether t and u identify the same server.
-func (t Transport) Equal(u Transport) bool {
-	return t.Command == u.Command && t.URL == u.URL && slices.Equal(t.Args, u.Args)
+// Fingerprint returns "sha256:" and the hex SHA-256 of the transport's
+// command, arguments and URL as the client runs them. Two transports with
+// the same fingerprint reach the same server the same way; a changed
+// argument or token changes it, and the values cannot be read back from it.
+func (t Transport) Fingerprint() string {
+	b, err := json.Marshal(struct {
+		Command string   `json:"command"`
+		Args    []string `json:"args"`
+		URL     string   `json:"url"`
+	}{t.Command, t.Args, t.URL})
+	if err != nil {
+		return "" // strings always marshal
+	}
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// Pin returns what a lock records of the transport: its fingerprint and its
+// redacted form.
+func (t Transport) Pin() TransportPin {
+	return TransportPin{Fingerprint: t.Fingerprint(), Redacted: t.String()}
+}
+
+// A TransportPin is what a lock records of how a server is reached: a
+// fingerprint that tells whether the server is still reached the same way,
+// and the transport with its secrets masked, for people reading the lock.
+type TransportPin struct {
+	// Fingerprint is Transport.Fingerprint; "" for a pin read from a
+	// version 1 lock, which is not compared.
+	Fingerprint string `json:"fingerprint"`
+	// Redacted is Transport.String: for reading only, never compared.
+	Redacted string `json:"redacted"`
+}
+
+// String returns the redacted transport.
+func (t TransportPin) String() string { return t.Redacted }
+
+// Equal reports whether t and u identify the same server: their
+// fingerprints are the same, or one of them was never recorded.
+func (t TransportPin) Equal(u TransportPin) bool {
+	return t.Fingerprint == "" || u.Fingerprint == "" || t.Fingerprint == u.Fingerprint
 }
 
 func shellWord(s string) string {
@@ -125,7 +185,7 @@ func PinTool(t Tool) (ToolPin, error) {
 // wire name listed more than once is pinned as first listed, the row a
 // call under that name reaches.
 func Pin(transport Transport, tools []Tool) ServerPin {
-	sp := ServerPin{Transport: transport, Tools: make(map[string]ToolPin)}
+	sp := ServerPin{Transport: transport.Pin(), Tools: make(map[string]ToolPin)}
 	for _, t := range tools {
 		if !t.usable() {
 			continue
@@ -145,14 +205,32 @@ func NewLock() *Lock {
 	return &Lock{Version: LockVersion, Servers: make(map[string]ServerPin)}
 }
 
-// ParseLock reads a lock file.
+// ParseLock reads a lock file of the current version or of version 1. A
+// version 1 lock held each server's command, arguments and URL as written;
+// its pins are read with the transport redacted and no fingerprint (so the
+// transport is not compared), and Version says 1 until the lock is
+// written again (Outdated).
 func ParseLock(data []byte) (*Lock, error) {
-	var l Lock
-	if err := json.Unmarshal(data, &l); err != nil {
+	var head struct {
+		Version int `json:"version"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
 		return nil, fmt.Errorf("reading lock: %w", err)
 	}
-	if l.Version != LockVersion {
-		return nil, fmt.Errorf("reading lock: version %d, want %d", l.Version, LockVersion)
+	var l *Lock
+	switch head.Version {
+	case LockVersion:
+		l = new(Lock)
+		if err := json.Unmarshal(data, l); err != nil {
+			return nil, fmt.Errorf("reading lock: %w", err)
+		}
+	case 1:
+		var err error
+		if l, err = parseLockV1(data); err != nil {
+			return nil, fmt.Errorf("reading lock: %w", err)
+		}
+	default:
+		return nil, fmt.Errorf("reading lock: version %d, want %d (or 1, which is read and rewritten as %d)", head.Version, LockVersion, LockVersion)
 	}
 	if l.Servers == nil {
 		return nil, errors.New(`reading lock: no "servers" object`)
@@ -167,13 +245,49 @@ func ParseLock(data []byte) (*Lock, error) {
 			}
 		}
 	}
-	return &l, nil
+	return l, nil
 }
 
-// Marshal returns the lock as a file: indented JSON with every object's keys
-// sorted, ending in a newline, so that an update reads well in a diff.
+// parseLockV1 reads a version 1 lock, whose transports were written as
+// they were run.
+func parseLockV1(data []byte) (*Lock, error) {
+	var v1 struct {
+		Version int `json:"version"`
+		Servers map[string]struct {
+			Transport struct {
+				Command string   `json:"command"`
+				Args    []string `json:"args"`
+				URL     string   `json:"url"`
+			} `json:"transport"`
+			Tools map[string]ToolPin `json:"tools"`
+		} `json:"servers"`
+	}
+	if err := json.Unmarshal(data, &v1); err != nil {
+		return nil, err
+	}
+	l := &Lock{Version: v1.Version}
+	if v1.Servers == nil {
+		return l, nil
+	}
+	l.Servers = make(map[string]ServerPin, len(v1.Servers))
+	for label, sp := range v1.Servers {
+		tr := Transport{Command: sp.Transport.Command, Args: sp.Transport.Args, URL: sp.Transport.URL}
+		l.Servers[label] = ServerPin{Transport: TransportPin{Redacted: tr.String()}, Tools: sp.Tools}
+	}
+	return l, nil
+}
+
+// Outdated reports whether the lock was read from an older version of the
+// format, which may hold secrets in clear: it is to be rewritten.
+func (l *Lock) Outdated() bool { return l.Version < LockVersion }
+
+// Marshal returns the lock as a file of the current version: indented JSON
+// with every object's keys sorted, ending in a newline, so that an update
+// reads well in a diff.
 func (l *Lock) Marshal() ([]byte, error) {
-	b, err := json.Marshal(l)
+	cur := *l
+	cur.Version = LockVersion
+	b, err := json.Marshal(&cur)
 	if err != nil {
 		return nil, err
 	}
@@ -207,7 +321,7 @@ type PinDiff struct {
 }
 
 // A TransportChange is a server label now pointing at another server.
-type TransportChange struct{ Old, New Transport }
+type TransportChange struct{ Old, New TransportPin }
 
 // A ToolChange is one tool added, removed or changed.
 type ToolChange struct {

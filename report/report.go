@@ -277,15 +277,15 @@ func (s *ServerState) Apply(ev loader.Event) {
 }
 
 // TransportOf returns how a configured server is reached, the identity its
-// pin records: its URL when it has one, else its command and arguments,
-// with their secrets masked (ServerSpec.Redacted). A lock file is meant to
-// be committed, and a rotated token is not another server.
+// pin records: its URL when it has one, else its command and arguments, as
+// run (the pin keeps only their fingerprint), shown with their secrets
+// masked (ServerSpec.Redacted). A lock file is meant to be committed.
 func TransportOf(spec loader.ServerSpec) model.Transport {
 	r := spec.Redacted()
 	if spec.URL != "" {
-		return model.Transport{URL: r.URL}
+		return model.Transport{URL: spec.URL, Shown: r.URL}
 	}
-	return model.Transport{Command: r.Command, Args: slices.Clone(r.Args)}
+	return model.Transport{Command: spec.Command, Args: slices.Clone(spec.Args), Shown: model.CommandLine(r.Command, r.Args)}
 }
 
 // An Input is what a report is built from.
