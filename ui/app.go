@@ -181,6 +181,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.invoke != nil {
 		return m.updateInvoke(msg)
 	}
+	if m.pins.confirming {
+		return m, m.confirmReport(msg)
+	}
 	if m.full {
 		if key.Matches(msg, k.Help, k.Cancel) {
 			m.full = false
@@ -195,7 +198,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Help):
 		m.full = true
 	case key.Matches(msg, k.Report):
-		return m, writeReport(m.Report(), ReportFile)
+		return m, writeReport(m.Report(), ReportFile, false)
 	case key.Matches(msg, k.Policy):
 		m.cyclePolicy(1)
 	case key.Matches(msg, k.PolicyBack):

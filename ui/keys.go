@@ -23,6 +23,8 @@ type KeyMap struct {
 
 	Send   key.Binding
 	Cancel key.Binding
+	// Yes answers a question in the footer; any other key says no.
+	Yes key.Binding
 }
 
 // DefaultKeyMap returns mcplens's keys.
@@ -57,5 +59,6 @@ func DefaultKeyMap() KeyMap {
 		Report:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "write report ("+ReportFile+")")),
 		Send:       key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "send call")),
 		Cancel:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
+		Yes:        key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
 	}
 }

@@ -2,12 +2,14 @@ package ui
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcplens/mcplens/internal/safefile"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
 )
@@ -23,19 +25,30 @@ type pinning struct {
 	path string
 	// status is the footer's note on the last report written.
 	status string
+	// confirming is set while the footer asks whether to replace a file
+	// at ReportFile that mcplens did not write.
+	confirming bool
 }
 
 // SetLock makes the interface compare each server's tools with l, read
 // from path: a changed tool's detail pane says what changed, field by
-// field, and the comparison follows every relisting.
+// field, and the comparison follows every relisting. A lock of an older
+// version, which may hold secrets in clear, is read and the footer says
+// to rewrite it.
 func (m *Model) SetLock(path string, l *model.Lock) {
 	m.pins.lock, m.pins.path = l, path
+	if l != nil && l.Outdated() {
+		m.pins.status = m.c.styles.WarnText.Render(model.Sanitize(report.OutdatedLock(path, l, false)))
+	}
 }
 
 // reportWrittenMsg says where the report went, or why it did not.
 type reportWrittenMsg struct {
 	path string
 	err  error
+	// refused is set when the file at path was left alone because
+	// mcplens did not write it: the footer asks before replacing it.
+	refused *safefile.RefusedError
 }
 
 // Report returns the check report of what the interface holds now: every
@@ -65,28 +78,60 @@ func (m Model) Report() *report.Report {
 	return report.Build(in)
 }
 
-// writeReport returns the command that writes r to path as Markdown.
-func writeReport(r *report.Report, path string) tea.Cmd {
+// reportHeader starts every report the report key writes: a file at
+// ReportFile that starts so is one mcplens wrote, which it replaces
+// without asking.
+const reportHeader = "# mcplens check: "
+
+// writeReport returns the command that writes r to path as Markdown,
+// through safefile.Write: never through a link at path, never over a file
+// mcplens did not write unless replace is set (the user said yes).
+func writeReport(r *report.Report, path string, replace bool) tea.Cmd {
 	return func() tea.Msg {
 		var b bytes.Buffer
 		err := report.Write(&b, r, "markdown")
 		if err == nil {
-			err = os.WriteFile(path, b.Bytes(), 0o644)
+			mine := func(content []byte) bool { return bytes.HasPrefix(content, []byte(reportHeader)) }
+			err = safefile.Write(path, b.Bytes(), safefile.Options{Mine: mine, Force: replace, Perm: 0o644})
+		}
+		msg := reportWrittenMsg{path: path, err: err}
+		if refused := (*safefile.RefusedError)(nil); errors.As(err, &refused) && refused.Forcible {
+			msg.refused, msg.err = refused, nil
 		}
 		if abs, aerr := filepath.Abs(path); aerr == nil {
-			path = abs
+			msg.path = abs
 		}
-		return reportWrittenMsg{path: path, err: err}
+		return msg
 	}
 }
 
-// reportWritten records where the report went, for the footer.
+// reportWritten records where the report went, for the footer, or asks
+// whether to replace the file that was in the way.
 func (m *Model) reportWritten(msg reportWrittenMsg) {
-	if msg.err != nil {
-		m.pins.status = m.c.styles.ErrorText.Render(fmt.Sprintf("report not written: %v", msg.err))
-		return
+	st := m.c.styles
+	switch {
+	case msg.refused != nil:
+		m.pins.confirming = true
+		m.pins.status = st.WarnText.Render(fmt.Sprintf("%s %s: overwrite %s? y/n",
+			model.Sanitize(ReportFile), msg.refused.Reason, model.Sanitize(ReportFile)))
+	case msg.err != nil:
+		m.pins.status = st.ErrorText.Render(model.Sanitize(fmt.Sprintf("report not written: %v", msg.err)))
+	default:
+		m.pins.status = st.OKText.Render("report written to " + model.Sanitize(msg.path))
 	}
-	m.pins.status = m.c.styles.OKText.Render("report written to " + model.Sanitize(msg.path))
+}
+
+// confirmReport answers the footer's question about replacing the file at
+// ReportFile: yes writes the report in its place (a link is replaced, its
+// target left alone), any other key leaves it.
+func (m *Model) confirmReport(msg tea.KeyPressMsg) tea.Cmd {
+	m.pins.confirming = false
+	if key.Matches(msg, m.c.keys.Yes) {
+		m.pins.status = ""
+		return writeReport(m.Report(), ReportFile, true)
+	}
+	m.pins.status = m.c.styles.Muted.Render("report not written: " + model.Sanitize(ReportFile) + " left as it was")
+	return nil
 }
 
 // lockChange returns how the tool t of server differs from its pin, when
