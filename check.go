@@ -236,7 +236,8 @@ func settleWait(cfg *loader.Config, timeout time.Duration) time.Duration {
 // exist yet is an empty lock when it is about to be written. A lock is read
 // only from a regular file (a link to one is followed), but a link is not
 // something --update-lock replaces without force. With updating and force,
-// a file that is not a lock is replaced by an empty one.
+// a regular file that is not a lock is replaced by an empty one; a pipe or
+// a device never is.
 func readLock(path string, updating, force bool) (*model.Lock, error) {
 	if path == "" {
 		return nil, nil
@@ -250,6 +251,9 @@ func readLock(path string, updating, force bool) (*model.Lock, error) {
 	case fi.Mode()&fs.ModeSymlink != 0 && updating && !force:
 		return nil, fmt.Errorf("lock %s is a symbolic link; --update-lock replaces it only with --force (the link, never its target)", path)
 	}
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("reading lock: %s is not a regular file", path)
+	}
 	l, err := parseLockFile(path)
 	if err != nil && updating && force {
 		return model.NewLock(), nil
@@ -261,15 +265,24 @@ func readLock(path string, updating, force bool) (*model.Lock, error) {
 }
 
 // parseLockFile reads and parses the lock at path, following a link, from
-// a regular file only: a pipe or a device never ends.
+// a regular file only: opening a pipe waits for a writer, and a device
+// never ends.
 func parseLockFile(path string) (*model.Lock, error) {
+	notRegular := fmt.Errorf("reading lock: %s is not a regular file", path)
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading lock: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, notRegular
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading lock: %w", err)
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("reading lock: %s is not a regular file", path)
+	if opened, err := f.Stat(); err != nil || !os.SameFile(fi, opened) {
+		return nil, notRegular
 	}
 	data, err := io.ReadAll(f)
 	if err != nil {

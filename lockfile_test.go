@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/mcplens/mcplens/model"
@@ -241,6 +242,23 @@ func TestLockPathNotFollowed(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(link); !strings.Contains(string(data), `"version": 2`) {
 		t.Errorf("the lock written in the link's place:\n%s", data)
+	}
+}
+
+// A lock path that is a pipe or a device is refused at once, even with
+// --force: opening a pipe waits for a writer, and a device never ends.
+func TestLockPathNotARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	cfg := mutatingConfig(t, dir, "1")
+	fifo := filepath.Join(dir, "mcplens.lock")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"--lock", fifo}, {"--lock", fifo, "--update-lock", "--force"}, {"--lock", os.DevNull, "--update-lock", "--force"}} {
+		code, out, errb := runChecked(t, append([]string{cfg}, args...)...)
+		if code == exitOK || !strings.Contains(errb, "not a regular file") {
+			t.Errorf("check %s: exit %d, want a failure naming the file\n%s%s", strings.Join(args, " "), code, out, errb)
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/ui"
 )
 
@@ -92,5 +93,20 @@ func TestReportKeyAsksBeforeReplacing(t *testing.T) {
 	pressRun(t, tm, "q")
 	if b, _ := os.ReadFile(ui.ReportFile); string(b) != notes {
 		t.Errorf("the file was replaced without a yes: %q", b)
+	}
+}
+
+// A version 1 lock is read, and the footer says to rewrite it.
+func TestOutdatedLockFooter(t *testing.T) {
+	l, err := model.ParseLock([]byte(`{"version":1,"servers":{}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := ui.New("test config", []loader.ServerSpec{{Label: "a", Command: "srv"}}, quietBackend{})
+	m.SetLock("old.lock", l)
+	var tm tea.Model = m
+	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
+	if s := screen(tm); !strings.Contains(s, "lock old.lock is version 1 (it may hold secrets in clear); rewrite it with --update-lock") {
+		t.Errorf("the footer does not say the lock is outdated:\n%s", s)
 	}
 }
