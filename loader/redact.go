@@ -53,16 +53,23 @@ func (s ServerSpec) Redacted() ServerSpec {
 
 // knownSecrets are the values s holds that are secret wherever they appear:
 // its env values and header values, and the credential of a header given
-// as "Bearer X".
+// as "Bearer X". A value left as a variable reference (an unset
+// ${env:VAR}, $VAR, ${input:ID}) is not one: a finding names it to say
+// what is missing.
 func (s ServerSpec) knownSecrets() []string {
 	var known []string
+	add := func(v string) {
+		if !strings.HasPrefix(v, "$") {
+			known = append(known, v)
+		}
+	}
 	for _, kv := range s.Env {
-		known = append(known, kv.Value)
+		add(kv.Value)
 	}
 	for _, h := range s.Headers {
-		known = append(known, h.Value)
+		add(h.Value)
 		if _, cred, ok := strings.Cut(h.Value, " "); ok {
-			known = append(known, strings.TrimSpace(cred))
+			add(strings.TrimSpace(cred))
 		}
 	}
 	return known
