@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 )
 
 // HTTPModes is every fault the streamable HTTP server commits, by mode
@@ -28,10 +29,15 @@ var HTTPModes = []string{
 // mode of HTTPModes at the path "/MODE". Apart from its fault, it answers
 // initialize, lists one tool, "big", and answers tools/call with "ok".
 func HTTP() http.Handler {
-	return http.HandlerFunc(serveHTTP)
+	return &httpServer{hungUp: make(chan struct{})}
 }
 
-func serveHTTP(w http.ResponseWriter, r *http.Request) {
+type httpServer struct {
+	once   sync.Once
+	hungUp chan struct{} // closed when a client hangs up on the listening flood
+}
+
+func (s *httpServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	mode, _, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
 	if mode == "sse-flood" {
 		if r.Method == http.MethodGet {
@@ -52,6 +58,7 @@ func serveHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		w.Header().Set("Content-Type", "text/event-stream")
 		flood(w, r, "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"data\":\"")
+		s.once.Do(func() { close(s.hungUp) })
 		return
 	case http.MethodPost:
 	default:
@@ -101,6 +108,12 @@ func serveHTTP(w http.ResponseWriter, r *http.Request) {
 				}
 			}
 			return
+		case "listen-flood":
+			select {
+			case <-s.hungUp:
+			case <-time.After(5 * time.Second):
+			case <-r.Context().Done():
+			}
 		}
 		result = `{"tools":[{"name":"big","inputSchema":{"type":"object"}}]}`
 	case "tools/call":
