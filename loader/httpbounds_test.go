@@ -205,6 +205,23 @@ func TestHTTPCrossOriginRedirect(t *testing.T) {
 		t.Errorf("the configured origin never received X-Api-Key")
 	}
 
+	// When the other origin refuses the request without them, the failure
+	// says why.
+	refusing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusUnauthorized)
+	}))
+	t.Cleanup(refusing.Close)
+	toRefusing := httptest.NewServer(http.RedirectHandler(refusing.URL+"/mcp", http.StatusTemporaryRedirect))
+	t.Cleanup(toRefusing.Close)
+	cfg = remoteConfig("refused", loader.TransportHTTP, toRefusing.URL+"/mcp", headers...)
+	s = open(t, cfg, loader.Options{})
+	_, last = settle(t, s, cfg)
+	want = "(redirected from " + toRefusing.URL + "/mcp to " + refusing.URL + "/mcp; configured headers not sent to " +
+		strings.TrimPrefix(refusing.URL, "http://") + ")"
+	if ev := last["refused"]; ev.State != loader.Failed || !strings.Contains(ev.Err, want) {
+		t.Errorf("refused = %v %q, want Failed with %q", ev.State, ev.Err, want)
+	}
+
 	// Within one origin, the headers go along and nothing is noted.
 	var atC headerLog
 	mcp := server.NewStreamableHTTPServer(growServer())

@@ -146,7 +146,8 @@ func (t *httpTap) bound(resp *http.Response, req *http.Request, subject, errSubj
 	broke := func(err *LimitError) { t.broke(req, err) }
 	switch {
 	case failed:
-		tap := &bodyTap{body: body, closer: raw, wire: t.wire, cancel: cancel, length: resp.ContentLength}
+		tap := &bodyTap{body: body, closer: raw, wire: t.wire, cancel: cancel,
+			drain: t.limits.ErrorBody, length: resp.ContentLength}
 		resp.Body = &errorBody{body: tap, left: t.limits.ErrorBody, err: &LimitError{
 			Limit: "error-body", Max: t.limits.ErrorBody,
 			What: fmt.Sprintf("the body of the HTTP %d %s", resp.StatusCode, errSubject)}}
@@ -155,21 +156,21 @@ func (t *httpTap) bound(resp *http.Response, req *http.Request, subject, errSubj
 			max: t.limits.Event, what: "an event of " + subject}
 	default:
 		resp.Body = &bodyTap{body: body, closer: raw, wire: t.wire, cancel: cancel, broke: broke,
-			drain: true, length: resp.ContentLength}
+			drain: maxLineBytes, length: resp.ContentLength}
 	}
 }
 
 // A bodyTap keeps a response body as it is read and records it whole when
 // it ends or is closed. A body closed early is read on to its end first,
-// within the limits (drain), so the frame holds what the server sent; an
-// error body is not (what is past ErrorBody is never read).
+// within the limits and at most drain bytes more, so the frame holds what
+// the server sent.
 type bodyTap struct {
 	body   io.Reader
 	closer io.Closer
 	wire   *Wire
 	cancel context.CancelFunc
 	broke  func(*LimitError) // told of a limit the body went over
-	drain  bool
+	drain  int64
 	length int64 // the Content-Length, or -1
 
 	mu   sync.Mutex
@@ -222,13 +223,9 @@ func (b *bodyTap) finish() {
 func (b *bodyTap) Close() error {
 	b.mu.Lock()
 	if !b.done {
-		if b.drain {
-			rest, err := io.ReadAll(io.LimitReader(b.body, maxLineBytes))
-			b.keep(rest)
-			b.cut = err != nil
-		} else {
-			b.cut = true
-		}
+		rest, err := io.ReadAll(io.LimitReader(b.body, b.drain))
+		b.keep(rest)
+		b.cut = err != nil || int64(len(rest)) == b.drain
 		b.finish()
 	}
 	b.mu.Unlock()
