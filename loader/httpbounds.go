@@ -59,20 +59,20 @@ func (c *capped) Read(p []byte) (int, error) {
 // A gunzip inflates a gzip body as it is read. The header is read on the
 // first Read, not when the response arrives.
 type gunzip struct {
-	r io.Reader
-	z *gzip.Reader
+	r   io.Reader
+	z   *gzip.Reader
+	err error // why the header could not be read
 }
 
 func (g *gunzip) Read(p []byte) (int, error) {
-	if g.z == nil {
-		z, err := gzip.NewReader(g.r)
-		if err != nil {
-			if _, ok := err.(*LimitError); ok {
-				return 0, err
-			}
-			return 0, fmt.Errorf("decompressing the gzip body: %w", err)
+	if g.z == nil && g.err == nil {
+		g.z, g.err = gzip.NewReader(g.r)
+		if _, over := g.err.(*LimitError); g.err != nil && !over {
+			g.err = fmt.Errorf("decompressing the gzip body: %w", g.err)
 		}
-		g.z = z
+	}
+	if g.err != nil {
+		return 0, g.err
 	}
 	return g.z.Read(p)
 }
