@@ -103,6 +103,9 @@ func TestHTTPListenFlood(t *testing.T) {
 			if got := last["bad"].Err; got != want {
 				t.Errorf("bad failed with %q, want %q", got, want)
 			}
+			if f := last["bad"].Findings; len(f) > 0 {
+				t.Errorf("findings %+v: the event cut short is no protocol fault", f)
+			}
 			okStillWorks(t, s, last)
 		})
 	}

@@ -271,10 +271,14 @@ func (e *eventTap) Read(p []byte) (int, error) {
 	if e.err == nil && int64(e.size)+e.lineLen > e.max {
 		e.err = &LimitError{Limit: "event", Max: e.max, What: e.what}
 		kept := e.data
-		if len(kept) == 0 {
+		if len(kept) == 0 { // the line being read is what went over
 			kept = e.line
+			if value, ok := bytes.CutPrefix(kept, []byte("data:")); ok {
+				kept = bytes.TrimPrefix(value, []byte(" "))
+			}
 		}
-		e.wire.record(In, kept, e.size+int(e.lineLen)+1, frameUnchecked)
+		// Cut short, it is no JSON, and no fault of the protocol's.
+		e.wire.record(In, kept, e.size+int(e.lineLen)+1, frameJunk)
 		e.data, e.line, e.size, e.hasData = nil, nil, 0, false
 	}
 	lerr := e.err
