@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -134,12 +135,10 @@ func TestHTTPCallBounds(t *testing.T) {
 				t.Errorf("Call = %v, want an error with %q", err, tt.want)
 			}
 			okStillWorks(t, s, last)
-			select {
-			case ev := <-s.Events():
-				if !ev.Wire && ev.Server == "bad" {
-					t.Errorf("after the call, bad sent %v %q: a call over a limit fails the call, not the server", ev.State, ev.Err)
-				}
-			default:
+			// The server is still ready: a second call is made, and fails
+			// the same way.
+			if _, err := s.Call(ctx, "bad", "big", nil); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("second Call = %v, want an error with %q", err, tt.want)
 			}
 		})
 	}
@@ -247,13 +246,15 @@ func TestHTTPCrossOriginRedirect(t *testing.T) {
 	}
 }
 
-// gzipped compresses every answer of h for a client that accepts gzip.
-func gzipped(h http.Handler) http.Handler {
+// gzipped compresses every answer of h for a client that accepts gzip,
+// counting them in n.
+func gzipped(h http.Handler, n *atomic.Int64) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
 			h.ServeHTTP(w, r)
 			return
 		}
+		n.Add(1)
 		w.Header().Set("Content-Encoding", "gzip")
 		z := gzip.NewWriter(w)
 		defer z.Close()
@@ -279,7 +280,8 @@ func (g gzipWriter) Flush() {
 // understood, the event streams included; the wire pane shows the
 // answers inflated.
 func TestHTTPGzip(t *testing.T) {
-	ts := httptest.NewServer(gzipped(server.NewStreamableHTTPServer(growServer())))
+	var zipped atomic.Int64
+	ts := httptest.NewServer(gzipped(server.NewStreamableHTTPServer(growServer()), &zipped))
 	t.Cleanup(ts.Close)
 	cfg := remoteConfig("zipped", loader.TransportHTTP, ts.URL+"/mcp")
 	s := open(t, cfg, loader.Options{})
@@ -297,5 +299,8 @@ func TestHTTPGzip(t *testing.T) {
 	}
 	if !listed {
 		t.Errorf("no In frame holds the inflated tools/list answer")
+	}
+	if zipped.Load() == 0 {
+		t.Errorf("no request accepted gzip")
 	}
 }
