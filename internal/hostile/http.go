@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"time"
 )
 
 // HTTPModes is every fault the streamable HTTP server commits, by mode
@@ -17,7 +16,7 @@ var HTTPModes = []string{
 	"ok",
 	"endless-body",       // answers tools/list with a JSON body that never ends
 	"endless-event",      // answers tools/list with an event whose data: line never ends
-	"listen-flood",       // connects, then sends an endless data: line on the listening GET
+	"listen-flood",       // sends an endless data: line on the listening GET; lists tools once the client hangs up on it
 	"gzip-bomb",          // answers tools/list with gzip that inflates without end (1000:1)
 	"huge-error",         // answers tools/list with a 500 whose body is 50 MB
 	"endless-result",     // answers tools/call with a JSON body that never ends
@@ -109,9 +108,8 @@ func (s *httpServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			return
 		case "listen-flood":
-			select {
+			select { // so that the flood, not the listing, decides
 			case <-s.hungUp:
-			case <-time.After(5 * time.Second):
 			case <-r.Context().Done():
 			}
 		}
