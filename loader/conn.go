@@ -177,7 +177,7 @@ func (c *conn) handshake(cl *client.Client) {
 	ev := Event{
 		Server:        c.spec.Label,
 		State:         Ready,
-		Err:           note,
+		Err:           c.readyNote(note),
 		Protocol:      init.ProtocolVersion,
 		ServerName:    init.ServerInfo.Name,
 		ServerVersion: init.ServerInfo.Version,
@@ -390,7 +390,7 @@ func (c *conn) relistLoop() {
 		if err != nil {
 			ev.Err = describeErr("relisting tools", err, c.timeout) + "; showing the previous list"
 		} else {
-			ev.Tools, ev.Err = tools, note
+			ev.Tools, ev.Err = tools, c.readyNote(note)
 		}
 		c.ready = ev
 		c.mu.Unlock()

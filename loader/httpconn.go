@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -35,32 +36,41 @@ func (c *conn) dial() *client.Client {
 		}
 	}
 	base := http.DefaultTransport.(*http.Transport).Clone()
-	hc := &http.Client{Transport: &httpTap{next: base, wire: c.wire}}
+	base.DisableCompression = true // the tap asks for gzip and inflates it, within the limits
+	tap := &httpTap{next: base, wire: c.wire, limits: c.s.opts.Limits, lost: c.lose}
 	headers := make(map[string]string, len(c.spec.Headers))
+	tap.guard = &redirectGuard{}
 	for _, h := range c.spec.Headers {
 		headers[h.Name] = h.Value
+		tap.guard.headers = append(tap.guard.headers, h.Name)
 	}
+	hc := &http.Client{Transport: tap, CheckRedirect: tap.guard.check}
 
 	var tr transport.Interface
-	var err error
 	if c.spec.Transport == TransportSSE {
-		tr, err = transport.NewSSE(c.spec.URL,
+		sse, err := transport.NewSSE(c.spec.URL,
 			transport.WithHTTPClient(hc),
 			transport.WithHeaders(headers),
 			transport.WithSSELogger(slog.Default()),
 			transport.WithEndpointTimeout(c.timeout))
+		if err != nil {
+			c.fail(fmt.Sprintf("connecting to %s: %v", model.RedactURL(c.spec.URL), err), "")
+			return nil
+		}
+		tr = boundedSSE{sse, tap}
 	} else {
 		// Continuous listening opens the GET stream that carries
 		// notifications, tools/list_changed among them, between requests.
-		tr, err = transport.NewStreamableHTTP(c.spec.URL,
+		streamable, err := transport.NewStreamableHTTP(c.spec.URL,
 			transport.WithHTTPBasicClient(hc),
 			transport.WithHTTPHeaders(headers),
 			transport.WithHTTPLogger(slog.Default()),
 			transport.WithContinuousListening())
-	}
-	if err != nil {
-		c.fail(fmt.Sprintf("connecting to %s: %v", model.RedactURL(c.spec.URL), err), "")
-		return nil
+		if err != nil {
+			c.fail(fmt.Sprintf("connecting to %s: %v", model.RedactURL(c.spec.URL), err), "")
+			return nil
+		}
+		tr = boundedStreamable{streamable, tap}
 	}
 	cl := client.NewClient(tr, client.WithProtocolVersion(ProtocolVersion))
 	cl.OnNotification(c.onNotification)
@@ -74,6 +84,51 @@ func (c *conn) dial() *client.Client {
 	c.closeIdle = base.CloseIdleConnections
 	return cl
 }
+
+// A boundedStreamable is mcp-go's streamable HTTP transport whose failed
+// requests say which limit their answer went over (httpTap.send).
+type boundedStreamable struct {
+	*transport.StreamableHTTP
+	tap *httpTap
+}
+
+func (b boundedStreamable) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	return b.tap.send(ctx, req, b.StreamableHTTP.SendRequest)
+}
+
+// A boundedSSE is boundedStreamable for the SSE transport.
+type boundedSSE struct {
+	*transport.SSE
+	tap *httpTap
+}
+
+func (b boundedSSE) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	return b.tap.send(ctx, req, b.SSE.SendRequest)
+}
+
+// lose fails a server whose event stream, which no request waits on (the
+// listening GET of streamable HTTP, the stream of SSE), went over a limit:
+// left alone, the stream would be opened again, and the server shown ok.
+func (c *conn) lose(err error) {
+	if c.closing.Load() {
+		return
+	}
+	c.fail(err.Error(), "")
+	go c.terminate()
+}
+
+// readyNote adds to a Ready event's note what the HTTP exchange did that a
+// person should know: a redirect to another origin, and the headers not
+// sent there.
+func (c *conn) readyNote(note string) string {
+	if b, ok := c.lister.tr.(interface{ redirectNote() string }); ok {
+		return joinNote(note, b.redirectNote())
+	}
+	return note
+}
+
+func (b boundedStreamable) redirectNote() string { return b.tap.guard.note() }
+func (b boundedSSE) redirectNote() string        { return b.tap.guard.note() }
 
 // httpHint adds what a person can do about a failed HTTP connect.
 func httpHint(err error) string {
