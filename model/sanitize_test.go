@@ -45,3 +45,22 @@ func TestSanitizeNoAllocation(t *testing.T) {
 		t.Errorf("Sanitize(clean text) allocates %v times, want 0", n)
 	}
 }
+
+// BenchmarkSanitize measures the text every view and report passes through
+// Sanitize: plain ASCII (the fast path), printable text beyond ASCII (every
+// character looked up), and text that needs escaping.
+func BenchmarkSanitize(b *testing.B) {
+	for _, bc := range []struct{ name, text string }{
+		{"ascii", strings.Repeat("Fetch a page of results for the query. ", 8)},
+		{"unicode", strings.Repeat("Récupère les résultats 日本語の説明 — «ok» ✓ 😀 ", 8)},
+		{"escaped", strings.Repeat("red\x1b[31mtool\u202e evil\u200b ", 16)},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(bc.text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = Sanitize(bc.text)
+			}
+		})
+	}
+}
