@@ -76,6 +76,7 @@ func schemaFindings(ci, row int, server, tool string, subject func() string, sch
 		for _, h := range scanText(s, true) {
 			if seen := hits[h.kind]; seen != nil {
 				seen.n += h.n
+				seen.spelled = append(seen.spelled, h.spelled...)
 				continue
 			}
 			h := h
@@ -85,7 +86,11 @@ func schemaFindings(ci, row int, server, tool string, subject func() string, sch
 	}
 	for _, kind := range order {
 		h := hits[kind]
-		fs = append(fs, finding{Finding{Warn, h.kind, server, tool,
+		sev := Warn
+		if len(h.spelled) > 0 {
+			sev = Fail // a message hidden in the schema reaches the model as surely as one in the description
+		}
+		fs = append(fs, finding{Finding{sev, h.kind, server, tool,
 			fmt.Sprintf("input schema of %s on %s %s", subject(), server, h)}, ci, row})
 	}
 	return fs
