@@ -254,3 +254,21 @@ func TestSkeletonKeepsHiddenCharacters(t *testing.T) {
 		t.Errorf("ArgumentSkeleton(%s) = %q, decodes to %q (%v), want {%q: %q}", schema, got, back, err, key, def)
 	}
 }
+
+func TestHiddenTextSpelledInASchemaIsBounded(t *testing.T) {
+	props := map[string]any{}
+	for i := range 50 {
+		props[fmt.Sprintf("p%02d", i)] = map[string]any{"description": fmt.Sprintf("x%s", smuggle(fmt.Sprintf("message %02d", i)))}
+	}
+	schema, _ := json.Marshal(map[string]any{"type": "object", "properties": props})
+	fs := Findings([]Catalogue{{Server: "alpha", Tools: []Tool{{Name: "ok", NameOK: true, InputSchema: schema}}}})
+	if len(fs) != 1 || fs[0].Severity != Fail {
+		t.Fatalf("findings = %v, want one fail", fs)
+	}
+	if n := strings.Count(fs[0].Evidence, "spell"); n != maxSpelled {
+		t.Errorf("evidence spells %d messages, want %d: %s", n, maxSpelled, fs[0].Evidence)
+	}
+	if !strings.Contains(fs[0].Evidence, "holds 500 invisible characters") {
+		t.Errorf("evidence = %s, want all 500 characters counted", fs[0].Evidence)
+	}
+}

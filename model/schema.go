@@ -50,6 +50,10 @@ func SchemaProblem(schema json.RawMessage) string {
 	return ""
 }
 
+// maxSpelled bounds the hidden messages one schema finding spells out: a
+// schema can hold thousands of strings, and the evidence is one line.
+const maxSpelled = 4
+
 // schemaFindings reports a row's input schema: a SchemaProblem, and text in
 // it (descriptions, titles, property names) that hides or acts.
 func schemaFindings(ci, row int, server, tool string, subject func() string, schema json.RawMessage) []finding {
@@ -77,6 +81,7 @@ func schemaFindings(ci, row int, server, tool string, subject func() string, sch
 			if seen := hits[h.kind]; seen != nil {
 				seen.n += h.n
 				seen.spelled = append(seen.spelled, h.spelled...)
+				seen.spelled = seen.spelled[:min(len(seen.spelled), maxSpelled)] // evidence stays a line
 				continue
 			}
 			h := h
