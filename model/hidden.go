@@ -40,7 +40,7 @@ const brailleBlank = 0x2800
 // a few).
 var unsafeBMP, unsafeAstral = unsafeLookups()
 
-func unsafeLookups() (*[1 << 10]uint64, []unicode.Range32) {
+func unsafeLookups() ([1 << 10]uint64, []unicode.Range32) {
 	var bits [1 << 10]uint64
 	var astral []unicode.Range32
 	add := func(lo, hi, stride uint32) {
@@ -78,7 +78,7 @@ func unsafeLookups() (*[1 << 10]uint64, []unicode.Range32) {
 		}
 		merged = append(merged, rg)
 	}
-	return &bits, merged
+	return bits, merged
 }
 
 // unsafeRune reports whether r is a character Sanitize escapes: a control
