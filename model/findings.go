@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -108,11 +109,7 @@ func rowFindings(ci int, cat Catalogue) []finding {
 		fs = append(fs, schemaFindings(ci, i, cat.Server, tool, subject, t.InputSchema)...)
 		for _, field := range []struct{ what, text string }{{"title", t.Title}, {"description", t.Description}} {
 			for _, h := range scanText(field.text, true) {
-				sev := Warn
-				if h.kind == "invisible-text" {
-					sev = Fail // the model reads what the reviewer cannot see
-				}
-				add(i, sev, h.kind, tool, fmt.Sprintf("%s of %s on %s %s", field.what, subject(), cat.Server, h))
+				add(i, h.proseSeverity(), h.kind, tool, fmt.Sprintf("%s of %s on %s %s", field.what, subject(), cat.Server, h))
 			}
 		}
 	}
@@ -129,18 +126,19 @@ func rowFindings(ci int, cat Catalogue) []finding {
 	return fs
 }
 
-// tagLead starts the UTF-8 encoding of every tag character, U+E0000 to
-// U+E007F.
-const tagLead = "\xf3\xa0"
-
-// A textHit is one kind of unsafe character found in a text: how many, and
-// the first one with where it is.
+// A textHit is one kind of unsafe character found in a text: how many, the
+// first one with where it is, and for hidden characters what their tag
+// characters and variation selectors spell.
 type textHit struct {
 	kind    string
 	n       int
-	first   string // the character, described
-	at      int    // its position in characters, from 1
-	excerpt string // text around it
+	first   string   // the character, described
+	at      int      // its position in characters, from 1
+	excerpt string   // text around it
+	spelled []string // "tag characters spell \"...\"", quoted
+	// mild is set when every hidden character is a presentation selector
+	// after a symbol (⚠️), which spells nothing.
+	mild bool
 }
 
 func (h textHit) String() string {
@@ -155,22 +153,38 @@ func (h textHit) String() string {
 	if h.excerpt != "" {
 		s += fmt.Sprintf(": %q", h.excerpt)
 	}
+	for _, sp := range h.spelled {
+		s += "; " + sp
+	}
 	return s
 }
 
+// proseSeverity is how serious a hit in a title or a description is:
+// hidden characters are Fail, as the model reads what the reviewer cannot
+// see, unless all they do is ask for an emoji's presentation; control
+// characters are Warn.
+func (h textHit) proseSeverity() Severity {
+	if h.kind == "invisible-text" && !h.mild {
+		return Fail
+	}
+	return Warn
+}
+
 // scanText finds the characters Sanitize escapes, split into those that
-// hide text (bidi controls, zero-width and other invisible format
-// characters) and those that act on a terminal (controls, separators,
-// invalid UTF-8). It also counts Unicode tag characters as invisible: they
-// do not act on a terminal, so Sanitize leaves them, but they carry text
-// nobody sees. In prose (a title, a description) tab and line breaks are
-// ordinary and not reported; an excerpt around the first hit is kept.
+// hide text (bidi controls, and the format, default-ignorable, private-use
+// and blank characters of hidden.go) and those that act on a terminal
+// (controls, separators, invalid UTF-8), and decodes what tag characters
+// and variation selectors spell. In prose (a title, a description) tab and
+// line breaks are ordinary and not reported; an excerpt around the first
+// hit is kept.
 func scanText(s string, prose bool) []textHit {
-	if !Suspicious(s) && !strings.Contains(s, tagLead) {
+	if !Suspicious(s) {
 		return nil
 	}
 	var hits [2]textHit // invisible, control
 	hits[0].kind, hits[1].kind = "invisible-text", "control-text"
+	var tags, selectors payload
+	strong := 0 // hidden characters other than presentation selectors
 	pos := 0
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
@@ -185,8 +199,29 @@ func scanText(s string, prose bool) []textHit {
 				}
 			}
 			h.n++
+			if k == 0 {
+				switch c, ok := vsByte(r); {
+				case r >= tagFirst && r <= tagLast:
+					tags.add(byte(r - 0xe0000))
+					strong++
+				case ok && !presentationSelector(s, i):
+					selectors.add(c)
+					strong++
+				case !ok:
+					strong++
+				}
+			}
 		}
 		i += size
+	}
+	hits[0].mild = strong == 0
+	for _, p := range []struct {
+		what string
+		p    payload
+	}{{"tag characters", tags}, {"variation selectors", selectors}} {
+		if text, ok := p.p.text(); ok {
+			hits[0].spelled = append(hits[0].spelled, p.what+" spell "+text)
+		}
 	}
 	var out []textHit
 	for _, h := range hits {
@@ -205,6 +240,8 @@ func classifyRune(r rune, size int) (int, string) {
 		return -1, ""
 	case r == utf8.RuneError && size == 1:
 		return 1, "invalid UTF-8"
+	case !unsafeRune(r):
+		return -1, ""
 	case r == 0x1b:
 		return 1, "escape"
 	case r < 0x20, r == 0x7f:
@@ -217,10 +254,16 @@ func classifyRune(r rune, size int) (int, string) {
 		return 0, "bidi control"
 	case r >= 0xe0000 && r <= 0xe007f:
 		return 0, "tag character"
-	case unsafeRune(r):
+	case unicode.Is(unicode.Variation_Selector, r):
+		return 0, "variation selector"
+	case unicode.Is(unicode.Co, r):
+		return 0, "private-use character"
+	case r == brailleBlank:
+		return 0, "blank character"
+	case unicode.Is(unicode.Cf, r):
 		return 0, "invisible format character"
 	}
-	return -1, ""
+	return 0, "default-ignorable character"
 }
 
 // describeRune names a character classifyRune reported.

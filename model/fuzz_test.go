@@ -12,7 +12,8 @@ import (
 
 func FuzzSanitize(f *testing.F) {
 	for _, s := range []string{"", "plain", "\x1b[31mred\x1b[0m", "\x1b]0;x\x07", "evil\u202etxt",
-		"re\u200bquest", "a\nb", "\xff\xfe", "\u0085", "caf\u00e9 😀", `\x1b`} {
+		"re\u200bquest", "a\nb", "\xff\xfe", "\u0085", "caf\u00e9 😀", `\x1b`,
+		"⚠\ufe0f", "😀\U000e0159\U000e0157\U000e015e", "x\U000e0041\U000e007f", "\u2800\u3164\u00ad", "\ue000\U0010fffd"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {

@@ -89,8 +89,23 @@ func lookalikes(cats []Catalogue) []finding {
 	return fs
 }
 
-// foldName is a name with case and '-' against '_' taken out.
-func foldName(s string) string { return strings.ToLower(strings.ReplaceAll(s, "-", "_")) }
+// foldName is a name with case, '-' against '_' and hidden characters taken
+// out.
+func foldName(s string) string { return strings.ToLower(strings.ReplaceAll(stripHidden(s), "-", "_")) }
+
+// stripHidden is s without its hidden characters (see hidden.go): a name
+// that differs from another only in them reads the same.
+func stripHidden(s string) string {
+	if !Suspicious(s) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if hiddenRune(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
 
 // distinctNames lists the usable wire names of the catalogues, each once,
 // in order of first appearance, and indexes them by name.
@@ -314,6 +329,10 @@ func lookalikeWhy(x, y string) string {
 		return "differ only in '-' versus '_'"
 	case strings.ToLower(dash(x)) == strings.ToLower(dash(y)):
 		return "differ only in case and '-' versus '_'"
+	case stripHidden(x) == stripHidden(y):
+		return "differ only in invisible characters"
+	case foldName(x) == foldName(y):
+		return "differ only in invisible characters, case or '-' versus '_'"
 	}
 	rx, ry := []rune(x), []rune(y)
 	i := 0

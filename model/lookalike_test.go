@@ -50,6 +50,14 @@ func TestLookalikes(t *testing.T) {
 			`warn b4/Search: "Search" on b4 and "search" on alpha differ only in case`,
 			`warn b5/Search: "Search" on b5 and "search" on alpha differ only in case`,
 		}},
+		{"invisible characters", []Catalogue{catalogue("alpha", "request"), catalogue("beta", "re\u200b\u00adquest\ufe0f")}, []string{
+			"warn alpha/request: \"request\" on alpha and \"re\\u200b\\u00adquest\ufe0f\" on beta differ only in invisible characters",
+			"warn beta/re\u200b\u00adquest\ufe0f: \"re\\u200b\\u00adquest\ufe0f\" on beta and \"request\" on alpha differ only in invisible characters",
+		}},
+		{"invisible characters, case and dash", []Catalogue{catalogue("alpha", "fetch_url"), catalogue("beta", "Fetch-\u3164URL\U000e0041")}, []string{
+			"warn alpha/fetch_url: \"fetch_url\" on alpha and \"Fetch-\u3164URL\\U000e0041\" on beta differ only in invisible characters, case or '-' versus '_'",
+			"warn beta/Fetch-\u3164URL\U000e0041: \"Fetch-\u3164URL\\U000e0041\" on beta and \"fetch_url\" on alpha differ only in invisible characters, case or '-' versus '_'",
+		}},
 		{"one server is not across servers", []Catalogue{catalogue("alpha", "search", "Search", "serch")}, nil},
 		{"identical names are a collision", []Catalogue{catalogue("alpha", "search"), catalogue("beta", "search")}, nil},
 		{"short names", []Catalogue{catalogue("alpha", "abc"), catalogue("beta", "abd", "abcd")}, nil},

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -224,9 +225,16 @@ func writeJSONString(sb *strings.Builder, s string) {
 		case r == utf8.RuneError && size == 1:
 			sb.WriteString(`\ufffd`)
 		case unsafeRune(r):
-			sb.WriteString(`\u`)
-			for shift := 12; shift >= 0; shift -= 4 {
-				sb.WriteByte(hex[r>>shift&0xf])
+			units := []rune{r}
+			if r > 0xffff { // JSON has no longer escape: a surrogate pair
+				hi, lo := utf16.EncodeRune(r)
+				units = []rune{hi, lo}
+			}
+			for _, u := range units {
+				sb.WriteString(`\u`)
+				for shift := 12; shift >= 0; shift -= 4 {
+					sb.WriteByte(hex[u>>shift&0xf])
+				}
 			}
 		default:
 			sb.WriteString(s[i : i+size])

@@ -12,11 +12,14 @@ import (
 
 // Sanitize returns s with every character that could act on a terminal or
 // hide in it written as a Go-style escape: C0 controls and DEL (\n, \t,
-// \x1b, \x7f), C1 controls (\u0085), bidi overrides, isolates and marks
-// (\u202e, \u2066, \u200f, \u061c), zero-width characters (\u200b, \ufeff),
-// line and paragraph separators (\u2028), and each byte of invalid UTF-8
-// (\xff). Printable text, backslashes included, is unchanged; when nothing
-// needs escaping s itself is returned, without allocating.
+// \x1b, \x7f), C1 controls (\u0085), line and paragraph separators
+// (\u2028), each byte of invalid UTF-8 (\xff), and every hidden character
+// (see hidden.go): bidi overrides, isolates and marks (\u202e, \u2066,
+// \u061c), zero-width and other format characters (\u200b, \ufeff, \u00ad),
+// variation selectors (\ufe0f, \U000e0100), tag characters (\U000e0041),
+// fillers and blanks (\u3164, \u2800) and private-use characters (\ue000).
+// Printable text, backslashes included, is unchanged; when nothing needs
+// escaping s itself is returned, without allocating.
 func Sanitize(s string) string {
 	i := firstUnsafe(s)
 	if i < 0 {
@@ -33,11 +36,7 @@ func Sanitize(s string) string {
 		case r < 0x80 && unsafeRune(r):
 			writeASCIIEscape(&sb, byte(r))
 		case unsafeRune(r):
-			sb.WriteString(`\u`)
-			const hex = "0123456789abcdef"
-			for shift := 12; shift >= 0; shift -= 4 {
-				sb.WriteByte(hex[r>>shift&0xf])
-			}
+			writeRuneEscape(&sb, r)
 		default:
 			sb.WriteString(s[i : i+size])
 		}
@@ -70,22 +69,6 @@ func firstUnsafe(s string) int {
 	return -1
 }
 
-// unsafeRune reports whether r is a control, bidi or invisible character
-// that Sanitize escapes.
-func unsafeRune(r rune) bool {
-	switch {
-	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
-		return true
-	case r == 0x061c, // arabic letter mark
-		r >= 0x200b && r <= 0x200f, // zero-width space, joiners, LRM, RLM
-		r >= 0x2028 && r <= 0x202e, // line/paragraph separators, embeddings, overrides
-		r >= 0x2060 && r <= 0x206f, // word joiner, invisible operators, isolates, deprecated format
-		r == 0xfeff:                // zero-width no-break space
-		return true
-	}
-	return false
-}
-
 func writeASCIIEscape(sb *strings.Builder, c byte) {
 	switch c {
 	case '\a':
@@ -104,6 +87,21 @@ func writeASCIIEscape(sb *strings.Builder, c byte) {
 		sb.WriteString(`\v`)
 	default:
 		writeHexByte(sb, c)
+	}
+}
+
+// writeRuneEscape writes r as \uXXXX, or \UXXXXXXXX beyond U+FFFF.
+func writeRuneEscape(sb *strings.Builder, r rune) {
+	const hex = "0123456789abcdef"
+	digits := 4
+	if r > 0xffff {
+		digits = 8
+		sb.WriteString(`\U`)
+	} else {
+		sb.WriteString(`\u`)
+	}
+	for shift := 4 * (digits - 1); shift >= 0; shift -= 4 {
+		sb.WriteByte(hex[r>>shift&0xf])
 	}
 }
 

@@ -50,6 +50,10 @@ func SchemaProblem(schema json.RawMessage) string {
 	return ""
 }
 
+// maxSpelled bounds the hidden messages one schema finding spells out: a
+// schema can hold thousands of strings, and the evidence is one line.
+const maxSpelled = 4
+
 // schemaFindings reports a row's input schema: a SchemaProblem, and text in
 // it (descriptions, titles, property names) that hides or acts.
 func schemaFindings(ci, row int, server, tool string, subject func() string, schema json.RawMessage) []finding {
@@ -76,6 +80,8 @@ func schemaFindings(ci, row int, server, tool string, subject func() string, sch
 		for _, h := range scanText(s, true) {
 			if seen := hits[h.kind]; seen != nil {
 				seen.n += h.n
+				seen.spelled = append(seen.spelled, h.spelled...)
+				seen.spelled = seen.spelled[:min(len(seen.spelled), maxSpelled)] // evidence stays a line
 				continue
 			}
 			h := h
@@ -85,7 +91,11 @@ func schemaFindings(ci, row int, server, tool string, subject func() string, sch
 	}
 	for _, kind := range order {
 		h := hits[kind]
-		fs = append(fs, finding{Finding{Warn, h.kind, server, tool,
+		sev := Warn
+		if len(h.spelled) > 0 {
+			sev = Fail // a message hidden in the schema reaches the model as surely as one in the description
+		}
+		fs = append(fs, finding{Finding{sev, h.kind, server, tool,
 			fmt.Sprintf("input schema of %s on %s %s", subject(), server, h)}, ci, row})
 	}
 	return fs

@@ -35,6 +35,8 @@ func TestArgumentSkeleton(t *testing.T) {
 			"{\n  \"v\": 0\n}"},
 		{"hostile key escaped", `{"properties":{"a\u001b[31m\u202e":{"type":"string"}}}`,
 			"{\n  \"a\\u001b[31m\\u202e\": \"\"\n}"},
+		{"hidden key and default escaped, beyond U+FFFF as a surrogate pair", `{"properties":{"q\u00ad\ufe0f":{"type":"string","default":"x\udb40\udd00"}}}`,
+			"{\n  \"q\\u00ad\\ufe0f\": \"x\\udb40\\udd00\"\n}"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/mcplens/mcplens/model"
@@ -63,10 +64,14 @@ func escapeHidden(b []byte) []byte {
 	out := make([]byte, 0, len(b)+32)
 	for len(b) > 0 {
 		r, size := utf8.DecodeRune(b)
-		if r >= utf8.RuneSelf && model.Suspicious(string(b[:size])) {
-			out = fmt.Appendf(out, `\u%04x`, r)
-		} else {
+		switch {
+		case r < utf8.RuneSelf || !model.Suspicious(string(b[:size])):
 			out = append(out, b[:size]...)
+		case r > 0xffff: // beyond U+FFFF, JSON escapes a surrogate pair
+			hi, lo := utf16.EncodeRune(r)
+			out = fmt.Appendf(out, `\u%04x\u%04x`, hi, lo)
+		default:
+			out = fmt.Appendf(out, `\u%04x`, r)
 		}
 		b = b[size:]
 	}

@@ -29,10 +29,15 @@ func updating() bool {
 const demoEnv = "MCPLENS_TEST_DEMO"
 
 // TestMain lets the test binary serve as the demo servers, so the views are
-// tested against real processes over real pipes.
+// tested against real processes over real pipes; arguments after
+// `__demo-server LABEL` name the tools it advertises instead of the demo's.
 func TestMain(m *testing.M) {
 	if label := os.Getenv(demoEnv); label != "" {
-		if err := demo.Serve(label); err != nil {
+		var names []string
+		if len(os.Args) > 3 && os.Args[1] == demo.Subcommand {
+			names = os.Args[3:]
+		}
+		if err := demo.Serve(label, names...); err != nil {
 			os.Exit(1)
 		}
 		os.Exit(0)
