@@ -158,6 +158,7 @@ func check(cfg *loader.Config, o checkOptions, stdout, stderr io.Writer) int {
 		Lock:        lock,
 		LockPath:    o.lock,
 		LockUpdated: o.updateLock,
+		Redact:      loader.NewRedactor(cfg.Servers),
 	}
 	r := report.Build(in)
 	if err := report.Write(stdout, r, o.format); err != nil {
