@@ -46,21 +46,13 @@ func (m Model) Report() *report.Report {
 		Config:   m.title,
 		Policy:   m.activePolicy(),
 		Profiles: m.profiles,
+		Servers:  m.surface.states(),
 		Lock:     m.pins.lock,
 		LockPath: m.pins.path,
+		Redact:   m.surface.redact,
 	}
-	for _, sv := range m.surface.servers {
-		in.Servers = append(in.Servers, report.ServerState{
-			Label:      sv.spec.Label,
-			Transport:  report.TransportOf(sv.spec),
-			State:      sv.state,
-			Err:        sv.err,
-			Stderr:     sv.stderr,
-			Protocol:   sv.protocol,
-			ServerName: sv.info,
-			Tools:      sv.tools,
-			Listed:     sv.listed,
-		})
+	if m.surface.found {
+		in.Findings = m.surface.findings // the findings view's list, as shown
 	}
 	return report.Build(in)
 }
