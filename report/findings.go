@@ -9,7 +9,9 @@ import (
 // config says it should not (ConfigFinding) and how it broke the protocol
 // (the loader's "protocol" findings). The interface's findings view shows
 // exactly this list and every report lists it, so the two never disagree.
-// Evidence is masked by red (credential syntax only when red is nil).
+// Evidence is masked by red: the config's secrets in the tools' text, and
+// credential syntax too in the config's and the protocol's messages (nil
+// red masks credential syntax only).
 func Findings(servers []ServerState, red *model.Redactor) []model.Finding {
 	var cats []model.Catalogue
 	for _, s := range servers {
@@ -18,14 +20,21 @@ func Findings(servers []ServerState, red *model.Redactor) []model.Finding {
 		}
 	}
 	fs := model.Findings(cats)
-	for _, s := range servers {
-		for _, c := range s.Config {
-			fs = append(fs, ConfigFinding(s.Label, c))
+	if red.Longest() > 0 {
+		// Tool text quoted as it came: only the config's own values.
+		for i := range fs {
+			fs[i].Evidence = red.Values(fs[i].Evidence)
 		}
-		fs = append(fs, s.Faults...)
 	}
-	for i := range fs {
-		fs[i].Evidence = red.Text(fs[i].Evidence)
+	for _, s := range servers {
+		// Messages that may quote the config or the server's output.
+		for _, c := range s.Config {
+			fs = append(fs, ConfigFinding(s.Label, red.Text(c)))
+		}
+		for _, f := range s.Faults {
+			f.Evidence = red.Text(f.Evidence)
+			fs = append(fs, f)
+		}
 	}
 	return fs
 }

@@ -51,6 +51,9 @@ func (m Model) Report() *report.Report {
 		LockPath: m.pins.path,
 		Redact:   m.surface.redact,
 	}
+	for i, sv := range m.surface.servers {
+		in.Servers[i].Transport = report.TransportOf(sv.spec)
+	}
 	if m.surface.found {
 		in.Findings = m.surface.findings // the findings view's list, as shown
 	}

@@ -141,13 +141,13 @@ func (s *surface) catalogues() []model.Catalogue {
 	return cats
 }
 
-// states returns each server as a report reads it, in declaration order.
+// states returns each server as a report reads it, in declaration order,
+// but for its Transport, which only a lock comparison reads (Model.Report).
 func (s *surface) states() []report.ServerState {
 	out := make([]report.ServerState, len(s.servers))
 	for i, sv := range s.servers {
 		out[i] = report.ServerState{
 			Label:      sv.spec.Label,
-			Transport:  report.TransportOf(sv.spec),
 			State:      sv.state,
 			Err:        sv.err,
 			Stderr:     sv.stderr,
