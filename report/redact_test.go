@@ -68,8 +68,8 @@ func TestReportListsConfigAndProtocolFindings(t *testing.T) {
 	}
 	st.Config = []string{`4:7: unknown key "bogus": Cursor does not read it`, "5:9: args: ${env:NOPE} is not set; the client passes an empty string"}
 	r := report.Build(report.Input{Config: "c", Policy: mustPolicy(t, "lionagi"), Profiles: model.DefaultProfiles(),
-		Servers: []report.ServerState{st}})
-	want := []string{"warning protocol h", "warning protocol h", "warning config h", "warning config h"}
+		Servers: []report.ServerState{st}, ConfigFindings: []string{"the file has comments or trailing commas, which are not JSON: Claude Desktop would reject it"}})
+	want := []string{"warning protocol h", "warning config h"}
 	got := kinds(r)
 	for _, w := range want {
 		n := 0
@@ -82,11 +82,14 @@ func TestReportListsConfigAndProtocolFindings(t *testing.T) {
 			t.Errorf("findings %q, want two %q", got, w)
 		}
 	}
+	if last := r.Findings[len(r.Findings)-1]; last.Kind != "config" || last.Server != "" || last.Level != report.Warning {
+		t.Errorf("last finding %+v, want the file's own, a config warning on no server", last)
+	}
 	if lvl, ok := r.Worst(); !ok || lvl != report.Warning {
 		t.Errorf("Worst() = %v, %v, want warning: --fail-on warning must fail", lvl, ok)
 	}
 	for format, out := range writeAll(t, r) {
-		for _, evidence := range []string{"hostile banner", "9999", "bogus", "NOPE"} {
+		for _, evidence := range []string{"hostile banner", "9999", "bogus", "NOPE", "trailing commas"} {
 			if !strings.Contains(out, evidence) {
 				t.Errorf("%s report does not list the finding on %q:\n%s", format, evidence, out)
 			}

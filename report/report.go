@@ -313,8 +313,11 @@ type Input struct {
 	// Redact masks the config's secrets in every string the report holds
 	// (loader.NewRedactor); nil masks credential syntax only.
 	Redact *model.Redactor
-	// Findings, when not nil, is Findings(Servers, Redact) computed
-	// already (the interface has it): it is not computed again.
+	// ConfigFindings are the config file's own findings
+	// (loader.Config.Findings).
+	ConfigFindings []string
+	// Findings, when not nil, is Findings(ConfigFindings, Servers, Redact)
+	// computed already (the interface has it): it is not computed again.
 	Findings []model.Finding
 }
 
@@ -343,7 +346,7 @@ func Build(in Input) *Report {
 	}
 	found := in.Findings
 	if found == nil {
-		found = Findings(in.Servers, in.Redact)
+		found = Findings(in.ConfigFindings, in.Servers, in.Redact)
 	}
 	var fs findings
 	for si, st := range in.Servers {

@@ -63,9 +63,9 @@ func (m Model) derive() tea.Cmd {
 		return func() tea.Msg { return derivedMsg{gen: gen, cmp: in.build()} }
 	case m.view == viewFindings && !s.found && s.deriving.findings != gen:
 		s.deriving.findings = gen
-		states, red := s.states(), s.redact
+		file, states, red := s.fileFindings, s.states(), s.redact
 		return func() tea.Msg {
-			return derivedMsg{gen: gen, findings: report.Findings(states, red), found: true}
+			return derivedMsg{gen: gen, findings: report.Findings(file, states, red), found: true}
 		}
 	}
 	return nil

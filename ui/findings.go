@@ -14,7 +14,7 @@ import (
 // and is empty until it arrives.
 func (s *surface) findingList() []model.Finding {
 	if !s.found && !s.inBackground() {
-		s.findings, s.found = report.Findings(s.states(), s.redact), true
+		s.findings, s.found = report.Findings(s.fileFindings, s.states(), s.redact), true
 	}
 	return s.findings
 }

@@ -32,6 +32,13 @@ func (m *Model) SetLock(path string, l *model.Lock) {
 	m.pins.lock, m.pins.path = l, path
 }
 
+// SetConfigFindings gives the findings view, and the report, what the
+// config file says as a whole (loader.Config.Findings).
+func (m *Model) SetConfigFindings(fs []string) {
+	m.surface.fileFindings = fs
+	m.surface.invalidate()
+}
+
 // reportWrittenMsg says where the report went, or why it did not.
 type reportWrittenMsg struct {
 	path string
@@ -43,13 +50,14 @@ type reportWrittenMsg struct {
 // the lock comparison when there is a lock.
 func (m Model) Report() *report.Report {
 	in := report.Input{
-		Config:   m.title,
-		Policy:   m.activePolicy(),
-		Profiles: m.profiles,
-		Servers:  m.surface.states(),
-		Lock:     m.pins.lock,
-		LockPath: m.pins.path,
-		Redact:   m.surface.redact,
+		Config:         m.title,
+		Policy:         m.activePolicy(),
+		Profiles:       m.profiles,
+		Servers:        m.surface.states(),
+		Lock:           m.pins.lock,
+		LockPath:       m.pins.path,
+		Redact:         m.surface.redact,
+		ConfigFindings: m.surface.fileFindings,
 	}
 	for i, sv := range m.surface.servers {
 		in.Servers[i].Transport = report.TransportOf(sv.spec)

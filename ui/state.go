@@ -33,6 +33,8 @@ type surface struct {
 	byLabel map[string]int
 	// redact masks the config's secrets (loader.NewRedactor).
 	redact *model.Redactor
+	// fileFindings are the config file's own findings (SetConfigFindings).
+	fileFindings []string
 	reg    *model.Registry
 	// results maps a server index to its part of reg (nil until listed).
 	results []*model.ServerResult
