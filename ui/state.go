@@ -35,7 +35,7 @@ type surface struct {
 	redact *model.Redactor
 	// fileFindings are the config file's own findings (SetConfigFindings).
 	fileFindings []string
-	reg    *model.Registry
+	reg          *model.Registry
 	// results maps a server index to its part of reg (nil until listed).
 	results []*model.ServerResult
 	lines   []line
