@@ -123,3 +123,19 @@ func TestLooksSecret(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRedactorValues: no secret of eight bytes or more survives Values,
+// wherever it stands in the text.
+func FuzzRedactorValues(f *testing.F) {
+	f.Add("failed: ", "s3cr3t-value", " rejected")
+	f.Add("aaaa", "aaaaaaaa", "aaaa")
+	f.Add("%3D", "a+b/c=d e", "&x")
+	f.Fuzz(func(t *testing.T, before, secret, after string) {
+		if len(secret) < anywhereSecret || strings.Contains(secret, "*") {
+			return
+		}
+		if got := NewRedactor(secret).Values(before + secret + after); strings.Contains(got, secret) {
+			t.Errorf("Values(%q) = %q, still holding %q", before+secret+after, got, secret)
+		}
+	})
+}
