@@ -261,8 +261,10 @@ func credentialAt(words []string, i int) bool {
 		}
 		return credentialLike(w)
 	case headerName(words[i-1]):
-		name := strings.Trim(strings.TrimSuffix(strings.TrimLeft(words[i-1], wordStarts), ":"), `"'`)
-		return strings.ContainsAny(name, "-_") || credentialLike(w)
+		// X-Api-Key: is a header; "api_key": quoted is prose naming one
+		// (a JSON member's value is in quotes, see redactAssignments).
+		name := strings.TrimSuffix(strings.TrimLeft(words[i-1], wordStarts), ":")
+		return !strings.ContainsAny(name, `"'`) && strings.ContainsAny(name, "-_") || credentialLike(w)
 	}
 	return false
 }
@@ -274,14 +276,19 @@ func headerName(w string) bool {
 	return ok && name != "" && SecretName(strings.Trim(name, `"'`))
 }
 
-// credentialLike reports whether w (trailing punctuation aside) could be
-// a credential rather than a word of prose: anything but a run of
-// lower-case letters, or a very long one.
+// credentialLike reports whether w (quotes and punctuation aside) could
+// be a credential rather than a word of prose: anything but a word of
+// letters, lower-case but for the first, or a very long one.
 func credentialLike(w string) bool {
 	if len(w) >= 20 {
 		return true
 	}
-	return strings.ContainsFunc(w, func(r rune) bool { return r < 'a' || r > 'z' })
+	for i, r := range w {
+		if (r < 'a' || r > 'z') && (i > 0 || r < 'A' || r > 'Z') {
+			return true
+		}
+	}
+	return false
 }
 
 // trimWord strips the quotes and brackets around w and the punctuation

@@ -16,6 +16,8 @@ func TestRedactTextProse(t *testing.T) {
 		"password: required",
 		"session expired; log in again",
 		"row 3 has no usable name: name is a number, not a string",
+		`3:5: unknown key "api_key": Cursor does not read it`,
+		"Authorization: Required",
 	} {
 		if got := RedactText(in); got != in {
 			t.Errorf("RedactText(%q) = %q, want it unchanged", in, got)
