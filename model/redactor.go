@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // A Redactor masks one config's secrets wherever they turn up in text: in a
@@ -269,11 +270,17 @@ func credentialAt(words []string, i int) bool {
 	return false
 }
 
-// headerName reports whether w is "Name:" for a name that says its value
-// is a secret.
+// headerName reports whether w is "Name:" for a name (letters, digits,
+// '-' and '_') that says its value is a secret.
 func headerName(w string) bool {
 	name, ok := strings.CutSuffix(strings.TrimLeft(w, wordStarts), ":")
-	return ok && name != "" && SecretName(strings.Trim(name, `"'`))
+	name = strings.Trim(name, `"'`)
+	return ok && name != "" && !strings.ContainsFunc(name, notInName) && SecretName(name)
+}
+
+// notInName reports whether r cannot be part of a header or key name.
+func notInName(r rune) bool {
+	return r >= utf8.RuneSelf || r != '-' && !wordByte(byte(r))
 }
 
 // credentialLike reports whether w (quotes and punctuation aside) could

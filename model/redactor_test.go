@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -41,6 +42,7 @@ func TestRedactTextSyntax(t *testing.T) {
 		{"flag quoted", `args ["--token" "abc"]`, `args ["--token" "****"]`},
 		{"json member", `config {"api_key": "abc def", "name": "x"}`, `config {"api_key": "****", "name": "x"}`},
 		{"json member tight", `{"token":"abc"}`, `{"token":"****"}`},
+		{"url then status", `Post "https://h/mcp?token=abc": 401 Unauthorized`, `Post "https://h/mcp?token=****": 401 Unauthorized`},
 		{"userinfo", "cannot reach postgres://u:hunter2@db/x", "cannot reach postgres://u:****@db/x"},
 	}
 	for _, tt := range tests {
@@ -140,4 +142,16 @@ func FuzzRedactorValues(f *testing.F) {
 			t.Errorf("Values(%q) = %q, still holding %q", before+secret+after, got, secret)
 		}
 	})
+}
+
+func ExampleRedactor() {
+	// The secrets the config holds: loader.NewRedactor collects them.
+	r := NewRedactor("HEADERVALUE77", "sk-live-123")
+	fmt.Println(r.Text(`rejected HEADERVALUE77 from Post "https://h/mcp?token=abc": 401`))
+	fmt.Println(r.Text("the server wants authorization: give a token in the config's headers"))
+	fmt.Println(r.Values(`{"result":"echo sk-live-123"}`))
+	// Output:
+	// rejected **** from Post "https://h/mcp?token=****": 401
+	// the server wants authorization: give a token in the config's headers
+	// {"result":"echo ****"}
 }
