@@ -25,8 +25,9 @@ import (
 // TestUIMasksSecretsInErrors connects to three loopback HTTP servers that
 // fail: one is gone, and the error quotes its URL with a token in the
 // query; one wants authorization, reached with a token in the query too;
-// one echoes the configured X-Api-Key header in its error body. Neither secret shows on any view, pane or the report the r key
-// writes; mcplens's hint about tokens shows as written.
+// one echoes the configured X-Api-Key header in its error body. None of
+// the secrets shows on any view, pane or the report the r key writes;
+// mcplens's hint about tokens shows as written.
 func TestUIMasksSecretsInErrors(t *testing.T) {
 	auth := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="mcp"`)
