@@ -217,13 +217,13 @@ var assignment = regexp.MustCompile(`([A-Za-z0-9_.-]+)=([^\s"'&,;]+)`)
 var quotedMember = regexp.MustCompile(`"([A-Za-z0-9_.-]+)"\s*:\s*"((?:[^"\\]|\\.)*)"`)
 
 // redactAssignments masks the value of every NAME=VALUE and "NAME":
-// "VALUE" whose name says it is a secret. The text of URLs is left to
-// RedactURL.
+// "VALUE" whose name says it is a secret, unless the value is a variable
+// ($TOKEN, ${env:TOKEN}) that names the secret.
 func redactAssignments(s string) string {
 	if strings.Contains(s, "=") {
 		s = assignment.ReplaceAllStringFunc(s, func(m string) string {
 			name, value, _ := strings.Cut(m, "=")
-			if !SecretName(name) || value == Masked {
+			if !SecretName(name) || value == Masked || strings.HasPrefix(value, "$") {
 				return m
 			}
 			return name + "=" + Masked
@@ -232,7 +232,7 @@ func redactAssignments(s string) string {
 	if strings.Contains(s, `":`) {
 		s = quotedMember.ReplaceAllStringFunc(s, func(m string) string {
 			sub := quotedMember.FindStringSubmatch(m)
-			if !SecretName(sub[1]) || sub[2] == "" || sub[2] == Masked {
+			if !SecretName(sub[1]) || sub[2] == "" || sub[2] == Masked || strings.HasPrefix(sub[2], "$") {
 				return m
 			}
 			return strings.TrimSuffix(m, `"`+sub[2]+`"`) + `"` + Masked + `"`
@@ -249,8 +249,8 @@ func redactAssignments(s string) string {
 // it a token"), only a word that looks like a credential counts.
 func credentialAt(words []string, i int) bool {
 	w := trimWord(words[i])
-	if i == 0 || w == "" || w == Masked || isAuthScheme(w) {
-		return false
+	if i == 0 || w == "" || w == Masked || isAuthScheme(w) || strings.HasPrefix(w, "$") {
+		return false // a variable ($TOKEN, ${env:TOKEN}) names a secret, it holds none
 	}
 	prev := trimWord(words[i-1])
 	switch {

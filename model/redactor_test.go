@@ -19,6 +19,10 @@ func TestRedactTextProse(t *testing.T) {
 		"row 3 has no usable name: name is a number, not a string",
 		`3:5: unknown key "api_key": Cursor does not read it`,
 		"Authorization: Required",
+		"13:26: header Authorization: ${env:DOCS_TOKEN} is not set; the client passes an empty string",
+		"18:36: header Authorization: $GEMINI_MCP_TOKEN is not set; passed as written",
+		"header Authorization: Bearer ${input:token} (API token) needs an answer",
+		`args: --token=${env:GH_TOKEN} and {"api_key": "$KEY"} are passed as written`,
 	} {
 		if got := RedactText(in); got != in {
 			t.Errorf("RedactText(%q) = %q, want it unchanged", in, got)
