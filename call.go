@@ -120,6 +120,7 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	callCtx, cancelCall := context.WithTimeout(ctx, callTimeout)
 	res, err := session.Call(callCtx, rt.Server, rt.Wire, callArgs)
 	cancelCall()
+	res.Result = json.RawMessage(red.Values(string(res.Result))) // a result can echo the config's secrets too
 	if len(res.Request) > 0 {
 		fmt.Fprintf(stdout, "→ %s %s\n", san(rt.Server), san(string(res.Request)))
 	}

@@ -28,19 +28,32 @@ func writeConfig(t *testing.T, servers string) string {
 	return path
 }
 
-// TestCallMasksSecrets: what call prints on stderr quotes no secret of the
-// config, whether a server that failed to connect quotes its URL with a
-// token in the query, or a call fails with a body that echoes the
-// configured X-Api-Key.
+// TestCallMasksSecrets: what call prints quotes no secret of the config,
+// whether a server that failed to connect quotes its URL with a token in
+// the query, a call fails with a body that echoes the configured
+// X-Api-Key, or a result echoes it.
 func TestCallMasksSecrets(t *testing.T) {
 	mcpSrv := server.NewMCPServer("echo", "1", server.WithToolCapabilities(true))
-	mcpSrv.AddTool(mcp.NewTool("echo"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return mcp.NewToolResultText("ok"), nil
-	})
+	for _, name := range []string{"echo", "whoami"} {
+		mcpSrv.AddTool(mcp.NewTool(name), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("ok"), nil
+		})
+	}
 	handler := server.NewStreamableHTTPServer(mcpSrv)
 	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
-		if bytes.Contains(body, []byte(`"tools/call"`)) {
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct{ Name string }
+		}
+		_ = json.Unmarshal(body, &req)
+		switch {
+		case req.Method == "tools/call" && req.Params.Name == "whoami":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"you sent %s"}]}}`, req.ID, r.Header.Get("X-Api-Key"))
+			return
+		case req.Method == "tools/call":
 			http.Error(w, "rejected "+r.Header.Get("X-Api-Key"), http.StatusInternalServerError)
 			return
 		}
@@ -54,22 +67,26 @@ func TestCallMasksSecrets(t *testing.T) {
 	cfg := writeConfig(t, fmt.Sprintf(`
 		"echo": {"url": %q, "headers": {"X-Api-Key": "HEADERVALUE77"}},
 		"gone": {"url": %q}`, echo.URL+"/mcp", gone.URL+"/mcp?token=QTOKEN43"))
-	for _, tt := range []struct{ name, tool, want string }{
-		{"call fails", "echo", "rejected ****"},
-		{"no such tool", "nosuch", "/mcp?token=****"},
+	for _, tt := range []struct {
+		name, tool, want string
+		code             int
+	}{
+		{"call fails", "echo", "rejected ****", exitFound},
+		{"no such tool", "nosuch", "/mcp?token=****", exitUsage},
+		{"result echoes", "whoami", "you sent ****", exitOK},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			code, out, errb := runCalled(t, "", cfg, tt.tool, "--config-format", "cursor", "--timeout", "20s")
-			if code == exitOK {
-				t.Errorf("exit 0, want a failure\n%s%s", out, errb)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\n%s%s", code, tt.code, out, errb)
 			}
 			for _, secret := range []string{"HEADERVALUE77", "QTOKEN43"} {
 				if strings.Contains(out+errb, secret) {
 					t.Errorf("call prints the secret %s:\nstdout:\n%s\nstderr:\n%s", secret, out, errb)
 				}
 			}
-			if !strings.Contains(errb, tt.want) {
-				t.Errorf("stderr lacks %q:\n%s", tt.want, errb)
+			if !strings.Contains(out+errb, tt.want) {
+				t.Errorf("output lacks %q:\nstdout:\n%s\nstderr:\n%s", tt.want, out, errb)
 			}
 		})
 	}
