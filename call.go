@@ -101,22 +101,26 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	reg := policy.Apply(cats)
+	// What is printed is masked as check's report is: the config's secrets
+	// and credential syntax in messages, its secrets in frames.
+	red := loader.NewRedactor(cfg.Servers)
 	rt, how, err := resolve(reg, name)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
 		for _, st := range states {
 			if !st.Listed {
-				fmt.Fprintf(stderr, "  (server %s is not in the registry: %s %s)\n", model.Sanitize(st.Label), st.State, model.Sanitize(st.Err))
+				fmt.Fprintf(stderr, "  (server %s is not in the registry: %s %s)\n", model.Sanitize(st.Label), st.State, model.Sanitize(red.Text(st.Err)))
 			}
 		}
 		return exitUsage
 	}
 
-	san := model.Sanitize
+	san := func(s string) string { return model.Sanitize(red.Values(s)) }
 	fmt.Fprintf(stdout, "call %s (%s under %s) → server %s, wire name %s\n", san(name), how, policy.Name, san(rt.Server), san(rt.Wire))
 	callCtx, cancelCall := context.WithTimeout(ctx, callTimeout)
 	res, err := session.Call(callCtx, rt.Server, rt.Wire, callArgs)
 	cancelCall()
+	res.Result = json.RawMessage(red.Values(string(res.Result))) // a result can echo the config's secrets too
 	if len(res.Request) > 0 {
 		fmt.Fprintf(stdout, "→ %s %s\n", san(rt.Server), san(string(res.Request)))
 	}
@@ -124,7 +128,7 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "← %s %s\n", san(rt.Server), san(string(res.Response)))
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
+		fmt.Fprintf(stderr, "mcplens call: %s\n", model.Sanitize(red.Text(err.Error())))
 		return exitFound
 	}
 	fmt.Fprintf(stdout, "result (isError %v, %s):\n%s\n", res.IsError, res.Latency.Round(time.Millisecond), sanLines(indent(res.Result)))

@@ -171,6 +171,8 @@ func check(cfg *loader.Config, o checkOptions, stdout, stderr io.Writer) int {
 		LockPath:    o.lock,
 		LockUpdated: o.updateLock,
 	}
+	// Whatever the report quotes is masked as the interface masks it.
+	in.Redact, in.ConfigFindings = loader.NewRedactor(cfg.Servers), cfg.Findings
 	r := report.Build(in)
 	if err := report.Write(stdout, r, o.format); err != nil {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)

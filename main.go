@@ -136,6 +136,7 @@ func run(args []string, stderr io.Writer) int {
 	defer session.Close()
 
 	m := ui.New(cfg.Path, cfg.Servers, session)
+	m.SetConfigFindings(cfg.Findings)
 	m.SetPolicy(*policy)
 	if lock != nil {
 		m.SetLock(*lockPath, lock)

@@ -74,3 +74,37 @@ func (s ServerSpec) knownSecrets() []string {
 	}
 	return known
 }
+
+// NewRedactor returns the redactor of specs: it masks, wherever they turn
+// up in text, the secrets those servers' configs hold. Those are the
+// secrets of their commands, arguments and URLs (model.ArgSecrets,
+// model.URLSecrets), every header value, and the env values whose name
+// says they are secret or that look like a credential (model.LooksSecret);
+// an env value such as a path or "production" is not masked in prose.
+// Everything mcplens shows or writes about a session goes through it.
+func NewRedactor(specs []ServerSpec) *model.Redactor {
+	var secrets []string
+	for _, s := range specs {
+		secrets = append(secrets, s.Secrets()...)
+	}
+	return model.NewRedactor(secrets...)
+}
+
+// Secrets returns the secret values s holds, as NewRedactor finds them.
+func (s ServerSpec) Secrets() []string {
+	out := model.ArgSecrets(append([]string{s.Command}, s.Args...))
+	out = append(out, model.URLSecrets(s.URL)...)
+	for _, h := range s.Headers {
+		out = append(out, h.Value)
+		if scheme, cred, ok := strings.Cut(h.Value, " "); ok && !strings.ContainsAny(scheme, "=:") {
+			out = append(out, strings.TrimSpace(cred))
+		}
+	}
+	for _, kv := range s.Env {
+		if model.SecretName(kv.Key) || model.LooksSecret(kv.Value) {
+			out = append(out, kv.Value)
+		}
+		out = append(out, model.URLSecrets(kv.Value)...)
+	}
+	return out
+}

@@ -96,4 +96,13 @@
 // Reasons, errors and check messages quote names where a character is the
 // point (%q), and otherwise carry names as advertised: render every string
 // from a server through Sanitize.
+//
+// # Secrets
+//
+// A config holds secrets, and servers quote them back. RedactArgs,
+// RedactURL and MaskValue mask them where a config is printed; a Redactor,
+// built from the exact values a config holds, masks them anywhere else:
+// Redactor.Values in text shown as it came (frames, descriptions),
+// Redactor.Text in messages, adding credential syntax (RedactText) but
+// leaving prose as written.
 package model

@@ -154,14 +154,19 @@ func redactWord(a string) string {
 }
 
 // RedactText masks the secrets in a message that may quote a config: the
-// secrets of every URL in it (RedactURL) and the credential after Bearer,
-// Basic or Token.
+// secrets of every URL in it (RedactURL) and credential syntax: the value
+// of NAME=VALUE and of "NAME": "VALUE" when NAME says it is a secret, the
+// word after a secret flag (--api-key X), after Bearer or Basic, and after
+// a secret header's name (Authorization: X). Prose keeps its words: where
+// a sentence could read the same ("give a token in the headers"), only a
+// word that looks like a credential is masked (credentialAt).
 func RedactText(s string) string {
+	s = redactAssignments(s)
 	words := strings.Split(s, " ")
 	for i, w := range words {
 		switch {
-		case i > 0 && w != "" && isAuthScheme(words[i-1]):
-			words[i] = Masked
+		case credentialAt(words, i):
+			words[i] = maskWord(w)
 		case strings.Contains(w, "://"):
 			start := strings.IndexFunc(w, func(r rune) bool { return !strings.ContainsRune(`"'(<[`, r) })
 			end := strings.LastIndexFunc(w, func(r rune) bool { return !strings.ContainsRune(`"')>],.;:`, r) }) + 1

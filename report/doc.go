@@ -5,10 +5,12 @@
 //
 //	states, _ := report.Collect(ctx, session.Events(), cfg.Servers)
 //	r := report.Build(report.Input{
-//		Config:   cfg.Path,
-//		Policy:   policy,
-//		Profiles: model.DefaultProfiles(),
-//		Servers:  states,
+//		Config:         cfg.Path,
+//		Policy:         policy,
+//		Profiles:       model.DefaultProfiles(),
+//		Servers:        states,
+//		Redact:         loader.NewRedactor(cfg.Servers),
+//		ConfigFindings: cfg.Findings,
 //	})
 //	_ = report.Write(os.Stdout, r, "markdown")
 //	if lvl, found := r.Worst(); found && lvl >= report.Error { ... }
@@ -18,6 +20,13 @@
 // then the collisions under the policy; then every finding with its
 // evidence, each at a Level. With a lock (model.Lock) it also compares each
 // server's tools with their approved definitions, field by field.
+//
+// The findings that are not the report's own (what the tools' text gives
+// away, what the config says of a server or of the file, how a server
+// broke the protocol) come from Findings, the list the interface's
+// findings view shows too. Every string a report holds is masked by
+// Input.Redact (loader.NewRedactor): the config's secrets and credential
+// syntax never reach a report.
 //
 // The JSON form is versioned (Version) and documented in the README; its
 // fields are only ever added to within a version.

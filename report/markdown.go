@@ -164,18 +164,55 @@ func levelCell(l Level) string {
 }
 
 // mdText sanitizes s and escapes the characters Markdown would act on
-// inside a line (emphasis, code, links, HTML, entities, table cells); text
-// is only ever placed inline, never at the start of a block.
+// inside a line (emphasis, code, links, HTML, entities, table cells, math);
+// text is only ever placed inline, never at the start of a block. A word
+// GitHub would turn into something else whatever its escapes (an
+// @mention, an autolinked URL or address, an issue reference) is put in a
+// code span of its own, where GitHub turns nothing.
 func mdText(s string) string {
 	s = model.Sanitize(s)
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune("\\`*_[]<>|~&#", r) {
-			b.WriteByte('\\')
+	words := strings.Split(s, " ")
+	for i, w := range words {
+		if githubActs(w) {
+			words[i] = mdCode(w)
+			continue
 		}
-		b.WriteRune(r)
+		var b strings.Builder
+		for _, r := range w {
+			if strings.ContainsRune("\\`*_[]<>|~&#$", r) {
+				b.WriteByte('\\')
+			}
+			b.WriteRune(r)
+		}
+		words[i] = b.String()
 	}
-	return b.String()
+	return strings.Join(words, " ")
+}
+
+// githubActs reports whether GitHub acts on the word w even with its
+// punctuation escaped: a mention or an e-mail address (@), a URL it
+// autolinks (scheme://, www.), an issue reference (#12, GH-12).
+func githubActs(w string) bool {
+	if strings.ContainsRune(w, '@') || strings.Contains(w, "://") {
+		return true
+	}
+	lw := strings.ToLower(w)
+	if strings.Contains(lw, "www.") {
+		return true
+	}
+	for _, ref := range []string{"#", "gh-"} {
+		for rest := lw; ; {
+			i := strings.Index(rest, ref)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(ref):]
+			if rest != "" && rest[0] >= '0' && rest[0] <= '9' {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // mdCode sanitizes s and writes it as a code span that survives any

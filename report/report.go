@@ -256,6 +256,12 @@ type ServerState struct {
 	// Listed reports whether the server's tools were listed: Tools is
 	// what it advertised (possibly nothing).
 	Listed bool
+	// Config holds what the config says about this server that its
+	// client would not act on (loader.ServerSpec.Findings).
+	Config []string
+	// Faults are the protocol faults the server committed (the loader's
+	// Event.Findings).
+	Faults []model.Finding
 }
 
 // Apply records a loader event for the server it is about.
@@ -270,9 +276,11 @@ func (s *ServerState) Apply(ev loader.Event) {
 		s.Protocol = ev.Protocol
 		s.ServerName, s.ServerVer = ev.ServerName, ev.ServerVersion
 		s.Tools, s.Listed = ev.Tools, true
+		s.Faults = ev.Findings
 	case loader.Failed:
 		s.Err, s.Stderr = ev.Err, ev.Stderr
 		s.Tools, s.Listed = nil, false
+		s.Faults = ev.Findings
 	}
 }
 
@@ -302,6 +310,15 @@ type Input struct {
 	// LockUpdated says the lock file is being rewritten with this run's
 	// tools: differences are reported as accepted (Info), not as errors.
 	LockUpdated bool
+	// Redact masks the config's secrets in every string the report holds
+	// (loader.NewRedactor); nil masks credential syntax only.
+	Redact *model.Redactor
+	// ConfigFindings are the config file's own findings
+	// (loader.Config.Findings).
+	ConfigFindings []string
+	// Findings, when not nil, is Findings(ConfigFindings, Servers, Redact)
+	// computed already (the interface has it): it is not computed again.
+	Findings []model.Finding
 }
 
 // Build applies the policy to the listed servers and reports on every
@@ -327,9 +344,13 @@ func Build(in Input) *Report {
 	for _, p := range in.Profiles {
 		r.Providers = append(r.Providers, p.Name)
 	}
+	found := in.Findings
+	if found == nil {
+		found = Findings(in.ConfigFindings, in.Servers, in.Redact)
+	}
 	var fs findings
 	for si, st := range in.Servers {
-		r.Servers = append(r.Servers, buildServer(si, st, reg, in.Profiles, &fs))
+		r.Servers = append(r.Servers, buildServer(si, st, reg, in.Profiles, in.Redact, &fs))
 	}
 	pos := func(server, tool string) (int, int) {
 		for si, s := range r.Servers {
@@ -345,7 +366,7 @@ func Build(in Input) *Report {
 		}
 		return len(r.Servers), -1
 	}
-	for _, f := range model.Findings(cats) {
+	for _, f := range found {
 		lvl := Warning
 		if f.Severity == model.Fail {
 			lvl = Error
@@ -365,11 +386,36 @@ func Build(in Input) *Report {
 	}
 	r.Findings = fs.sorted()
 	r.Summary = summarize(r)
+	maskValues(r, in.Redact)
 	return r
 }
 
+// maskValues masks the config's secrets in what the servers said that the
+// report quotes: their self-description, the tool text in findings and in
+// lock changes. Names stay as advertised: they identify rows.
+func maskValues(r *Report, red *model.Redactor) {
+	if red.Longest() == 0 {
+		return
+	}
+	for i := range r.Findings {
+		r.Findings[i].Evidence = red.Values(r.Findings[i].Evidence)
+	}
+	for i := range r.Servers {
+		s := &r.Servers[i]
+		s.ServerInfo.Name, s.ServerInfo.Version = red.Values(s.ServerInfo.Name), red.Values(s.ServerInfo.Version)
+		if s.Lock == nil {
+			continue
+		}
+		for _, c := range s.Lock.Changes {
+			for j := range c.Fields {
+				c.Fields[j].Old, c.Fields[j].New = red.Values(c.Fields[j].Old), red.Values(c.Fields[j].New)
+			}
+		}
+	}
+}
+
 // buildServer reports one server, adding its findings to fs.
-func buildServer(si int, st ServerState, reg *model.Registry, profiles []model.Profile, fs *findings) Server {
+func buildServer(si int, st ServerState, reg *model.Registry, profiles []model.Profile, red *model.Redactor, fs *findings) Server {
 	s := Server{
 		Label:      st.Label,
 		Protocol:   st.Protocol,
@@ -384,7 +430,7 @@ func buildServer(si int, st ServerState, reg *model.Registry, profiles []model.P
 	case st.State == loader.Failed:
 		// A failure can quote the config, and a server's stderr can echo
 		// its credentials: both are masked.
-		s.Status, s.Error, s.Stderr = "failed", model.RedactText(st.Err), model.RedactText(st.Stderr)
+		s.Status, s.Error, s.Stderr = "failed", red.Text(st.Err), red.Text(st.Stderr)
 		ev := s.Error
 		if tail := lastLines(s.Stderr, 3); tail != "" {
 			ev += "; stderr: " + tail
@@ -403,9 +449,12 @@ func buildServer(si int, st ServerState, reg *model.Registry, profiles []model.P
 		s.Status = "incomplete"
 	}
 	if st.Err != "" {
-		note := model.RedactText(st.Err)
+		note := red.Text(st.Err)
 		s.Notes = append(s.Notes, note)
-		fs.add(si, -1, Finding{Level: Warning, Kind: "note", Server: st.Label, Evidence: note})
+		if !slices.ContainsFunc(st.Faults, func(f model.Finding) bool { return f.Evidence == st.Err }) {
+			// A listing cut short is a protocol finding already.
+			fs.add(si, -1, Finding{Level: Warning, Kind: "note", Server: st.Label, Evidence: note})
+		}
 	}
 	if res.Failed {
 		s.Error = res.Err

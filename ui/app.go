@@ -18,6 +18,8 @@ type common struct {
 	width, height int
 	styles        Styles
 	keys          KeyMap
+	// redact masks the config's secrets in what is shown (redact.go).
+	redact *model.Redactor
 }
 
 // A pane is what the bottom of the screen shows.
@@ -78,6 +80,7 @@ func New(title string, specs []loader.ServerSpec, backend Backend) Model {
 		spinner:  spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 	}
 	m.surface = newSurface(specs, m.policies)
+	m.c.redact = m.surface.redact
 	m.compareAll = true
 	m.wire = newWireView(specs)
 	m.surface.rebuild(m.policy)

@@ -120,7 +120,7 @@ func (m Model) callingView(height int) string {
 			text = fmt.Sprintf("progress %g of %g (%.0f%%)", p.Progress, p.Total, 100*p.Progress/p.Total)
 		}
 		if p.Message != "" {
-			text += ": " + san(p.Message)
+			text += ": " + m.c.text(p.Message)
 		}
 		lines = append(lines, text)
 	}

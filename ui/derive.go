@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/report"
 )
 
 // Two views derive their rows from the whole surface: compare applies every
@@ -62,9 +63,9 @@ func (m Model) derive() tea.Cmd {
 		return func() tea.Msg { return derivedMsg{gen: gen, cmp: in.build()} }
 	case m.view == viewFindings && !s.found && s.deriving.findings != gen:
 		s.deriving.findings = gen
-		cats, protocol := s.catalogues(), s.protocolFindings()
+		file, states, red := s.fileFindings, s.states(), s.redact
 		return func() tea.Msg {
-			return derivedMsg{gen: gen, findings: append(model.Findings(cats), protocol...), found: true}
+			return derivedMsg{gen: gen, findings: report.Findings(file, states, red), found: true}
 		}
 	}
 	return nil
@@ -88,16 +89,6 @@ func (s *surface) adopt(msg derivedMsg) {
 	if msg.found {
 		s.findings, s.found = msg.findings, true
 	}
-}
-
-// protocolFindings are the protocol faults the loader saw, server by
-// server.
-func (s *surface) protocolFindings() []model.Finding {
-	var fs []model.Finding
-	for _, sv := range s.servers {
-		fs = append(fs, sv.findings...)
-	}
-	return fs
 }
 
 // pendingView stands in for a list view whose rows are being computed.

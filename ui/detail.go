@@ -49,13 +49,13 @@ func (m Model) detailLines(o model.Outcome, t model.Tool) []string {
 	lines = append(lines, m.lockLines(o.Server, t)...)
 	lines = append(lines, m.relistLines(o)...)
 	if t.Description != "" {
-		lines = append(lines, s.Muted.Render("description: ")+san(firstLine(t.Description, 400)))
+		lines = append(lines, s.Muted.Render("description: ")+san(firstLine(m.c.redact.Values(cut(m.c, t.Description, 400)), 400)))
 	}
 	if p := model.SchemaProblem(t.InputSchema); p != "" {
 		lines = append(lines, s.WarnText.Render("! "+p))
 	}
 	if len(t.InputSchema) > 0 {
-		lines = append(lines, s.Muted.Render("input schema: ")+san(firstLine(string(t.InputSchema), 400)))
+		lines = append(lines, s.Muted.Render("input schema: ")+san(firstLine(m.c.redact.Values(cut(m.c, t.InputSchema, 400)), 400)))
 	}
 	return lines
 }

@@ -2,17 +2,19 @@ package ui
 
 import (
 	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/report"
 )
 
 // findingList is what the servers' own text gives away: lookalike names,
-// references to other servers, invisible or control characters; then how
-// servers broke the protocol.
+// references to other servers, invisible or control characters; then what
+// the config says of each server and how it broke the protocol. It is the
+// list every report gives (report.Findings), secrets masked.
 //
 // On a large surface the list is computed in the background (derive.go)
 // and is empty until it arrives.
 func (s *surface) findingList() []model.Finding {
 	if !s.found && !s.inBackground() {
-		s.findings, s.found = append(model.Findings(s.catalogues()), s.protocolFindings()...), true
+		s.findings, s.found = report.Findings(s.fileFindings, s.states(), s.redact), true
 	}
 	return s.findings
 }

@@ -120,7 +120,7 @@ func (v *invoke) overlay(c common, under string) string {
 			san(v.row.Server), san(v.row.Wire), san(v.route.Name), san(v.route.Server), san(v.route.Wire))))
 	}
 	if v.err != "" {
-		title = append(title, s.ErrorText.Render(san(v.err)))
+		title = append(title, s.ErrorText.Render(c.text(v.err)))
 	}
 	title = append(title, s.Muted.Render("arguments (JSON):"))
 	box := s.Overlay.Render(lipgloss.JoinVertical(lipgloss.Left, append(title, v.editor.View(),
@@ -153,7 +153,7 @@ func (v *callView) view(c common, height int, box func(string, []string, int) st
 	wrap := func(prefix string, b []byte) {
 		indent := strings.Repeat(" ", lipgloss.Width(prefix))
 		w := max(10, c.width-lipgloss.Width(prefix))
-		for i, l := range strings.Split(ansi.Hardwrap(san(string(b)), w, true), "\n") {
+		for i, l := range strings.Split(ansi.Hardwrap(c.quote(string(b)), w, true), "\n") {
 			if i == 0 {
 				lines = append(lines, prefix+l)
 			} else {
@@ -172,7 +172,7 @@ func (v *callView) view(c common, height int, box func(string, []string, int) st
 		lines = append(lines, s.WarnText.Render(fmt.Sprintf("cancelled after %.1f s: the server was sent notifications/cancelled",
 			r.Latency.Seconds())))
 	case v.msg.err != nil:
-		lines = append(lines, s.ErrorText.Render("error: "+san(v.msg.err.Error())))
+		lines = append(lines, s.ErrorText.Render("error: "+c.text(v.msg.err.Error())))
 	case r.IsError:
 		lines = append(lines, s.ErrorText.Render("the tool reported an error (isError)"))
 	}

@@ -42,6 +42,13 @@ func (m *Model) SetLock(path string, l *model.Lock) {
 	}
 }
 
+// SetConfigFindings gives the findings view, and the report, what the
+// config file says as a whole (loader.Config.Findings).
+func (m *Model) SetConfigFindings(fs []string) {
+	m.surface.fileFindings = fs
+	m.surface.invalidate()
+}
+
 // reportWrittenMsg says where the report went, or why it did not.
 type reportWrittenMsg struct {
 	path string
@@ -56,24 +63,20 @@ type reportWrittenMsg struct {
 // the lock comparison when there is a lock.
 func (m Model) Report() *report.Report {
 	in := report.Input{
-		Config:   m.title,
-		Policy:   m.activePolicy(),
-		Profiles: m.profiles,
-		Lock:     m.pins.lock,
-		LockPath: m.pins.path,
+		Config:         m.title,
+		Policy:         m.activePolicy(),
+		Profiles:       m.profiles,
+		Servers:        m.surface.states(),
+		Lock:           m.pins.lock,
+		LockPath:       m.pins.path,
+		Redact:         m.surface.redact,
+		ConfigFindings: m.surface.fileFindings,
 	}
-	for _, sv := range m.surface.servers {
-		in.Servers = append(in.Servers, report.ServerState{
-			Label:      sv.spec.Label,
-			Transport:  report.TransportOf(sv.spec),
-			State:      sv.state,
-			Err:        sv.err,
-			Stderr:     sv.stderr,
-			Protocol:   sv.protocol,
-			ServerName: sv.info,
-			Tools:      sv.tools,
-			Listed:     sv.listed,
-		})
+	for i, sv := range m.surface.servers {
+		in.Servers[i].Transport = report.TransportOf(sv.spec)
+	}
+	if m.surface.found {
+		in.Findings = m.surface.findings // the findings view's list, as shown
 	}
 	return report.Build(in)
 }

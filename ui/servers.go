@@ -99,9 +99,9 @@ func (m Model) lineView(l line, cols columns, selected bool) string {
 	case lineTool:
 		return m.toolLine(l, cols, selected)
 	case lineError:
-		return truncate("  "+s.ErrorText.Render(model.Sanitize(l.text)), m.c.width, "…")
+		return truncate("  "+s.ErrorText.Render(m.c.text(l.text)), m.c.width, "…")
 	case lineNote:
-		return truncate("  "+s.Muted.Render(model.Sanitize(l.text)), m.c.width, "…")
+		return truncate("  "+s.Muted.Render(m.c.text(l.text)), m.c.width, "…")
 	}
 	return ""
 }
@@ -138,7 +138,7 @@ func (m Model) serverLine(i int) string {
 			parts = append(parts, s.WarnText.Render(fmt.Sprintf("missing %d", len(r.Missing))))
 		}
 		if sv.info != "" {
-			parts = append(parts, s.Muted.Render(model.Sanitize(sv.info)))
+			parts = append(parts, s.Muted.Render(m.c.quote(sv.info)))
 		}
 	}
 	return strings.Join(parts, "  ")

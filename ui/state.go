@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/report"
 )
 
 // A server is what the interface knows of one configured server.
@@ -30,7 +31,11 @@ type server struct {
 type surface struct {
 	servers []server
 	byLabel map[string]int
-	reg     *model.Registry
+	// redact masks the config's secrets (loader.NewRedactor).
+	redact *model.Redactor
+	// fileFindings are the config file's own findings (SetConfigFindings).
+	fileFindings []string
+	reg          *model.Registry
 	// results maps a server index to its part of reg (nil until listed).
 	results []*model.ServerResult
 	lines   []line
@@ -82,7 +87,7 @@ type line struct {
 }
 
 func newSurface(specs []loader.ServerSpec, policies []model.Policy) *surface {
-	s := &surface{byLabel: make(map[string]int, len(specs)), policies: policies}
+	s := &surface{byLabel: make(map[string]int, len(specs)), policies: policies, redact: loader.NewRedactor(specs)}
 	s.deriving.compare, s.deriving.findings = -1, -1
 	for i, spec := range specs {
 		s.servers = append(s.servers, server{spec: spec, state: loader.Connecting})
@@ -136,6 +141,27 @@ func (s *surface) catalogues() []model.Catalogue {
 		}
 	}
 	return cats
+}
+
+// states returns each server as a report reads it, in declaration order,
+// but for its Transport, which only a lock comparison reads (Model.Report).
+func (s *surface) states() []report.ServerState {
+	out := make([]report.ServerState, len(s.servers))
+	for i, sv := range s.servers {
+		out[i] = report.ServerState{
+			Label:      sv.spec.Label,
+			State:      sv.state,
+			Err:        sv.err,
+			Stderr:     sv.stderr,
+			Protocol:   sv.protocol,
+			ServerName: sv.info,
+			Tools:      sv.tools,
+			Listed:     sv.listed,
+			Config:     sv.spec.Findings,
+			Faults:     sv.findings,
+		}
+	}
+	return out
 }
 
 // invalidate drops everything derived from the catalogues.

@@ -126,11 +126,7 @@ func (w *wireView) view(c common, height int) string {
 func frameLine(c common, f loader.Frame) string {
 	s := c.styles
 	// Only what fits on a line is escaped: a frame can be megabytes.
-	raw := f.Bytes
-	if len(raw) > 4*c.width {
-		raw = raw[:4*c.width]
-	}
-	text := model.Sanitize(string(raw))
+	text := c.quote(cut(c, f.Bytes, 4*c.width))
 	head := f.At.Format("15:04:05.000") + " " + model.Sanitize(f.Server)
 	switch {
 	case f.Junk:
@@ -138,7 +134,7 @@ func frameLine(c common, f loader.Frame) string {
 	case f.Dir == loader.Out:
 		return s.Muted.Render(head) + s.Out.Render(" → ") + text
 	case f.Problem != "":
-		return s.Muted.Render(head) + s.In.Render(" ← ") + s.WarnText.Render("! "+model.Sanitize(f.Problem)+": ") + text
+		return s.Muted.Render(head) + s.In.Render(" ← ") + s.WarnText.Render("! "+c.text(f.Problem)+": ") + text
 	}
 	return s.Muted.Render(head) + s.In.Render(" ← ") + text
 }
