@@ -244,7 +244,7 @@ func (m *monitor) received(line []byte, valid bool) (problem, kind string) {
 	trimmed := bytes.TrimSpace(line)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		problem = fmt.Sprintf("not a JSON-RPC message: %s, not an object", jsonType(trimmed))
-		if refused := m.batch(trimmed, line); refused != "" {
+		if refused := m.batch(trimmed, line, valid); refused != "" {
 			problem += "; " + refused
 		}
 		return problem, faultMalformed
@@ -320,8 +320,11 @@ func otherTypeID(raw json.RawMessage) (string, bool) {
 
 // batch refuses each answer a JSON array (a JSON-RPC batch, which MCP does
 // not use and its client does not read) carries to a pending request, and
-// says which.
-func (m *monitor) batch(arr, line []byte) string {
+// says which. arr must be valid JSON for the scan.
+func (m *monitor) batch(arr, line []byte, valid bool) string {
+	if !valid {
+		return ""
+	}
 	elems, ok := jsonElements(arr)
 	if !ok {
 		return ""
