@@ -47,7 +47,7 @@ func (l *lister) list(ctx context.Context) (tools []model.Tool, note string, err
 		if page > maxPages {
 			return tools, fmt.Sprintf("tools/list stopped after %d pages; showing the %d tools listed so far", maxPages, len(tools)), nil
 		}
-		rows, next, size, err := l.page(ctx, cursor)
+		rows, next, size, err := l.page(ctx, cursor, l.limits.Listing-total)
 		if err == nil {
 			if total += int64(size); total > l.limits.Listing {
 				err = &LimitError{Limit: "listing", Max: l.limits.Listing, What: "the listing"}
@@ -84,16 +84,17 @@ type nextCursor struct {
 }
 
 // page requests one page and returns its rows, its nextCursor and the
-// size of its result. The id is a string so it can never collide with the
-// integer ids of the mcp-go client sharing the transport.
-func (l *lister) page(ctx context.Context, cursor *string) ([]json.RawMessage, nextCursor, int, error) {
+// size of its result; a result over room, which list then refuses, is not
+// kept. The id is a string so it can never collide with the integer ids of
+// the mcp-go client sharing the transport.
+func (l *lister) page(ctx context.Context, cursor *string, room int64) ([]json.RawMessage, nextCursor, int, error) {
 	params := map[string]any{}
 	if cursor != nil {
 		params["cursor"] = *cursor
 	}
 	id := "list-" + strconv.FormatInt(l.seq.Add(1), 10)
 	if l.pages != nil {
-		l.pages.expect(strconv.Quote(id))
+		l.pages.expect(strconv.Quote(id), room)
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -121,8 +122,11 @@ func (l *lister) page(ctx context.Context, cursor *string) ([]json.RawMessage, n
 	if took {
 		result, size = taken.result, taken.size // mcp-go had a stub
 	}
-	if int64(size) > l.limits.Page {
+	switch {
+	case int64(size) > l.limits.Page:
 		return nil, nextCursor{}, 0, &LimitError{Limit: "page", Max: l.limits.Page, What: "the page"}
+	case int64(size) > room:
+		return nil, nextCursor{}, size, nil // list says the listing is over
 	}
 	rows, nextRaw, err := pageRows(result)
 	if err != nil {

@@ -25,7 +25,7 @@ func TestTapHandsListAnswersOver(t *testing.T) {
 	}
 	pages := newPageTaker(DefaultLimits.Page)
 	for _, id := range []string{`"list-1"`, `"list-2"`, `"list-3"`} {
-		pages.expect(id)
+		pages.expect(id, DefaultLimits.Listing)
 	}
 	w := newWire("s", nil)
 	tap := newTapReader(strings.NewReader(strings.Join(lines, "\n")+"\n"), w, DefaultLimits.Line)
