@@ -71,6 +71,7 @@ func newConn(s *Session, spec ServerSpec) *conn {
 		relist:  make(chan struct{}, 1),
 	}
 	c.monitor = newMonitor(spec.Label, c.newFinding)
+	c.monitor.refuses = spec.Transport != TransportHTTP && spec.Transport != TransportSSE
 	c.wire = newWire(spec.Label, func() {
 		s.emit(Event{Server: spec.Label, Wire: true})
 	})

@@ -26,6 +26,10 @@ const maxPendingIDs = 4096
 // a word; an inspector says so.
 type monitor struct {
 	server string
+	// refuses says that the client drops the answers refuse names, as
+	// mcp-go's stdio transport does; its HTTP transport takes a POST's
+	// answer whatever its id. Set before the first frame.
+	refuses bool
 	// first is called, outside the lock, the first time each kind of
 	// fault is seen.
 	first func()
@@ -191,8 +195,11 @@ const maxJSONDepth = 10000
 
 // refuse ends the wait for the pending request key with why its answer,
 // line, was refused, and returns the frame's problem; "" when no request
-// with that id is pending.
+// with that id is pending, or the monitor does not refuse answers.
 func (m *monitor) refuse(key, why string, line []byte) string {
+	if !m.refuses {
+		return ""
+	}
 	m.mu.Lock()
 	p, ok := m.pending[key]
 	if ok {

@@ -44,6 +44,7 @@ func TestMonitorRefuses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMonitor("s", nil)
+			m.refuses = true
 			ctx, cancel := context.WithCancelCause(context.Background())
 			defer cancel(nil)
 			release := m.await(tt.method, cancel)
@@ -89,6 +90,7 @@ func FuzzTapReader(f *testing.F) {
 	f.Add([]byte(`{"id":"\"1","jsonrpc":"2.0","error":{}} junk {"jsonrpc":"2.0","id":1e3,"result":1}`))
 	f.Fuzz(func(t *testing.T, stream []byte) {
 		m := newMonitor("s", nil)
+		m.refuses = true
 		_, cancel := context.WithCancelCause(context.Background())
 		defer cancel(nil)
 		defer m.await("tools/call", cancel)()
