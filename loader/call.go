@@ -77,7 +77,8 @@ func (s *Session) Call(ctx context.Context, server, wire string, args json.RawMe
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	defer c.monitor.await(string(mcp.MethodToolsCall), cancel)()
+	c.monitor.await(string(mcp.MethodToolsCall), cancel)
+	defer c.monitor.release(string(mcp.MethodToolsCall))
 
 	start := time.Now()
 	_, err := cl.CallTool(ctx, req)

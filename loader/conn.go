@@ -209,7 +209,8 @@ func (c *conn) handshake(cl *client.Client) {
 func (c *conn) initialize(ctx context.Context, cl *client.Client) (*mcp.InitializeResult, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	defer c.monitor.await(string(mcp.MethodInitialize), cancel)()
+	c.monitor.await(string(mcp.MethodInitialize), cancel)
+	defer c.monitor.release(string(mcp.MethodInitialize))
 	init, err := cl.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
 		ProtocolVersion: ProtocolVersion,
 		ClientInfo:      mcp.Implementation{Name: clientName, Version: clientVersion},

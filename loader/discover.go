@@ -99,7 +99,8 @@ func (l *lister) page(ctx context.Context, cursor *string, room int64) ([]json.R
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	if l.monitor != nil {
-		defer l.monitor.await(string(mcp.MethodToolsList), cancel)()
+		l.monitor.await(string(mcp.MethodToolsList), cancel)
+		defer l.monitor.release(string(mcp.MethodToolsList))
 	}
 	resp, err := l.tr.SendRequest(ctx, transport.JSONRPCRequest{
 		JSONRPC: mcp.JSONRPC_VERSION,

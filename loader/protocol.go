@@ -34,20 +34,15 @@ type monitor struct {
 	// fault is seen.
 	first func()
 
-	mu        sync.Mutex
-	pending   map[string]pendingRequest // by canonical id: requests written and not yet answered
-	cancelled map[string]bool           // ids given up with notifications/cancelled
-	waiters   map[string]context.CancelCauseFunc
-	findings  []model.Finding // the first fault of each kind, in order seen
-	counts    map[string]int  // faults per kind
-}
-
-// A pendingRequest is a request written and not yet answered.
-type pendingRequest struct {
-	id string // as written
-	// end, when set, ends the wait for the answer with the reason it was
-	// refused (see await).
-	end context.CancelCauseFunc
+	mu sync.Mutex
+	// pending holds the requests written and not yet answered, by
+	// canonical id, each with what ends the wait for it (see await), or
+	// nil.
+	pending   map[string]context.CancelCauseFunc
+	cancelled map[string]bool                    // ids given up with notifications/cancelled
+	waiters   map[string]context.CancelCauseFunc // by method, see await
+	findings  []model.Finding                    // the first fault of each kind, in order seen
+	counts    map[string]int                     // faults per kind
 }
 
 // Kinds of protocol fault, in the Evidence of a Finding of kind "protocol".
@@ -62,7 +57,7 @@ func newMonitor(server string, first func()) *monitor {
 	return &monitor{
 		server:    server,
 		first:     first,
-		pending:   map[string]pendingRequest{},
+		pending:   map[string]context.CancelCauseFunc{},
 		cancelled: map[string]bool{},
 		waiters:   map[string]context.CancelCauseFunc{},
 		counts:    map[string]int{},
@@ -91,22 +86,23 @@ func (p *present) UnmarshalJSON([]byte) error {
 	return nil
 }
 
-// await says that, until release is called, the requests of method are
-// waited for by a context end cancels: an answer to one that mcplens's
-// client cannot take (not JSON, its id of another type, inside a batch)
-// ends that wait at once with a *RefusedError, rather than leaving it to
-// time out. One wait per method at a time: a server's connect, its
-// listings and its calls each run one at a time.
-func (m *monitor) await(method string, end context.CancelCauseFunc) (release func()) {
-	key := strconv.Quote(method)
+// await says that, until release, the requests of method are waited for
+// by a context end cancels: an answer to one that mcplens's client cannot
+// take (not JSON, its id of another type, inside a batch) ends that wait
+// at once with a *RefusedError, rather than leaving it to time out. One
+// wait per method at a time: a server's connect, its listings and its
+// calls each run one at a time.
+func (m *monitor) await(method string, end context.CancelCauseFunc) {
 	m.mu.Lock()
-	m.waiters[key] = end
+	m.waiters[method] = end
 	m.mu.Unlock()
-	return func() {
-		m.mu.Lock()
-		delete(m.waiters, key)
-		m.mu.Unlock()
-	}
+}
+
+// release ends what await began.
+func (m *monitor) release(method string) {
+	m.mu.Lock()
+	delete(m.waiters, method)
+	m.mu.Unlock()
 }
 
 // A RefusedError says that a server answered a request in a form the
@@ -201,7 +197,7 @@ func (m *monitor) refuse(key, why string, line []byte) string {
 		return ""
 	}
 	m.mu.Lock()
-	p, ok := m.pending[key]
+	end, ok := m.pending[key]
 	if ok {
 		delete(m.pending, key)
 	}
@@ -209,10 +205,11 @@ func (m *monitor) refuse(key, why string, line []byte) string {
 	if !ok {
 		return ""
 	}
-	if p.end != nil {
-		p.end(&RefusedError{Request: p.id, Why: why, Got: clip(line)})
+	id := strings.TrimPrefix(key, "n:") // a canonical id reads as JSON, a number marked
+	if end != nil {
+		end(&RefusedError{Request: id, Why: why, Got: clip(line)})
 	}
-	return fmt.Sprintf("refused as the answer to request %s: %s", p.id, why)
+	return fmt.Sprintf("refused as the answer to request %s: %s", id, why)
 }
 
 // sent notes the id of each request written, and the ids given up.
@@ -232,7 +229,11 @@ func (m *monitor) sent(line []byte, valid bool) {
 		if len(m.pending) >= maxPendingIDs {
 			clear(m.pending) // requests long unanswered: forget them
 		}
-		m.pending[canonicalID(msg.ID)] = pendingRequest{id: string(msg.ID), end: m.waiters[string(msg.Method)]}
+		var end context.CancelCauseFunc
+		if method := msg.Method; len(method) > 2 && method[0] == '"' {
+			end = m.waiters[string(method[1:len(method)-1])]
+		}
+		m.pending[canonicalID(msg.ID)] = end
 	case string(msg.Method) == `"`+string(mcp.MethodNotificationCancelled)+`"`:
 		id := canonicalID(msg.Params.RequestID)
 		if _, ok := m.pending[id]; ok {

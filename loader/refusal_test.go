@@ -47,8 +47,8 @@ func TestMonitorRefuses(t *testing.T) {
 			m.refuses = true
 			ctx, cancel := context.WithCancelCause(context.Background())
 			defer cancel(nil)
-			release := m.await(tt.method, cancel)
-			defer release()
+			m.await(tt.method, cancel)
+			defer m.release(tt.method)
 			m.check(Out, []byte(tt.request), false, true)
 			if got := m.check(In, []byte(tt.answer), tt.junk, !tt.junk); got != tt.problem {
 				t.Errorf("check(%.60s) = %q, want %q", tt.answer, got, tt.problem)
@@ -93,7 +93,8 @@ func FuzzTapReader(f *testing.F) {
 		m.refuses = true
 		_, cancel := context.WithCancelCause(context.Background())
 		defer cancel(nil)
-		defer m.await("tools/call", cancel)()
+		m.await("tools/call", cancel)
+		defer m.release("tools/call")
 		for _, id := range []string{`1`, `"1"`, `1000`} {
 			m.check(Out, []byte(`{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call"}`), false, true)
 		}
