@@ -157,6 +157,7 @@ func (w *Wire) recordOver(dir Direction, start []byte, size int, problem string)
 	w.push(f, f.Bytes, false, true)
 }
 
+// frame starts the Frame of a line, holding at most MaxFrameBytes of it.
 func (w *Wire) frame(dir Direction, line []byte, size int) Frame {
 	return Frame{
 		Server: w.server,
