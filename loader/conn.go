@@ -123,6 +123,7 @@ func (c *conn) startChild() *client.Client {
 	stdout := newTapReader(p.stdout, c.wire, limits.Line)
 	stdout.pages = pages
 	stdout.onOver = c.lineOverLimit
+	stdout.recorded = c.monitor.flush
 	stdin := newTapWriter(p.stdin, c.wire)
 	// The transport gets the tapped pipes and no stderr: stderr is drained
 	// here, and the process is ours to reap.

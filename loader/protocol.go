@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -41,6 +42,8 @@ type monitor struct {
 	pending   map[string]context.CancelCauseFunc
 	cancelled map[string]bool                    // ids given up with notifications/cancelled
 	waiters   map[string]context.CancelCauseFunc // by method, see await
+	ending    []func()                           // waits to end once the refused frame is recorded
+	nEnding   atomic.Int32                       // len(ending), read without the lock
 	findings  []model.Finding                    // the first fault of each kind, in order seen
 	counts    map[string]int                     // faults per kind
 }
@@ -89,7 +92,8 @@ func (p *present) UnmarshalJSON([]byte) error {
 // await says that, until release, the requests of method are waited for
 // by a context end cancels: an answer to one that mcplens's client cannot
 // take (not JSON, its id of another type, inside a batch) ends that wait
-// at once with a *RefusedError, rather than leaving it to time out. One
+// at once (at the next flush) with a *RefusedError, rather than leaving it
+// to time out. One
 // wait per method at a time: a server's connect, its listings and its
 // calls each run one at a time.
 func (m *monitor) await(method string, end context.CancelCauseFunc) {
@@ -207,9 +211,31 @@ func (m *monitor) refuse(key, why string, line []byte) string {
 	}
 	id := strings.TrimPrefix(key, "n:") // a canonical id reads as JSON, a number marked
 	if end != nil {
-		end(&RefusedError{Request: id, Why: why, Got: clip(line)})
+		// Ended by flush, once the frame is on the Wire: whoever reports
+		// the refusal finds the frame there.
+		err := &RefusedError{Request: id, Why: why, Got: clip(line)}
+		m.mu.Lock()
+		m.ending = append(m.ending, func() { end(err) })
+		m.nEnding.Store(int32(len(m.ending)))
+		m.mu.Unlock()
 	}
 	return fmt.Sprintf("refused as the answer to request %s: %s", id, why)
+}
+
+// flush ends the waits for the answers refused so far. The stdio tap calls
+// it after recording each line.
+func (m *monitor) flush() {
+	if m.nEnding.Load() == 0 {
+		return
+	}
+	m.mu.Lock()
+	ending := m.ending
+	m.ending = nil
+	m.nEnding.Store(0)
+	m.mu.Unlock()
+	for _, end := range ending {
+		end()
+	}
 }
 
 // sent notes the id of each request written, and the ids given up.

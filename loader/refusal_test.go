@@ -53,6 +53,10 @@ func TestMonitorRefuses(t *testing.T) {
 			if got := m.check(In, []byte(tt.answer), tt.junk, !tt.junk); got != tt.problem {
 				t.Errorf("check(%.60s) = %q, want %q", tt.answer, got, tt.problem)
 			}
+			if context.Cause(ctx) != nil {
+				t.Errorf("the wait ended before the frame was recorded")
+			}
+			m.flush()
 			var refused *RefusedError
 			ended := errors.As(context.Cause(ctx), &refused)
 			if ended != (tt.why != "") || ended && (refused.Why != tt.why || refused.Got != clip([]byte(tt.answer))) {
@@ -100,7 +104,9 @@ func FuzzTapReader(f *testing.F) {
 		}
 		w := newWire("s", nil)
 		w.check = m.check
-		got, _ := io.ReadAll(newTapReader(strings.NewReader(string(stream)), w, 1<<10))
+		tap := newTapReader(strings.NewReader(string(stream)), w, 1<<10)
+		tap.recorded = m.flush
+		got, _ := io.ReadAll(tap)
 		for _, line := range strings.Split(strings.TrimSuffix(string(got), "\n"), "\n") {
 			if len(got) > 0 && !json.Valid([]byte(line)) {
 				t.Errorf("the protocol read %q, not JSON", line)

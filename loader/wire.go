@@ -270,6 +270,9 @@ type tapReader struct {
 	onOver func(*LimitError)
 
 	pages *pageTaker // when set, takes the answers to the lister's requests
+	// recorded, when set, is called after each line is recorded, on the
+	// reading goroutine.
+	recorded func()
 }
 
 func newTapReader(r io.Reader, w *Wire, limit int64) *tapReader {
@@ -388,6 +391,9 @@ func (t *tapReader) endLine() {
 	t.line, t.size = t.line[:0], 0
 	if cap(t.line) > maxIdleBuffer {
 		t.line = nil // do not hold a big line's buffer for the lines after
+	}
+	if t.recorded != nil {
+		t.recorded()
 	}
 }
 
