@@ -20,8 +20,6 @@ import (
 // measure mcplens's peak resident memory: the figures of the README's
 // "When servers misbehave".
 
-// maxPeakRSS is the most `mcplens check` may hold against any one of them.
-const maxPeakRSS = 300 << 20
 
 // httpConfig writes a Claude Code config of HTTP servers, label to URL.
 func httpConfig(t *testing.T, servers map[string]string) string {

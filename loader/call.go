@@ -19,8 +19,14 @@ type CallResult struct {
 	// Request is the exact tools/call line written to the server's stdin:
 	// the tapped bytes, not a re-encoding.
 	Request []byte
-	// Response is the exact line the server answered that request with.
+	// Response is the exact line the server answered that request with,
+	// or only its start when ResponseSize is larger: a line over the line
+	// limit is abandoned once over it, and of a result over the result
+	// limit only the start is kept.
 	Response []byte
+	// ResponseSize is how long the response line was, or for a line
+	// abandoned over the line limit, how much of it was read.
+	ResponseSize int
 	// Latency runs from writing the request to reading its response.
 	Latency time.Duration
 	IsError bool            // the result's isError
@@ -30,8 +36,11 @@ type CallResult struct {
 // Call calls the tool wire on server with args (a JSON object; empty means
 // {}). Calls to one server run one at a time. The error is set when the
 // call could not complete: the server is not ready, answered a JSON-RPC
-// error, exited, or ctx ended; whatever crossed the wire is still returned.
-// A tool that reports failure (isError) is not an error here.
+// error, exited, or ctx ended, its answer was refused (a *RefusedError,
+// at once), or the answer's line or its result is over its limit (a
+// *LimitError; a line over the limit also fails the server, whose stream
+// is no longer in step); whatever crossed the wire is still returned. A
+// tool that reports failure (isError) is not an error here.
 func (s *Session) Call(ctx context.Context, server, wire string, args json.RawMessage) (CallResult, error) {
 	res := CallResult{Server: server, Wire: wire}
 	c := s.byName[server]
@@ -59,18 +68,30 @@ func (s *Session) Call(ctx context.Context, server, wire string, args json.RawMe
 
 	c.callMu.Lock()
 	defer c.callMu.Unlock()
-	var cap callCapture
+	cap := callCapture{resultLimit: s.opts.Limits.Result}
 	c.wire.setWatch(cap.see)
 	defer c.wire.setWatch(nil)
 	if fn, ok := ctx.Value(progressKey{}).(func(Progress)); ok && fn != nil {
 		c.progress.Store(callProgress{token: token, fn: fn})
 		defer c.progress.Store(callProgress{})
 	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	c.monitor.await(string(mcp.MethodToolsCall), cancel)
+	defer c.monitor.release(string(mcp.MethodToolsCall))
 
 	start := time.Now()
 	_, err := cl.CallTool(ctx, req)
 	res.Latency = time.Since(start)
-	cap.fill(&res)
+	answerErr := cap.fill(&res)
+	switch over := c.overLimit(); {
+	case err != nil && over != nil:
+		err = over // the stream closed because the answer's line was over the limit
+	case err != nil:
+		err = refusal(ctx, err)
+	default:
+		err = answerErr
+	}
 	if err != nil {
 		return res, fmt.Errorf("calling %q on %s: %w", wire, server, err)
 	}
@@ -119,6 +140,8 @@ func (c *conn) onProgress(params map[string]any) {
 // tools/call requests written and the responses to them, whole (the Wire
 // keeps frames cut to MaxFrameBytes and only the last MaxFrames).
 type callCapture struct {
+	resultLimit int64 // Limits.Result
+
 	mu       sync.Mutex
 	requests []capturedRequest
 }
@@ -126,7 +149,9 @@ type callCapture struct {
 type capturedRequest struct {
 	id               string // the id's JSON text
 	line, response   []byte
-	valid            bool // response is valid JSON, not cut short
+	size             int   // the response line's, more than len(response) when cut
+	valid            bool  // response is valid JSON, not cut short
+	resultSize       int64 // the result's length, when over the limit
 	sentAt, answered time.Time
 }
 
@@ -136,13 +161,23 @@ type envelope struct {
 	Method *string         `json:"method"`
 }
 
-func (c *callCapture) see(dir Direction, line []byte, valid bool) {
+func (c *callCapture) see(dir Direction, line []byte, size int, valid bool) {
 	env, ok := peekEnvelope(line)
+	if !ok && size > len(line) {
+		env, ok = scanEnvelope(line) // the start of a line, cut
+	}
 	if !ok || len(env.ID) == 0 {
 		return
 	}
 	id := canonicalID(env.ID)
 	now := time.Now()
+	var resultSize int64
+	if dir == In && valid && int64(len(line)) > c.resultLimit {
+		// Only a line longer than the limit can hold a result over it.
+		if result, _, _ := jsonMember(line, "result"); int64(len(result)) > c.resultLimit {
+			resultSize, line = int64(len(result)), line[:min(len(line), MaxFrameBytes)]
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch {
@@ -151,7 +186,8 @@ func (c *callCapture) see(dir Direction, line []byte, valid bool) {
 	case dir == In && env.Method == nil:
 		for i := range c.requests {
 			if r := &c.requests[i]; r.id == id && r.response == nil {
-				r.response, r.answered, r.valid = bytes.Clone(line), now, valid
+				r.response, r.size, r.answered, r.valid = bytes.Clone(line), size, now, valid
+				r.resultSize = resultSize
 			}
 		}
 	}
@@ -159,22 +195,29 @@ func (c *callCapture) see(dir Direction, line []byte, valid bool) {
 
 // fill sets the wire fields of res from the last tools/call of the Call:
 // mcp-go repeats a call when the server asks for more input, and the last
-// exchange is the one that produced the result.
-func (c *callCapture) fill(res *CallResult) {
+// exchange is the one that produced the result. The error says why the
+// answer cannot be shown whole: a result over the limit, or an answer
+// that is not JSON or was cut short.
+func (c *callCapture) fill(res *CallResult) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.requests) == 0 {
-		return
+		return nil
 	}
 	r := c.requests[len(c.requests)-1]
 	res.Request = r.line
 	if r.response == nil {
-		return
+		return nil
 	}
-	res.Response = r.response
+	res.Response, res.ResponseSize = r.response, r.size
 	res.Latency = r.answered.Sub(r.sentAt)
-	if !r.valid {
-		return
+	switch {
+	case r.resultSize > 0:
+		return &LimitError{Limit: "result", Max: c.resultLimit, What: "the result"}
+	case r.size > len(r.response):
+		return fmt.Errorf("the answer was cut short: %d of %d bytes read", len(r.response), r.size)
+	case !r.valid:
+		return errors.New("the answer is not JSON")
 	}
 	result, found, ok := jsonMember(r.response, "result")
 	if !ok {
@@ -185,18 +228,19 @@ func (c *callCapture) fill(res *CallResult) {
 		result, found = msg.Result, msg.Result != nil
 	}
 	if !found || len(result) == 0 {
-		return
+		return nil
 	}
 	res.Result = result
 	if flag, _, ok := jsonMember(result, "isError"); ok {
 		res.IsError = string(flag) == "true"
-		return
+		return nil
 	}
 	var flag struct {
 		IsError bool `json:"isError"`
 	}
 	_ = json.Unmarshal(result, &flag)
 	res.IsError = flag.IsError
+	return nil
 }
 
 // peekEnvelope reads what identifies a JSON-RPC message, scanning for the
@@ -216,6 +260,21 @@ func peekEnvelope(line []byte) (env envelope, ok bool) {
 		return env, true
 	}
 	return env, json.Unmarshal(line, &env) == nil
+}
+
+// scanEnvelope reads the id and method of the start of a line that was cut
+// short, as far as its top-level scan reaches: it cannot be decoded.
+func scanEnvelope(start []byte) (env envelope, ok bool) {
+	var v [2][]byte
+	if !jsonMembers(start, []string{"id", "method"}, v[:]) || len(v[0]) == 0 || !json.Valid(v[0]) {
+		return env, false
+	}
+	env.ID = v[0]
+	if method := v[1]; method != nil {
+		m := string(bytes.Trim(method, `"`))
+		env.Method = &m
+	}
+	return env, true
 }
 
 // canonicalID makes ids comparable across encodings: 4, 4.0 and 4e0 are

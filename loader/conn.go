@@ -54,6 +54,7 @@ type conn struct {
 
 	mu        sync.Mutex
 	proc      *process
+	tap       *tapReader // a child's stdout
 	client    *client.Client
 	lister    *lister
 	closeIdle func() // an HTTP server's: closes its kept-alive connections
@@ -70,6 +71,7 @@ func newConn(s *Session, spec ServerSpec) *conn {
 		relist:  make(chan struct{}, 1),
 	}
 	c.monitor = newMonitor(spec.Label, c.newFinding)
+	c.monitor.refuses = spec.Transport != TransportHTTP && spec.Transport != TransportSSE
 	c.wire = newWire(spec.Label, func() {
 		s.emit(Event{Server: spec.Label, Wire: true})
 	})
@@ -116,9 +118,12 @@ func (c *conn) startChild() *client.Client {
 		c.fail(fmt.Sprintf("starting %q: %v", c.spec.Command, startErr(err)), "")
 		return nil
 	}
-	pages := newPageTaker()
-	stdout := newTapReader(p.stdout, c.wire)
+	limits := c.s.opts.Limits
+	pages := newPageTaker(limits.Page)
+	stdout := newTapReader(p.stdout, c.wire, limits.Line)
 	stdout.pages = pages
+	stdout.onOver = c.lineOverLimit
+	stdout.recorded = c.monitor.flush
 	stdin := newTapWriter(p.stdin, c.wire)
 	// The transport gets the tapped pipes and no stderr: stderr is drained
 	// here, and the process is ours to reap.
@@ -136,7 +141,7 @@ func (c *conn) startChild() *client.Client {
 		p.stop()
 		return nil
 	}
-	c.proc, c.client, c.lister = p, cl, &lister{tr: tr, pages: pages}
+	c.proc, c.tap, c.client, c.lister = p, stdout, cl, &lister{tr: tr, pages: pages}
 	c.mu.Unlock()
 	c.s.wg.Go(func() { c.watchExit(p) })
 	return cl
@@ -158,14 +163,12 @@ func (c *conn) handshake(cl *client.Client) {
 		c.failAndStop("starting the client", err)
 		return
 	}
-	init, err := cl.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
-		ProtocolVersion: ProtocolVersion,
-		ClientInfo:      mcp.Implementation{Name: clientName, Version: clientVersion},
-	}})
+	init, err := c.initialize(ctx, cl)
 	if err != nil {
 		c.failAndStop("initialize", err)
 		return
 	}
+	c.lister.limits, c.lister.monitor = c.s.opts.Limits, c.monitor
 	tools, note, err := c.lister.list(ctx)
 	if err != nil {
 		c.failAndStop("listing tools", err)
@@ -189,10 +192,62 @@ func (c *conn) handshake(cl *client.Client) {
 		c.mu.Unlock()
 		return
 	}
+	if c.tap != nil && c.tap.overLimit() != nil {
+		// A line went over the limit after the listing, before Ready:
+		// lineOverLimit saw the server connecting and left it to here.
+		c.mu.Unlock()
+		c.failAndStop("listing tools", c.tap.overLimit())
+		return
+	}
 	c.state, c.ready = Ready, ev
 	c.mu.Unlock()
 	c.s.emit(ev)
 	c.s.wg.Go(c.relistLoop)
+}
+
+// initialize runs the initialize handshake; an answer the protocol refuses
+// ends it at once with why (a *RefusedError).
+func (c *conn) initialize(ctx context.Context, cl *client.Client) (*mcp.InitializeResult, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	c.monitor.await(string(mcp.MethodInitialize), cancel)
+	defer c.monitor.release(string(mcp.MethodInitialize))
+	init, err := cl.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
+		ProtocolVersion: ProtocolVersion,
+		ClientInfo:      mcp.Implementation{Name: clientName, Version: clientVersion},
+	}})
+	if err != nil {
+		return nil, refusal(ctx, err)
+	}
+	return init, nil
+}
+
+// overLimit returns the error of a line of the child's stdout that went
+// over the line limit, or nil.
+func (c *conn) overLimit() *LimitError {
+	c.mu.Lock()
+	tap := c.tap
+	c.mu.Unlock()
+	if tap == nil {
+		return nil
+	}
+	return tap.overLimit()
+}
+
+// lineOverLimit runs on the reading goroutine when a line of stdout goes
+// over the line limit, which has ended the connection. A Ready server
+// fails; a connecting one fails with its phase, reported by the connect.
+func (c *conn) lineOverLimit(err *LimitError) {
+	c.mu.Lock()
+	ready := c.state == Ready
+	c.mu.Unlock()
+	if !ready || c.closing.Load() {
+		return
+	}
+	c.s.wg.Go(func() {
+		c.fail(err.Error(), c.stderr.String())
+		c.terminate()
+	})
 }
 
 // startErr drops the wrapping of a failed exec that only repeats the
@@ -228,6 +283,13 @@ func (c *conn) fail(msg, stderr string) {
 // how it ended, and for its last words on stderr.
 func (c *conn) failAndStop(phase string, err error) {
 	if c.closing.Load() {
+		return
+	}
+	if over := c.overLimit(); over != nil {
+		// The connection ended because a line went over the limit; what
+		// mcp-go reports is only that its stream closed.
+		c.fail(phase+": "+over.Error(), c.stderr.String())
+		c.terminate()
 		return
 	}
 	p := c.process()

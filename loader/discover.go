@@ -26,20 +26,33 @@ type lister struct {
 	tr    transport.Interface
 	seq   atomic.Int64
 	pages *pageTaker // over stdio: the tap hands the answers over
+	// limits bound one page and the listing (Page, Listing); monitor, when
+	// set, ends a page's request at once when its answer is refused. Both
+	// are set before the first listing.
+	limits  Limits
+	monitor *monitor
 }
 
 // list follows every nextCursor. A listing that cannot finish cleanly (a
 // repeated cursor, too many pages, a cursor that is not a string) returns
 // the rows it got with a note saying why it stopped; err is for a request
-// that failed outright.
+// that failed outright, and for a page or a listing over its limit (a
+// *LimitError): what such a server lists is not shown in part, as its
+// rows would hold the memory the limit is there to bound.
 func (l *lister) list(ctx context.Context) (tools []model.Tool, note string, err error) {
 	seen := map[string]bool{}
 	var cursor *string
+	var total int64 // bytes of the pages so far
 	for page := 1; ; page++ {
 		if page > maxPages {
 			return tools, fmt.Sprintf("tools/list stopped after %d pages; showing the %d tools listed so far", maxPages, len(tools)), nil
 		}
-		rows, next, err := l.page(ctx, cursor)
+		rows, next, size, err := l.page(ctx, cursor, l.limits.Listing-total)
+		if err == nil {
+			if total += int64(size); total > l.limits.Listing {
+				err = &LimitError{Limit: "listing", Max: l.limits.Listing, What: "the listing"}
+			}
+		}
 		if err != nil {
 			if page > 1 {
 				return nil, "", fmt.Errorf("tools/list page %d: %w", page, err)
@@ -70,16 +83,24 @@ type nextCursor struct {
 	bad     string // the JSON type, when it is not a string
 }
 
-// page requests one page. The id is a string so it can never collide with
-// the integer ids of the mcp-go client sharing the transport.
-func (l *lister) page(ctx context.Context, cursor *string) ([]json.RawMessage, nextCursor, error) {
+// page requests one page and returns its rows, its nextCursor and the
+// size of its result; a result over room, which list then refuses, is not
+// kept. The id is a string so it can never collide with the integer ids of
+// the mcp-go client sharing the transport.
+func (l *lister) page(ctx context.Context, cursor *string, room int64) ([]json.RawMessage, nextCursor, int, error) {
 	params := map[string]any{}
 	if cursor != nil {
 		params["cursor"] = *cursor
 	}
 	id := "list-" + strconv.FormatInt(l.seq.Add(1), 10)
 	if l.pages != nil {
-		l.pages.expect(strconv.Quote(id))
+		l.pages.expect(strconv.Quote(id), room)
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	if l.monitor != nil {
+		l.monitor.await(string(mcp.MethodToolsList), cancel)
+		defer l.monitor.release(string(mcp.MethodToolsList))
 	}
 	resp, err := l.tr.SendRequest(ctx, transport.JSONRPCRequest{
 		JSONRPC: mcp.JSONRPC_VERSION,
@@ -87,24 +108,30 @@ func (l *lister) page(ctx context.Context, cursor *string) ([]json.RawMessage, n
 		Method:  string(mcp.MethodToolsList),
 		Params:  params,
 	})
-	var taken json.RawMessage
+	var taken takenPage
 	took := false
 	if l.pages != nil {
 		taken, took = l.pages.take(strconv.Quote(id))
 	}
 	if err != nil {
-		return nil, nextCursor{}, err
+		return nil, nextCursor{}, 0, refusal(ctx, err)
 	}
 	if resp.Error != nil {
-		return nil, nextCursor{}, fmt.Errorf("server answered error %d: %s", resp.Error.Code, resp.Error.Message)
+		return nil, nextCursor{}, 0, fmt.Errorf("server answered error %d: %s", resp.Error.Code, resp.Error.Message)
 	}
-	result := resp.Result
+	result, size := resp.Result, len(resp.Result)
 	if took {
-		result = taken // mcp-go had a stub
+		result, size = taken.result, taken.size // mcp-go had a stub
+	}
+	switch {
+	case int64(size) > l.limits.Page:
+		return nil, nextCursor{}, 0, &LimitError{Limit: "page", Max: l.limits.Page, What: "the page"}
+	case int64(size) > room:
+		return nil, nextCursor{}, size, nil // list says the listing is over
 	}
 	rows, nextRaw, err := pageRows(result)
 	if err != nil {
-		return nil, nextCursor{}, err
+		return nil, nextCursor{}, 0, err
 	}
 
 	var next nextCursor
@@ -118,7 +145,7 @@ func (l *lister) page(ctx context.Context, cursor *string) ([]json.RawMessage, n
 	default:
 		next.bad = jsonType(raw)
 	}
-	return rows, next, nil
+	return rows, next, size, nil
 }
 
 // pageRows decodes a tools/list result into its rows and its nextCursor.

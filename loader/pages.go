@@ -15,31 +15,42 @@ import (
 // records the answer on the Wire as it came, gives the lister the line,
 // and passes mcp-go a stub answer to the same id with an empty result, so
 // that its request returns as it would have.
+//
+// A result over the page limit, or over what is left of the listing limit,
+// is not kept: the lister learns its size and fails the listing.
 type pageTaker struct {
+	limit     int64        // Limits.Page
 	expecting atomic.Int32 // len(waiting), read without the lock per line
 	handed    atomic.Int64 // answers taken so far
 
 	mu      sync.Mutex
-	waiting map[string]bool   // canonical ids of list requests in flight
-	taken   map[string][]byte // their answers' results
+	waiting map[string]int64     // by canonical id, list requests in flight: the most to keep of each
+	taken   map[string]takenPage // their answers
 }
 
-func newPageTaker() *pageTaker {
-	return &pageTaker{waiting: map[string]bool{}, taken: map[string][]byte{}}
+// A takenPage is the answer to one of the lister's requests.
+type takenPage struct {
+	result []byte // nil when it was over the page limit
+	size   int    // the result's length
+}
+
+func newPageTaker(limit int64) *pageTaker {
+	return &pageTaker{limit: limit, waiting: map[string]int64{}, taken: map[string]takenPage{}}
 }
 
 // expect says that the answer to the request id (its JSON text) is to be
-// taken.
-func (p *pageTaker) expect(id string) {
+// taken, and its result kept if it is at most room bytes (and within the
+// page limit).
+func (p *pageTaker) expect(id string, room int64) {
 	p.mu.Lock()
-	p.waiting[canonicalID(json.RawMessage(id))] = true
+	p.waiting[canonicalID(json.RawMessage(id))] = min(room, p.limit)
 	p.expecting.Store(int32(len(p.waiting)))
 	p.mu.Unlock()
 }
 
-// take returns the result of the answer to id, if the tap took it, and
-// forgets id either way: an answer coming later goes to mcp-go.
-func (p *pageTaker) take(id string) (json.RawMessage, bool) {
+// take returns the answer to id, if the tap took it, and forgets id either
+// way: an answer coming later goes to mcp-go.
+func (p *pageTaker) take(id string) (takenPage, bool) {
 	key := canonicalID(json.RawMessage(id))
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -68,12 +79,17 @@ func (p *pageTaker) offer(line []byte) (stub []byte, took bool) {
 	key := canonicalID(id)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if !p.waiting[key] {
+	room, ok := p.waiting[key]
+	if !ok {
 		return nil, false
 	}
 	delete(p.waiting, key)
 	p.expecting.Store(int32(len(p.waiting)))
-	p.taken[key] = bytes.Clone(result) // exactly its size: the rows keep it
+	page := takenPage{size: len(result)}
+	if int64(len(result)) <= room {
+		page.result = bytes.Clone(result) // exactly its size: the rows keep it
+	}
+	p.taken[key] = page
 	p.handed.Add(1)
 	stub = append([]byte(`{"jsonrpc":"2.0","id":`), id...)
 	return append(stub, `,"result":{}}`...), true

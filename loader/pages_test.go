@@ -23,12 +23,12 @@ func TestTapHandsListAnswersOver(t *testing.T) {
 		`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`,
 		`{"jsonrpc":"2.0","id":"list-3","result":[]}`, // not an object: mcp-go's to judge
 	}
-	pages := newPageTaker()
+	pages := newPageTaker(DefaultLimits.Page)
 	for _, id := range []string{`"list-1"`, `"list-2"`, `"list-3"`} {
-		pages.expect(id)
+		pages.expect(id, DefaultLimits.Listing)
 	}
 	w := newWire("s", nil)
-	tap := newTapReader(strings.NewReader(strings.Join(lines, "\n")+"\n"), w)
+	tap := newTapReader(strings.NewReader(strings.Join(lines, "\n")+"\n"), w, DefaultLimits.Line)
 	tap.pages = pages
 	got, err := io.ReadAll(tap)
 	if err != nil {
@@ -42,18 +42,18 @@ func TestTapHandsListAnswersOver(t *testing.T) {
 	if frames := w.Frames(); len(frames) != len(lines) || string(frames[1].Bytes) != page {
 		t.Errorf("the Wire holds %d frames, the second %s; want %d, the answer as sent", len(frames), frames[1].Bytes, len(lines))
 	}
-	result, ok := pages.take(`"list-1"`)
-	if want := `{"tools":[{"name":"a"}],"nextCursor":"2"}`; !ok || string(result) != want {
-		t.Errorf("take(list-1) = %s, %v; want %s", result, ok, want)
+	taken, ok := pages.take(`"list-1"`)
+	if want := `{"tools":[{"name":"a"}],"nextCursor":"2"}`; !ok || string(taken.result) != want || taken.size != len(want) {
+		t.Errorf("take(list-1) = %s (%d bytes), %v; want %s", taken.result, taken.size, ok, want)
 	}
 	for _, id := range []string{`"list-1"`, `"list-2"`, `"list-3"`} {
 		if r, ok := pages.take(id); ok {
-			t.Errorf("take(%s) again = %s: an answer is taken once, and errors never", id, r)
+			t.Errorf("take(%s) again = %s: an answer is taken once, and errors never", id, r.result)
 		}
 	}
 	// Once taken (or given up), an id is no longer expected: a late answer
 	// to it goes to mcp-go.
-	tap = newTapReader(strings.NewReader(page+"\n"), newWire("s", nil))
+	tap = newTapReader(strings.NewReader(page+"\n"), newWire("s", nil), DefaultLimits.Line)
 	tap.pages = pages
 	if late, _ := io.ReadAll(tap); !bytes.Equal(late, []byte(page+"\n")) {
 		t.Errorf("a late answer reached the protocol as %s", late)

@@ -2,9 +2,14 @@ package loader
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -22,15 +27,25 @@ const maxPendingIDs = 4096
 // a word; an inspector says so.
 type monitor struct {
 	server string
+	// refuses says that the client drops the answers refuse names, as
+	// mcp-go's stdio transport does; its HTTP transport takes a POST's
+	// answer whatever its id. Set before the first frame.
+	refuses bool
 	// first is called, outside the lock, the first time each kind of
 	// fault is seen.
 	first func()
 
-	mu        sync.Mutex
-	pending   map[string]bool // ids of requests written and not yet answered
-	cancelled map[string]bool // ids given up with notifications/cancelled
-	findings  []model.Finding // the first fault of each kind, in order seen
-	counts    map[string]int  // faults per kind
+	mu sync.Mutex
+	// pending holds the requests written and not yet answered, by
+	// canonical id, each with what ends the wait for it (see await), or
+	// nil.
+	pending   map[string]context.CancelCauseFunc
+	cancelled map[string]bool                    // ids given up with notifications/cancelled
+	waiters   map[string]context.CancelCauseFunc // by method, see await
+	ending    []func()                           // waits to end once the refused frame is recorded
+	nEnding   atomic.Int32                       // len(ending), read without the lock
+	findings  []model.Finding                    // the first fault of each kind, in order seen
+	counts    map[string]int                     // faults per kind
 }
 
 // Kinds of protocol fault, in the Evidence of a Finding of kind "protocol".
@@ -45,8 +60,9 @@ func newMonitor(server string, first func()) *monitor {
 	return &monitor{
 		server:    server,
 		first:     first,
-		pending:   map[string]bool{},
+		pending:   map[string]context.CancelCauseFunc{},
 		cancelled: map[string]bool{},
+		waiters:   map[string]context.CancelCauseFunc{},
 		counts:    map[string]int{},
 	}
 }
@@ -73,6 +89,48 @@ func (p *present) UnmarshalJSON([]byte) error {
 	return nil
 }
 
+// await says that, until release, the requests of method are waited for
+// by a context end cancels: an answer to one that mcplens's client cannot
+// take (not JSON, its id of another type, inside a batch) ends that wait
+// at once (at the next flush) with a *RefusedError, rather than leaving it
+// to time out. One
+// wait per method at a time: a server's connect, its listings and its
+// calls each run one at a time.
+func (m *monitor) await(method string, end context.CancelCauseFunc) {
+	m.mu.Lock()
+	m.waiters[method] = end
+	m.mu.Unlock()
+}
+
+// release ends what await began.
+func (m *monitor) release(method string) {
+	m.mu.Lock()
+	delete(m.waiters, method)
+	m.mu.Unlock()
+}
+
+// A RefusedError says that a server answered a request in a form the
+// protocol cannot take: its client would drop the answer and wait on.
+type RefusedError struct {
+	Request string // the request's id, as written
+	Why     string // why the answer was refused
+	Got     string // the start of what was received
+}
+
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("the answer to request %s was refused: %s; received %s", e.Request, e.Why, e.Got)
+}
+
+// refusal returns the reason ctx was cancelled for when it is a refused
+// answer (see await), else err.
+func refusal(ctx context.Context, err error) error {
+	var refused *RefusedError
+	if errors.As(context.Cause(ctx), &refused) {
+		return refused
+	}
+	return err
+}
+
 // check is the Wire's check: it returns the problem of one frame, or "".
 func (m *monitor) check(dir Direction, line []byte, junk, valid bool) string {
 	if dir == Out {
@@ -80,6 +138,10 @@ func (m *monitor) check(dir Direction, line []byte, junk, valid bool) string {
 		return ""
 	}
 	if junk {
+		if problem := m.brokenAnswer(line); problem != "" {
+			m.fault(faultMalformed, problem, fmt.Sprintf("%s: %s", problem, clip(line)))
+			return problem
+		}
 		m.fault(faultJunk, "", fmt.Sprintf("stdout carries text that is not JSON, which MCP's stdio transport forbids "+
 			"(ignored; shown as junk in the wire pane); first: %q", clip(line)))
 		return ""
@@ -89,6 +151,91 @@ func (m *monitor) check(dir Direction, line []byte, junk, valid bool) string {
 		m.fault(kind, problem, fmt.Sprintf("%s: %s", problem, clip(line)))
 	}
 	return problem
+}
+
+// brokenAnswer returns the problem of a line that is not JSON but reads as
+// the answer to a pending request (a NaN in its result, nesting too deep
+// for a decoder), ending the wait for it; "" for any other junk.
+func (m *monitor) brokenAnswer(line []byte) string {
+	trimmed := bytes.TrimSpace(line)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return ""
+	}
+	var v [4][]byte
+	if !jsonMembers(trimmed, []string{"id", "result", "error", "method"}, v[:]) {
+		return ""
+	}
+	id, answer := v[0], v[1] != nil || v[2] != nil
+	if len(id) == 0 || !answer || v[3] != nil {
+		return ""
+	}
+	why := "it is not JSON"
+	var raw json.RawMessage
+	if err := json.Unmarshal(trimmed, &raw); err != nil {
+		why = "it is not JSON: " + jsonProblem(err)
+	}
+	return m.refuse(canonicalID(id), why, line)
+}
+
+// jsonProblem words a decoding error for a person.
+func jsonProblem(err error) string {
+	var syntax *json.SyntaxError
+	switch {
+	case !errors.As(err, &syntax):
+		return err.Error()
+	case strings.HasSuffix(syntax.Error(), "exceeded max depth"):
+		return fmt.Sprintf("nested deeper than a JSON decoder reads (%d levels), at byte %d", maxJSONDepth, syntax.Offset)
+	}
+	return fmt.Sprintf("%v, at byte %d", syntax, syntax.Offset)
+}
+
+// maxJSONDepth is how deep encoding/json (and so mcp-go) reads nested
+// values.
+const maxJSONDepth = 10000
+
+// refuse ends the wait for the pending request key with why its answer,
+// line, was refused, and returns the frame's problem; "" when no request
+// with that id is pending, or the monitor does not refuse answers.
+func (m *monitor) refuse(key, why string, line []byte) string {
+	if !m.refuses {
+		return ""
+	}
+	m.mu.Lock()
+	end, ok := m.pending[key]
+	if ok {
+		delete(m.pending, key)
+	}
+	m.mu.Unlock()
+	if !ok {
+		return ""
+	}
+	id := strings.TrimPrefix(key, "n:") // a canonical id reads as JSON, a number marked
+	if end != nil {
+		// Ended by flush, once the frame is on the Wire: whoever reports
+		// the refusal finds the frame there.
+		err := &RefusedError{Request: id, Why: why, Got: clip(line)}
+		m.mu.Lock()
+		m.ending = append(m.ending, func() { end(err) })
+		m.nEnding.Store(int32(len(m.ending)))
+		m.mu.Unlock()
+	}
+	return fmt.Sprintf("refused as the answer to request %s: %s", id, why)
+}
+
+// flush ends the waits for the answers refused so far. The stdio tap calls
+// it after recording each line.
+func (m *monitor) flush() {
+	if m.nEnding.Load() == 0 {
+		return
+	}
+	m.mu.Lock()
+	ending := m.ending
+	m.ending = nil
+	m.nEnding.Store(0)
+	m.mu.Unlock()
+	for _, end := range ending {
+		end()
+	}
 }
 
 // sent notes the id of each request written, and the ids given up.
@@ -108,10 +255,14 @@ func (m *monitor) sent(line []byte, valid bool) {
 		if len(m.pending) >= maxPendingIDs {
 			clear(m.pending) // requests long unanswered: forget them
 		}
-		m.pending[canonicalID(msg.ID)] = true
+		var end context.CancelCauseFunc
+		if method := msg.Method; len(method) > 2 && method[0] == '"' {
+			end = m.waiters[string(method[1:len(method)-1])]
+		}
+		m.pending[canonicalID(msg.ID)] = end
 	case string(msg.Method) == `"`+string(mcp.MethodNotificationCancelled)+`"`:
 		id := canonicalID(msg.Params.RequestID)
-		if m.pending[id] {
+		if _, ok := m.pending[id]; ok {
 			if len(m.cancelled) >= maxPendingIDs {
 				clear(m.cancelled)
 			}
@@ -126,7 +277,11 @@ func (m *monitor) sent(line []byte, valid bool) {
 func (m *monitor) received(line []byte, valid bool) (problem, kind string) {
 	trimmed := bytes.TrimSpace(line)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return fmt.Sprintf("not a JSON-RPC message: %s, not an object", jsonType(trimmed)), faultMalformed
+		problem = fmt.Sprintf("not a JSON-RPC message: %s, not an object", jsonType(trimmed))
+		if refused := m.batch(trimmed, line, valid); refused != "" {
+			problem += "; " + refused
+		}
+		return problem, faultMalformed
 	}
 	var msg message
 	ok := false
@@ -166,16 +321,59 @@ func (m *monitor) received(line []byte, valid bool) (problem, kind string) {
 	}
 	id := canonicalID(msg.ID)
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	switch {
-	case m.pending[id]:
-		delete(m.pending, id)
-	case m.cancelled[id]:
-		delete(m.cancelled, id)
-	default:
-		return fmt.Sprintf("answers id %s, which no request is waiting for", clip(msg.ID)), faultStray
+	_, pending := m.pending[id]
+	cancelled := m.cancelled[id]
+	delete(m.pending, id)
+	delete(m.cancelled, id)
+	m.mu.Unlock()
+	if pending || cancelled {
+		return "", ""
 	}
-	return "", ""
+	if other, ok := otherTypeID(msg.ID); ok {
+		why := fmt.Sprintf("its id %s is %s, and a response's id must be the request's, of the same type", clip(msg.ID), jsonType(msg.ID))
+		if refused := m.refuse(other, why, line); refused != "" {
+			return refused, faultStray
+		}
+	}
+	return fmt.Sprintf("answers id %s, which no request is waiting for", clip(msg.ID)), faultStray
+}
+
+// otherTypeID returns the canonical form of the id of the other JSON type
+// that reads the same: the number 1 for the string "1", and the string "1"
+// for the number 1.
+func otherTypeID(raw json.RawMessage) (string, bool) {
+	if raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) != nil || s == "" || !json.Valid([]byte(s)) || (s[0] != '-' && (s[0] < '0' || s[0] > '9')) {
+			return "", false
+		}
+		return canonicalID(json.RawMessage(s)), true
+	}
+	return canonicalID(json.RawMessage(strconv.Quote(string(raw)))), true
+}
+
+// batch refuses each answer a JSON array (a JSON-RPC batch, which MCP does
+// not use and its client does not read) carries to a pending request, and
+// says which. arr must be valid JSON for the scan.
+func (m *monitor) batch(arr, line []byte, valid bool) string {
+	if !valid {
+		return ""
+	}
+	elems, ok := jsonElements(arr)
+	if !ok {
+		return ""
+	}
+	var refused []string
+	for _, e := range elems {
+		var v [4][]byte
+		if !jsonMembers(e, []string{"id", "result", "error", "method"}, v[:]) || len(v[0]) == 0 || v[1] == nil && v[2] == nil || v[3] != nil {
+			continue
+		}
+		if r := m.refuse(canonicalID(v[0]), "it came inside a JSON-RPC batch (an array), which MCP does not use", line); r != "" {
+			refused = append(refused, r)
+		}
+	}
+	return strings.Join(refused, "; ")
 }
 
 // fault counts one fault, keeping the first of each kind as a finding.

@@ -3,9 +3,11 @@ package loader
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -40,9 +42,11 @@ type Frame struct {
 	// line with a JSON message, the two are recorded as separate frames,
 	// in the order they came.
 	Junk bool
-	// Problem says how a JSON frame breaks the protocol ("answers id 9999,
-	// which no request is waiting for", "not a JSON-RPC 2.0 message: ...");
-	// empty for a well-formed frame and for junk.
+	// Problem says how a frame breaks the protocol ("answers id 9999,
+	// which no request is waiting for", "not a JSON-RPC 2.0 message: ...",
+	// a line over the line limit); empty for a well-formed frame and for
+	// junk, except junk that is the answer to a request and was refused
+	// for it.
 	Problem string
 }
 
@@ -76,9 +80,9 @@ type Wire struct {
 	ring  []Frame
 	head  int // index in ring of the oldest frame once the ring is full
 	total int
-	held  int                                          // bytes of the frames in ring
-	cut   int                                          // how many of the oldest frames are cut to OldFrameBytes
-	watch func(dir Direction, line []byte, valid bool) // sees whole lines, for Call
+	held  int                                                    // bytes of the frames in ring
+	cut   int                                                    // how many of the oldest frames are cut to OldFrameBytes
+	watch func(dir Direction, line []byte, size int, valid bool) // sees lines, for Call
 	// check, when set, names how a frame breaks the protocol. It is set
 	// before the first frame and never changed. valid says that line is
 	// valid JSON.
@@ -134,17 +138,38 @@ func (w *Wire) Len() int {
 func (w *Wire) record(dir Direction, line []byte, size int, kind frameKind) {
 	junk := kind == frameJunk
 	valid := kind == frameJSON || kind == frameUnchecked && json.Valid(line)
-	f := Frame{
+	f := w.frame(dir, line, size)
+	f.Junk = junk
+	if w.check != nil {
+		f.Problem = w.check(dir, line, junk, valid)
+	}
+	// A junk frame with a problem is an answer the protocol refused: the
+	// call it answers shows it.
+	w.push(f, line, valid, !junk || f.Problem != "")
+}
+
+// recordOver stores the start of a line that went over the line limit and
+// was abandoned there: size is how much of it was read, and problem says
+// so. The protocol checks never see it; a Call does, cut.
+func (w *Wire) recordOver(dir Direction, start []byte, size int, problem string) {
+	f := w.frame(dir, start, size)
+	f.Problem = problem
+	w.push(f, f.Bytes, false, true)
+}
+
+// frame starts the Frame of a line, holding at most MaxFrameBytes of it.
+func (w *Wire) frame(dir Direction, line []byte, size int) Frame {
+	return Frame{
 		Server: w.server,
 		Dir:    dir,
 		At:     time.Now(),
 		Bytes:  bytes.Clone(line[:min(len(line), MaxFrameBytes)]),
 		Size:   max(size, len(line)),
-		Junk:   junk,
 	}
-	if w.check != nil {
-		f.Problem = w.check(dir, line, junk, valid)
-	}
+}
+
+// push adds f to the ring and shows line to the watch, when watched.
+func (w *Wire) push(f Frame, line []byte, valid, watched bool) {
 	w.mu.Lock()
 	if len(w.ring) < MaxFrames {
 		w.ring = append(w.ring, f)
@@ -159,8 +184,8 @@ func (w *Wire) record(dir Direction, line []byte, size int, kind frameKind) {
 	w.trim()
 	watch := w.watch
 	w.mu.Unlock()
-	if watch != nil && !junk {
-		watch(dir, line, valid)
+	if watch != nil && watched {
+		watch(f.Dir, line, f.Size, valid)
 	}
 	if w.notify != nil {
 		w.notify()
@@ -184,16 +209,16 @@ func (w *Wire) trim() {
 }
 
 // setWatch installs (or with nil removes) a function that sees every later
-// line whole, before it reaches the protocol.
-func (w *Wire) setWatch(fn func(dir Direction, line []byte, valid bool)) {
+// line but junk before it reaches the protocol: whole, unless size is
+// larger than len(line).
+func (w *Wire) setWatch(fn func(dir Direction, line []byte, size int, valid bool)) {
 	w.mu.Lock()
 	w.watch = fn
 	w.mu.Unlock()
 }
 
-// maxLineBytes bounds what is held of one line. Lines are kept whole up to
-// this size so a Call can show a large response intact; a longer line is
-// passed to the protocol as it streams, and kept cut.
+// maxLineBytes bounds what a tapWriter holds of one line written to a
+// server (a line read from one is bounded by Limits.Line).
 const maxLineBytes = 16 << 20
 
 // tapReadSize is how much a tapReader reads from a pipe at once; every
@@ -217,28 +242,45 @@ const maxSalvageMisses = 8
 // its newline) is split off, so the message still gets through. Handing
 // the protocol such a line whole would lose the message and stall its
 // request until the timeout.
+//
+// A line is held until its end, up to the line limit. A line that goes
+// over it is abandoned there, before anything else holds it: its start is
+// recorded, the protocol never sees it, and the tapReader reads no more,
+// returning a *LimitError, which ends the connection. A stream whose line
+// cannot be read to its end cannot be trusted to be in step again.
 type tapReader struct {
-	r    io.Reader
-	wire *Wire
-	buf  []byte // read buffer
+	r     io.Reader
+	wire  *Wire
+	buf   []byte // read buffer
+	limit int64  // Limits.Line
 
-	line   []byte // the current line, up to maxLineBytes
-	size   int    // its length so far, including bytes not held
-	stream bool   // the line outgrew maxLineBytes: passed on as it comes
+	line []byte // the current line, up to limit
+	size int    // its length so far
 
 	out []byte // bytes for the protocol, from off
 	off int
-	err error // the error of the underlying reader, once seen
+	err error // the error of the underlying reader, or a *LimitError, once seen
 
-	eof  chan struct{} // closed when r reports an error or end of file
+	eof  chan struct{} // closed when reading ends: an error, end of file, a line over the limit
 	once sync.Once
 
+	over atomic.Pointer[LimitError] // set when a line went over the limit
+	// onOver, when set, is called once, on the reading goroutine, when a
+	// line goes over the limit; it must not block.
+	onOver func(*LimitError)
+
 	pages *pageTaker // when set, takes the answers to the lister's requests
+	// recorded, when set, is called after each line is recorded, on the
+	// reading goroutine.
+	recorded func()
 }
 
-func newTapReader(r io.Reader, w *Wire) *tapReader {
-	return &tapReader{r: r, wire: w, buf: make([]byte, tapReadSize), eof: make(chan struct{})}
+func newTapReader(r io.Reader, w *Wire, limit int64) *tapReader {
+	return &tapReader{r: r, wire: w, limit: limit, buf: make([]byte, tapReadSize), eof: make(chan struct{})}
 }
+
+// overLimit returns the error of a line that went over the limit, or nil.
+func (t *tapReader) overLimit() *LimitError { return t.over.Load() }
 
 func (t *tapReader) Read(p []byte) (int, error) {
 	for t.off == len(t.out) && t.err == nil {
@@ -248,7 +290,7 @@ func (t *tapReader) Read(p []byte) (int, error) {
 		}
 		n, err := t.r.Read(t.buf)
 		t.feed(t.buf[:n])
-		if err != nil {
+		if err != nil && t.err == nil {
 			if len(t.line) > 0 || t.size > 0 {
 				t.endLine() // a last line without its newline
 			}
@@ -265,48 +307,60 @@ func (t *tapReader) Read(p []byte) (int, error) {
 }
 
 func (t *tapReader) feed(p []byte) {
-	for len(p) > 0 {
+	for len(p) > 0 && t.err == nil {
 		i := bytes.IndexByte(p, '\n')
 		if i < 0 {
 			t.add(p)
 			return
 		}
 		t.add(p[:i])
+		if t.err != nil {
+			return
+		}
 		t.endLine()
 		p = p[i+1:]
 	}
 }
 
 func (t *tapReader) add(p []byte) {
+	if int64(t.size)+int64(len(p)) > t.limit {
+		t.abandon(p)
+		return
+	}
 	t.size += len(p)
-	if t.stream {
-		t.out = append(t.out, p...)
-		return
+	if need := len(t.line) + len(p); need > cap(t.line) {
+		// Doubled, not left to append, which grows a large slice by a
+		// quarter: a 250 KB line would be copied some fifteen times.
+		t.line = slices.Grow(t.line, int(min(int64(max(need, 2*cap(t.line))), t.limit))-len(t.line))
 	}
-	room := maxLineBytes - len(t.line)
-	if len(p) <= room {
-		if need := len(t.line) + len(p); need > cap(t.line) {
-			// Doubled, not left to append, which grows a large slice by a
-			// quarter: a 250 KB line would be copied some fifteen times.
-			t.line = slices.Grow(t.line, min(max(need, 2*cap(t.line)), maxLineBytes)-len(t.line))
-		}
-		t.line = append(t.line, p...)
-		return
+	t.line = append(t.line, p...)
+}
+
+// abandon gives up the current line, which p takes over the limit: its
+// start is recorded, with how much of it was read, and reading ends with a
+// *LimitError. Lines before it that the protocol has not read yet are
+// still handed over first.
+func (t *tapReader) abandon(p []byte) {
+	t.size += len(p)
+	start := t.line
+	if len(start) < MaxFrameBytes {
+		start = append(start, p[:min(len(p), MaxFrameBytes-len(start))]...)
 	}
-	// Too long to hold: the protocol gets the line as it comes, the wire
-	// its start.
-	t.line = append(t.line, p[:room]...)
-	t.out = append(append(t.out, t.line...), p[room:]...)
-	t.stream = true
+	err := &LimitError{Limit: "line", Max: t.limit, What: "a line of stdout"}
+	t.wire.recordOver(In, start, t.size, fmt.Sprintf("over the %s line limit: abandoned after %d bytes, the rest not read", FormatSize(t.limit), t.size))
+	t.line, t.size = nil, 0
+	t.err = err
+	t.over.Store(err)
+	t.once.Do(func() { close(t.eof) })
+	if t.onOver != nil {
+		t.onOver(err)
+	}
 }
 
 // endLine records the current line and passes its JSON on.
 func (t *tapReader) endLine() {
 	line := bytes.TrimSuffix(t.line, []byte("\r"))
 	switch {
-	case t.stream:
-		t.wire.record(In, line, t.size, frameUnchecked)
-		t.out = append(t.out, '\n')
 	case json.Valid(line):
 		t.wire.record(In, line, len(line), frameJSON)
 		if t.pages != nil {
@@ -334,9 +388,12 @@ func (t *tapReader) endLine() {
 			}
 		}
 	}
-	t.line, t.size, t.stream = t.line[:0], 0, false
+	t.line, t.size = t.line[:0], 0
 	if cap(t.line) > maxIdleBuffer {
 		t.line = nil // do not hold a big line's buffer for the lines after
+	}
+	if t.recorded != nil {
+		t.recorded()
 	}
 }
 
@@ -357,6 +414,7 @@ func splitJunk(line []byte) []linePart {
 		}
 	}
 	start, pos, misses := 0, 0, 0
+	lead := len(line) - len(bytes.TrimLeft(line, " \t"))
 	for misses < maxSalvageMisses {
 		j := bytes.IndexByte(line[pos:], '{')
 		if j < 0 {
@@ -366,6 +424,12 @@ func splitJunk(line []byte) []linePart {
 		dec := json.NewDecoder(bytes.NewReader(line[j:]))
 		var v json.RawMessage
 		if dec.Decode(&v) != nil {
+			if j == lead && isMessage(line) {
+				// A JSON-RPC message that is not JSON (a NaN, nested too
+				// deep): one frame, so the monitor can say why it is
+				// refused, rather than pieces of it salvaged as messages.
+				return []linePart{{text: line}}
+			}
 			misses++
 			pos = j + 1
 			continue
@@ -380,6 +444,13 @@ func splitJunk(line []byte) []linePart {
 		parts = append(parts, linePart{text: line})
 	}
 	return parts
+}
+
+// isMessage reports whether line, which starts with '{', reads as a
+// JSON-RPC object up to its top-level "jsonrpc" member.
+func isMessage(line []byte) bool {
+	var v [1][]byte
+	return jsonMembers(line, []string{"jsonrpc"}, v[:]) && v[0] != nil
 }
 
 // A tapWriter records every line written to a server's stdin. Each line is

@@ -2,6 +2,7 @@ package loader
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -36,7 +37,7 @@ func TestWireKeepsLastFrames(t *testing.T) {
 func TestWireCutsLongFrames(t *testing.T) {
 	w := newWire("a", nil)
 	var whole []byte
-	w.setWatch(func(_ Direction, line []byte, _ bool) { whole = bytes.Clone(line) })
+	w.setWatch(func(_ Direction, line []byte, _ int, _ bool) { whole = bytes.Clone(line) })
 	long := bytes.Repeat([]byte("x"), MaxFrameBytes+5)
 	w.record(In, long, len(long), frameUnchecked)
 	f := w.Frames()[0]
@@ -58,7 +59,7 @@ func TestTapReaderSplitsLines(t *testing.T) {
 		`{{{ not json {"jsonrpc":"2.0","id":4,"result":{"x":"{"}}` + "\n" +
 		`{"jsonrpc":"2.0","method":"x"}` // no newline before end of file
 	// One byte per read: lines must not depend on how reads fall.
-	r := newTapReader(iotest.OneByteReader(strings.NewReader(stream)), w)
+	r := newTapReader(iotest.OneByteReader(strings.NewReader(stream)), w, DefaultLimits.Line)
 	got, err := io.ReadAll(r)
 	wantOut := `{"jsonrpc":"2.0","id":1,"result":{}}` + "\n" +
 		`{"jsonrpc":"2.0","id":2,"result":{}}` + "\n" +
@@ -108,7 +109,7 @@ func TestTapReaderBoundsSalvage(t *testing.T) {
 	line := strings.Repeat(`{"x":`, 200000) + "\n"
 	w := newWire("a", nil)
 	start := time.Now()
-	got, err := io.ReadAll(newTapReader(strings.NewReader(line), w))
+	got, err := io.ReadAll(newTapReader(strings.NewReader(line), w, DefaultLimits.Line))
 	if err != nil || len(got) != 0 {
 		t.Fatalf("ReadAll = %d bytes, %v; want nothing for the protocol", len(got), err)
 	}
@@ -120,18 +121,59 @@ func TestTapReaderBoundsSalvage(t *testing.T) {
 	}
 }
 
-func TestTapReaderStreamsHugeLines(t *testing.T) {
-	// A line longer than maxLineBytes still reaches the protocol whole.
-	msg := `{"jsonrpc":"2.0","id":1,"result":{"t":"` + strings.Repeat("x", maxLineBytes) + `"}}`
+// TestTapReaderAbandonsLongLines: a line over the limit never reaches the
+// protocol, which reads the lines before it and then the *LimitError; the
+// Wire keeps its start, marked; nothing after it is read. A line of
+// exactly the limit passes whole.
+func TestTapReaderAbandonsLongLines(t *testing.T) {
+	const limit = 1 << 20
+	fits := `{"jsonrpc":"2.0","id":1,"result":{"t":"` + strings.Repeat("x", limit-42) + `"}}`
+	if len(fits) != limit {
+		t.Fatalf("test line of %d bytes, want %d", len(fits), limit)
+	}
+	long := `{"jsonrpc":"2.0","id":2,"result":{"t":"` + strings.Repeat("y", 3*limit) + `"}}`
+	after := `{"jsonrpc":"2.0","id":3,"result":{}}`
+	src := &countingReader{r: strings.NewReader(fits + "\n" + long + "\n" + after + "\n")}
 	w := newWire("a", nil)
-	got, err := io.ReadAll(newTapReader(strings.NewReader(msg+"\n"), w))
-	if err != nil || string(got) != msg+"\n" {
-		t.Fatalf("ReadAll = %d bytes, %v; want the %d-byte line", len(got), err, len(msg)+1)
+	tap := newTapReader(src, w, limit)
+	var over *LimitError
+	tap.onOver = func(err *LimitError) { over = err }
+	got, err := io.ReadAll(tap)
+	if string(got) != fits+"\n" {
+		t.Errorf("the protocol read %d bytes, want only the first line's %d", len(got), len(fits)+1)
+	}
+	var lerr *LimitError
+	if !errors.As(err, &lerr) || lerr.Limit != "line" || over != lerr || tap.overLimit() != lerr {
+		t.Fatalf("ReadAll error %v (told %v), want the line's *LimitError", err, over)
+	}
+	if want := "a line of stdout is over the 1MiB line limit; raise it with --limit line=SIZE or MCPLENS_LIMIT_LINE"; err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
+	}
+	if src.n > 2*limit+tapReadSize {
+		t.Errorf("read %d bytes of the stream, want reading to stop at the limit", src.n)
+	}
+	select {
+	case <-tap.eof:
+	default:
+		t.Errorf("eof not signalled")
 	}
 	f := w.Frames()
-	if len(f) != 1 || f[0].Size != len(msg) || !f[0].Truncated() || f[0].Junk {
-		t.Errorf("frames %+v, want one cut frame of size %d", len(f), len(msg))
+	if len(f) != 2 || f[1].Size <= limit || len(f[1].Bytes) != MaxFrameBytes || !strings.HasPrefix(string(f[1].Bytes), `{"jsonrpc":"2.0","id":2,`) ||
+		!strings.Contains(f[1].Problem, "over the 1MiB line limit") {
+		t.Errorf("frames %d, the last %q... (%d bytes of %d, %q); want the long line's start, marked", len(f), f[len(f)-1].Bytes[:40], len(f[len(f)-1].Bytes), f[len(f)-1].Size, f[len(f)-1].Problem)
 	}
+}
+
+// A countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
 }
 
 func TestTapWriterRecordsBeforeWriting(t *testing.T) {

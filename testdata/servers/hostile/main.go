@@ -13,6 +13,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -46,6 +47,23 @@ var modes = map[string]string{
 	"stderr-flood":       "writes to stderr as fast as it can",
 	"stubborn":           "ignores stdin closing and SIGTERM",
 	"slow-call":          "answers tools/call after -delay, with progress; reports notifications/cancelled on stderr",
+	"no-newline":         "writes stdout without a newline, endlessly, from the start",
+	"huge-line":          "answers tools/list with one line of -size bytes (default 200 MB)",
+	"huge-pages":         "lists -pages pages (default 40) of -size bytes each (default 15 MB)",
+	"huge-result":        "answers tools/call with a result of -size bytes (default 500 MB)",
+	"huge-error-result":  "answers tools/call with an isError result of -size bytes (default 20 MB)",
+	"deep-answer":        "answers the -on request with a valid result nested 20,000 deep",
+	"string-id":          "answers the -on request with its numeric id as a string (1 becomes \"1\")",
+	"batch-answer":       "answers the -on request inside a JSON-RPC batch (an array)",
+	"nan-answer":         "answers the -on request with a NaN in its result, which is not JSON",
+}
+
+// hugeSizes are the default -size of the modes that write huge lines.
+var hugeSizes = map[string]int64{
+	"huge-line":         200 << 20,
+	"huge-pages":        15 << 20,
+	"huge-result":       500 << 20,
+	"huge-error-result": 20 << 20,
 }
 
 type server struct {
@@ -54,6 +72,9 @@ type server struct {
 	page       int
 	delay      time.Duration
 	recordPath string
+	size       int64  // bytes of the huge modes' lines, or of each page
+	pages      int    // pages of the huge-pages mode
+	on         string // the request the refused-answer modes answer wrongly
 
 	mu  sync.Mutex // one frame at a time on stdout
 	out *bufio.Writer
@@ -73,10 +94,16 @@ func main() {
 	flag.IntVar(&s.page, "page", 500, "tools per page in the many mode")
 	flag.DurationVar(&s.delay, "delay", 30*time.Second, "how long the slow-call mode takes to answer")
 	flag.String("token", "", "ignored: lets a test pass a secret as an argument")
+	flag.Int64Var(&s.size, "size", 0, "bytes of a huge line, or of each page of huge-pages (default: the mode's)")
+	flag.IntVar(&s.pages, "pages", 40, "pages of the huge-pages mode")
+	flag.StringVar(&s.on, "on", "tools/call", "the request the refused-answer modes answer wrongly: initialize, tools/list or tools/call")
 	flag.Parse()
 	if _, ok := modes[s.mode]; !ok {
 		fmt.Fprintf(os.Stderr, "hostile: unknown mode %q\n", s.mode)
 		os.Exit(2)
+	}
+	if s.size <= 0 {
+		s.size = hugeSizes[s.mode]
 	}
 	if s.mode == "stubborn" {
 		// SIGPIPE too: once mcplens is gone, writing to stderr must not end it.
@@ -92,6 +119,8 @@ func main() {
 		s.raw("log: listening on stdio\n")
 	case "stderr-flood":
 		go floodStderr()
+	case "no-newline":
+		s.flood()
 	}
 	s.serve(os.Stdin)
 	switch s.mode {
@@ -151,6 +180,9 @@ func (s *server) handle(line []byte) {
 		s.notification(req)
 		return
 	}
+	if req.Method == s.on && s.refusedAnswer(req) {
+		return
+	}
 	switch req.Method {
 	case "initialize":
 		switch s.mode {
@@ -170,6 +202,12 @@ func (s *server) handle(line []byte) {
 			fmt.Fprintln(os.Stderr, "hostile: exiting during tools/list")
 			os.Exit(5)
 		case "silent-list":
+			return
+		case "huge-line":
+			s.huge(req.ID, `{"tools":[{"name":"big","description":"`, 'x', s.size, `"}]}`)
+			return
+		case "huge-pages":
+			s.hugePage(req)
 			return
 		}
 		s.result(req.ID, s.toolsList(req.Params.Cursor))
@@ -293,6 +331,12 @@ func (s *server) call(req request) {
 			go s.slowCall(req)
 			return
 		}
+	case "huge-result":
+		s.huge(req.ID, `{"content":[{"type":"text","text":"`, 'r', s.size, `"}]}`)
+		return
+	case "huge-error-result":
+		s.huge(req.ID, `{"content":[{"type":"text","text":"`, 'e', s.size, `"}],"isError":true}`)
+		return
 	case "escapes":
 		if req.Params.Name == "fails" {
 			s.frame(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32000,"message":%s}}`,
@@ -328,6 +372,73 @@ func (s *server) slowCall(req request) {
 			}
 		}
 	}
+}
+
+// flood writes stdout without a newline until the reader goes away.
+func (s *server) flood() {
+	chunk := []byte(strings.Repeat("no newline ", 6000))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for {
+		if _, err := os.Stdout.Write(chunk); err != nil {
+			os.Exit(0)
+		}
+	}
+}
+
+// huge answers id with a result that is head, size bytes of fill, and
+// tail, written as it goes rather than held.
+func (s *server) huge(id json.RawMessage, head string, fill byte, size int64, tail string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fmt.Fprintf(s.out, `{"jsonrpc":"2.0","id":%s,"result":%s`, id, head)
+	chunk := bytes.Repeat([]byte{fill}, 1<<16)
+	for left := size; left > 0; left -= int64(len(chunk)) {
+		if _, err := s.out.Write(chunk[:min(left, int64(len(chunk)))]); err != nil {
+			return
+		}
+	}
+	s.out.WriteString(tail + "}\n")
+	s.out.Flush()
+}
+
+// hugePage answers one of -pages pages, each a tool whose description
+// makes the page -size bytes.
+func (s *server) hugePage(req request) {
+	n, _ := strconv.Atoi(strings.TrimPrefix(req.Params.Cursor, "page-"))
+	tail := `"}]}`
+	if n+1 < s.pages {
+		tail = fmt.Sprintf(`"}],"nextCursor":"page-%d"}`, n+1)
+	}
+	s.huge(req.ID, fmt.Sprintf(`{"tools":[{"name":"tool_%d","description":"`, n), 'p', s.size, tail)
+}
+
+// refusedAnswer answers req in the way the mode's client must refuse, and
+// reports whether the mode is one of those.
+func (s *server) refusedAnswer(req request) bool {
+	result := `{"content":[{"type":"text","text":"refused"}]}`
+	switch req.Method {
+	case "initialize":
+		result = s.initializeResult()
+	case "tools/list":
+		result = s.toolsList(req.Params.Cursor)
+	}
+	switch s.mode {
+	case "deep-answer":
+		// Valid JSON, and a decoder that reads 10,000 levels refuses it.
+		const depth = 20000
+		result = `{"nested":` + strings.Repeat("[", depth) + strings.Repeat("]", depth) + `,` + result[1:]
+		s.result(req.ID, result)
+	case "string-id":
+		s.frame(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, quote(string(req.ID)), result))
+	case "batch-answer":
+		s.frame(fmt.Sprintf(`[{"jsonrpc":"2.0","id":%s,"result":%s}]`, req.ID, result))
+	case "nan-answer":
+		s.result(req.ID, `{"score":NaN,`+result[1:])
+	default:
+		return false
+	}
+	return true
 }
 
 func (s *server) floodListChanged() {
