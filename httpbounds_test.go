@@ -20,7 +20,6 @@ import (
 // measure mcplens's peak resident memory: the figures of the README's
 // "When servers misbehave".
 
-
 // httpConfig writes a Claude Code config of HTTP servers, label to URL.
 func httpConfig(t *testing.T, servers map[string]string) string {
 	t.Helper()
