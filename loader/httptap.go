@@ -214,6 +214,9 @@ func (b *bodyTap) finish() {
 	}
 	body := bytes.TrimRight(b.buf, "\r\n")
 	size := b.size
+	if size == len(b.buf) {
+		size = len(body) // held whole: its line end is no part of the frame
+	}
 	if b.cut {
 		size = max(size+1, int(min(b.length, 1<<40)))
 	}
