@@ -125,7 +125,7 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "→ %s %s\n", san(rt.Server), san(string(res.Request)))
 	}
 	if len(res.Response) > 0 {
-		fmt.Fprintf(stdout, "← %s %s%s\n", san(rt.Server), san(string(res.Response)), cutMark(res, err))
+		fmt.Fprintf(stdout, "← %s %s%s\n", san(rt.Server), san(string(res.Response)), res.CutMark(err))
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens call: %s\n", model.Sanitize(red.Text(err.Error())))
@@ -136,20 +136,6 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitFound
 	}
 	return exitOK
-}
-
-// cutMark marks a response frame of which only the start is shown: a line
-// over the line limit was abandoned unread past the limit, so its length
-// is unknown; of a result over the result limit the length is known.
-func cutMark(res loader.CallResult, err error) string {
-	if res.ResponseSize <= len(res.Response) {
-		return ""
-	}
-	var lerr *loader.LimitError
-	if errors.As(err, &lerr) && lerr.Limit == "line" {
-		return fmt.Sprintf("… [cut: %d of over %d bytes]", len(res.Response), res.ResponseSize)
-	}
-	return fmt.Sprintf("… [cut: %d of %d bytes]", len(res.Response), res.ResponseSize)
 }
 
 // readArgs reads --args: JSON, @FILE or @- for stdin. It must be an object.

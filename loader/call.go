@@ -298,3 +298,18 @@ func canonicalID(raw json.RawMessage) string {
 
 // ErrNotReady is wrapped by Call errors for servers that are not Ready.
 var ErrNotReady = errors.New("server is not ready")
+
+// CutMark marks a response of which only the start is held, for showing
+// after it: "… [cut: 65536 of 9000000 bytes]", or "" when it is whole. A
+// line over the line limit (err says so) was abandoned unread past the
+// limit, so its length is only known to be over it.
+func (r CallResult) CutMark(err error) string {
+	if r.ResponseSize <= len(r.Response) {
+		return ""
+	}
+	var lerr *LimitError
+	if errors.As(err, &lerr) && lerr.Limit == "line" {
+		return fmt.Sprintf("… [cut: %d of over %d bytes]", len(r.Response), r.ResponseSize)
+	}
+	return fmt.Sprintf("… [cut: %d of %d bytes]", len(r.Response), r.ResponseSize)
+}

@@ -166,6 +166,9 @@ func (v *callView) view(c common, height int, box func(string, []string, int) st
 	}
 	if len(r.Response) > 0 {
 		wrap(s.In.Render(san(r.Server)+" ← "), r.Response)
+		if mark := r.CutMark(v.msg.err); mark != "" {
+			lines = append(lines, s.WarnText.Render(mark))
+		}
 	}
 	switch {
 	case cancelledCall(v.msg.err):

@@ -1,12 +1,15 @@
 package ui_test
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/ui"
 )
 
@@ -108,5 +111,31 @@ func TestInvokeRoutes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// cutBackend answers every call with the start of an answer over the line
+// limit, as the loader reports one.
+type cutBackend struct{ quietBackend }
+
+func (cutBackend) Call(context.Context, string, string, json.RawMessage) (loader.CallResult, error) {
+	res := loader.CallResult{Server: "a", Wire: "big",
+		Request:  []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"big"}}`),
+		Response: []byte(`{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"xxxx`), ResponseSize: 16 << 20}
+	return res, &loader.LimitError{Limit: "line", Max: 16 << 20, What: "a line of stdout"}
+}
+
+// A call whose answer was cut says so under the frame, as `mcplens call`
+// does, beside the error naming the limit.
+func TestInvokeShowsCutAnswer(t *testing.T) {
+	var m tea.Model = ui.New("test config", []loader.ServerSpec{{Label: "a", Command: "srv"}}, cutBackend{})
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
+	m, _ = m.Update(ui.EventMsg(loader.Event{Server: "a", State: loader.Ready, Tools: listed(`{"name":"big"}`)}))
+	m = send(t, press(m, "i"))
+	s := screen(m)
+	for _, want := range []string{"of over 16777216 bytes]", "over the 16MiB line limit"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the call pane lacks %q:\n%s", want, s)
+		}
 	}
 }
