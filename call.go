@@ -80,7 +80,7 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	session := loader.Open(cfg, loader.Options{Timeout: *timeout, Limits: limits})
+	session := loader.Open(cfg, loader.Options{Timeout: *timeout, Limits: limits, Guard: guard})
 	defer session.Close()
 	wait := settleWait(cfg, *timeout)
 	settleCtx, cancel := context.WithTimeout(ctx, wait)
