@@ -14,17 +14,25 @@ import (
 // reading its stdin.
 var ErrStalled = errors.New("the server stopped reading its stdin")
 
+// lateWriteGrace is how long a write that starts after its call ended may
+// take: long enough for a small frame (the notifications/cancelled that
+// follows a cancelled call) to go into a pipe with room, too short to wait
+// on a server that does not read.
+const lateWriteGrace = 100 * time.Millisecond
+
 // A stdinPipe is the write end of a server's stdin. A write blocks while the
 // pipe is full, that is for as long as the server does not read; bound ties
-// the writes of a call to the call's context, so a server that stops reading
-// cannot hold a call (nor whoever waits behind it) past the call's end.
+// the writes made during a call to the call's context, so a server that
+// stops reading cannot hold a call (nor whoever waits behind it) past the
+// call's end.
 type stdinPipe struct {
 	f *os.File // non-blocking, so a write deadline can cut a write
 
 	mu      sync.Mutex
-	writing bool  // a write is in the pipe
-	cut     bool  // its deadline was moved to now
-	stalled error // set once a write was cut: the stream may hold half a line
+	call    context.Context // the call whose end bounds the writes; nil: none
+	writing bool            // a write is in the pipe
+	cut     bool            // a deadline is set on the write in progress
+	stalled error           // set once a write was cut: the stream may hold half a line
 }
 
 func (s *stdinPipe) Write(p []byte) (int, error) {
@@ -32,6 +40,10 @@ func (s *stdinPipe) Write(p []byte) (int, error) {
 	if s.stalled != nil {
 		s.mu.Unlock()
 		return 0, s.stalled
+	}
+	if s.call != nil && s.call.Err() != nil {
+		s.cut = true
+		_ = s.f.SetWriteDeadline(time.Now().Add(lateWriteGrace))
 	}
 	s.writing = true
 	s.mu.Unlock()
@@ -55,17 +67,18 @@ func (s *stdinPipe) Write(p []byte) (int, error) {
 // Close closes the pipe; a write blocked in it returns at once.
 func (s *stdinPipe) Close() error { return s.f.Close() }
 
-// bound makes a write still in the pipe when ctx ends fail with ErrStalled,
-// until release is called. A write that starts after ctx ended is not cut:
-// it is the notifications/cancelled that follows a cancelled call, and the
-// pipe has room for it unless the server stopped reading, in which case
-// closing the connection ends it.
+// bound cuts the writes made while ctx runs that have not completed when
+// it ends, until release is called: a write in the pipe is cut then, one
+// that starts later gets lateWriteGrace. A cut write fails with ErrStalled,
+// and so does every later one.
 func (s *stdinPipe) bound(ctx context.Context) (release func()) {
-	released := false // under s.mu: the cut may run as release does
+	s.mu.Lock()
+	s.call = ctx
+	s.mu.Unlock()
 	stop := context.AfterFunc(ctx, func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if !released && s.writing && !s.cut {
+		if s.call == ctx && s.writing && !s.cut {
 			s.cut = true
 			_ = s.f.SetWriteDeadline(time.Now())
 		}
@@ -73,7 +86,7 @@ func (s *stdinPipe) bound(ctx context.Context) (release func()) {
 	return func() {
 		stop()
 		s.mu.Lock()
-		released = true
+		s.call = nil
 		s.mu.Unlock()
 	}
 }
