@@ -182,9 +182,9 @@ func (p *pty) cooked(t *testing.T) bool {
 // rawMode waits until mcplens has put the terminal in raw mode.
 func (p *pty) rawMode(t *testing.T) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); p.cooked(t); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(20 * time.Second); p.cooked(t); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("mcplens never took the terminal; it drew:\n%q", p.output())
+			t.Fatalf("mcplens never took the terminal within 20s; it drew:\n%q", p.output())
 		}
 	}
 }
