@@ -74,8 +74,8 @@ func callExit(t *testing.T, done <-chan error, stderr *bytes.Buffer) int {
 			t.Fatal(err)
 		}
 		return 0
-	case <-time.After(30 * time.Second):
-		t.Fatalf("mcplens call still running after 30s; stderr so far:\n%s", stderr)
+	case <-time.After(60 * time.Second):
+		t.Fatalf("mcplens call still running after 60s; stderr so far:\n%s", stderr)
 	}
 	return 0
 }
@@ -98,7 +98,7 @@ func pipeHeld(pid int) int {
 // TestCallTimeoutBoundsAStalledWrite: --timeout bounds the call too, even
 // when the request cannot be written because the server stopped reading.
 func TestCallTimeoutBoundsAStalledWrite(t *testing.T) {
-	cmd, _ := deafCall(t, "--timeout", "2s")
+	cmd, _ := deafCall(t, "--timeout", "8s") // it bounds the connect too: generous for a loaded machine
 	_, stderr, done := startCall(t, cmd)
 	if code := callExit(t, done, stderr); code != exitFound {
 		t.Errorf("exit code %d, want %d; stderr:\n%s", code, exitFound, stderr)

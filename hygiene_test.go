@@ -81,7 +81,7 @@ func children(path string) []int {
 // after a generous deadline: a process that was sent SIGKILL takes a
 // moment to die on a loaded machine, one that was forgotten never does.
 func gone(path string) []int {
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for {
 		left := children(path)
 		if len(left) == 0 || time.Now().After(deadline) {

@@ -75,12 +75,12 @@ func groupMembers(pgid int) []int {
 	return pids
 }
 
-// waitFor polls cond until it holds, failing the test after 10s.
+// waitFor polls cond until it holds, failing the test after 20s.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(20 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("still waiting after 10s for %s", what)
+			t.Fatalf("still waiting after 20s for %s", what)
 		}
 	}
 }
