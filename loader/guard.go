@@ -111,10 +111,7 @@ func (g *Guard) release(pgid int) {
 // The pipe is never full in practice (the guard reads as it comes), and a
 // guard that is gone fails the write at once (EPIPE).
 func (g *Guard) tell(op byte, pgid int) error {
-	_, err := g.w.Write(strconv.AppendInt([]byte{op}, int64(pgid), 10))
-	if err == nil {
-		_, err = g.w.Write([]byte{'\n'})
-	}
+	_, err := g.w.Write(append(strconv.AppendInt([]byte{op}, int64(pgid), 10), '\n'))
 	return err
 }
 
@@ -178,7 +175,7 @@ func (g *Guard) Close() error {
 // It ignores SIGINT, SIGTERM and SIGHUP: a signal that ends mcplens's
 // group or terminal must not end the guard before it has done its work.
 func ServeGuard(in io.Reader) error {
-	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
+	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	lines := make(chan string)
 	go func() {
 		sc := bufio.NewScanner(in)
