@@ -20,16 +20,13 @@ import (
 	"github.com/mcplens/mcplens/report"
 )
 
-// callTimeout bounds the one call of `mcplens call`.
-const callTimeout = 60 * time.Second
-
 // runCall is `mcplens call [PATH] NAME [--args JSON|@FILE] [--policy P]`.
 func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("mcplens call", flag.ContinueOnError)
 	fset.SetOutput(stderr)
 	policyName := fset.String("policy", model.Policies()[0].Name, "naming policy NAME is resolved under: "+policyNames())
 	argsFlag := fset.String("args", "{}", "the call's arguments: a JSON object, @FILE to read it from a file, or @- from stdin")
-	timeout := fset.Duration("timeout", 0, "bound on each server's connect (default: the config's own, else 20s)")
+	timeout := fset.Duration("timeout", 0, "bound on each server's connect and on the call (default: the config's own connect timeout, else 20s; 60s for the call)")
 	var limits loader.Limits
 	fset.Var(&limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
 	configFormat := fset.String("config-format", "", "read PATH as this client's format (default: detected): "+formatNames())
@@ -80,7 +77,7 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	session := loader.Open(cfg, loader.Options{Timeout: *timeout, Limits: limits})
+	session := loader.Open(cfg, loader.Options{Timeout: *timeout, Limits: limits, Guard: guard})
 	defer session.Close()
 	wait := settleWait(cfg, *timeout)
 	settleCtx, cancel := context.WithTimeout(ctx, wait)
@@ -117,9 +114,7 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	san := func(s string) string { return model.Sanitize(red.Values(s)) }
 	fmt.Fprintf(stdout, "call %s (%s under %s) → server %s, wire name %s\n", san(name), how, policy.Name, san(rt.Server), san(rt.Wire))
-	callCtx, cancelCall := context.WithTimeout(ctx, callTimeout)
-	res, err := session.Call(callCtx, rt.Server, rt.Wire, callArgs)
-	cancelCall()
+	res, err := callWithin(ctx, session, rt, callArgs, callLimit(*timeout))
 	res.Result = json.RawMessage(red.Values(string(res.Result))) // a result can echo the config's secrets too
 	if len(res.Request) > 0 {
 		fmt.Fprintf(stdout, "→ %s %s\n", san(rt.Server), san(string(res.Request)))

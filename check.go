@@ -212,7 +212,7 @@ func connect(cfg *loader.Config, timeout time.Duration, limits loader.Limits) (s
 	wait := settleWait(cfg, timeout)
 	ctx, cancel := context.WithTimeout(sigCtx, wait)
 	defer cancel()
-	session := loader.Open(cfg, loader.Options{Timeout: timeout, Limits: limits})
+	session := loader.Open(cfg, loader.Options{Timeout: timeout, Limits: limits, Guard: guard})
 	states, err = report.Collect(ctx, session.Events(), cfg.Servers)
 	closeErr := session.Close()
 	switch {

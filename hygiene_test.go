@@ -21,9 +21,10 @@ import (
 // The tests below build the real mcplens binary and the hostile server,
 // run mcplens on a config of misbehaving servers (one ignores stdin closing
 // and SIGTERM, one never answers initialize, one floods list_changed, one
-// floods stderr, one is slow), end it every way it can end, and check the
-// process table: no server process may outlive mcplens, and the terminal
-// must be left as it was found.
+// floods stderr, one is slow, one is a shell that leaves a helper ignoring
+// SIGTERM behind in its process group), end it every way it can end, and
+// check the process table: no server process may outlive mcplens, nor its
+// process guard, and the terminal must be left as it was found.
 
 // hygieneConfig writes a config of hostile servers and returns its path.
 func hygieneConfig(t *testing.T, dir, server string) string {
@@ -36,6 +37,11 @@ func hygieneConfig(t *testing.T, dir, server string) string {
 		servers[label] = map[string]any{"command": server, "args": []string{"-mode", mode},
 			"env": map[string]string{"API_TOKEN": "SECRET-IN-ENV"}}
 	}
+	// As `sh -c 'helper & exec server'` (npx and many wrappers do the
+	// like): the helper is no child of mcplens, only a member of the
+	// server's process group.
+	servers["spawner"] = map[string]any{"command": "sh",
+		"args": []string{"-c", `"$0" -mode stubborn </dev/null & exec "$0" -mode ok`, server}}
 	b, err := json.Marshal(map[string]any{"mcpServers": servers})
 	if err != nil {
 		t.Fatal(err)
@@ -69,6 +75,20 @@ func children(path string) []int {
 		pids = append(pids, pid)
 	}
 	return pids
+}
+
+// gone waits until no process runs path, and reports those still running
+// after a generous deadline: a process that was sent SIGKILL takes a
+// moment to die on a loaded machine, one that was forgotten never does.
+func gone(path string) []int {
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		left := children(path)
+		if len(left) == 0 || time.Now().After(deadline) {
+			return left
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // waitChildren waits until n processes run path.
@@ -162,9 +182,9 @@ func (p *pty) cooked(t *testing.T) bool {
 // rawMode waits until mcplens has put the terminal in raw mode.
 func (p *pty) rawMode(t *testing.T) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); p.cooked(t); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(20 * time.Second); p.cooked(t); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("mcplens never took the terminal; it drew:\n%q", p.output())
+			t.Fatalf("mcplens never took the terminal within 20s; it drew:\n%q", p.output())
 		}
 	}
 }
@@ -194,7 +214,7 @@ func TestProcessHygiene(t *testing.T) {
 	lens := hostile.Build(t, dir, ".", "mcplens")
 	panicky := hostile.Build(t, dir, ".", "mcplens-panic", "-tags", "mcplens_panictest")
 	cfg := hygieneConfig(t, dir, server)
-	const servers = 6
+	const servers = 8 // 7 servers, one with a helper
 
 	tests := []struct {
 		name string
@@ -216,7 +236,8 @@ func TestProcessHygiene(t *testing.T) {
 		{"SIGHUP, headless", lens, false, func(t *testing.T, cmd *exec.Cmd, _ *pty) { cmd.Process.Signal(syscall.SIGHUP) }, 1},
 		{"SIGINT, headless", lens, false, func(t *testing.T, cmd *exec.Cmd, _ *pty) { cmd.Process.Signal(syscall.SIGINT) }, 1},
 		// Nothing can be caught: the kernel kills the servers as mcplens
-		// dies (the terminal stays raw; no program can help that).
+		// dies, and the guard their process groups (the terminal stays
+		// raw; no program can help that).
 		{"SIGKILL", lens, false, func(t *testing.T, cmd *exec.Cmd, _ *pty) { cmd.Process.Signal(syscall.SIGKILL) }, -1},
 	}
 	for _, tt := range tests {
@@ -246,7 +267,7 @@ func TestProcessHygiene(t *testing.T) {
 			}
 			start := time.Now()
 			tt.end(t, cmd, p)
-			took, code := exited(t, cmd, done, start, 5*time.Second)
+			took, code := exited(t, cmd, done, start, 20*time.Second)
 			t.Logf("mcplens exited %s after being told, code %d", took, code)
 			if code != tt.code {
 				t.Errorf("exit code %d, want %d; output:\n%s%s", code, tt.code, stderr.String(), tail(p))
@@ -256,13 +277,15 @@ func TestProcessHygiene(t *testing.T) {
 			if took > 10*time.Second {
 				t.Errorf("mcplens took %s to exit: the shutdown escalation did not end it", took)
 			}
-			for _, pid := range pids {
-				if err := syscall.Kill(pid, 0); err == nil && len(children(server)) > 0 {
-					t.Errorf("server process %d outlived mcplens", pid)
+			if left := gone(server); len(left) > 0 {
+				t.Errorf("server processes %v outlived mcplens (of %v)", left, pids)
+				for _, pid := range left {
+					syscall.Kill(pid, syscall.SIGKILL)
 				}
 			}
-			if left := children(server); len(left) > 0 {
-				t.Errorf("server processes %v outlived mcplens", left)
+			// The guard, the mcplens binary itself, exits once its pipe ends.
+			if left := gone(tt.bin); len(left) > 0 {
+				t.Errorf("processes %v of the mcplens binary (the guard) outlived mcplens", left)
 				for _, pid := range left {
 					syscall.Kill(pid, syscall.SIGKILL)
 				}

@@ -33,7 +33,20 @@ import (
 	"github.com/mcplens/mcplens/ui"
 )
 
+// guard kills the process groups of the stdio servers should mcplens die
+// without stopping them (SIGKILL, the OOM killer): one guard per run,
+// shared by every session, started with the first server. main sets it
+// before anything else runs; tests that call run in-process leave it nil
+// and go unguarded.
+var guard *loader.Guard
+
 func main() {
+	if len(os.Args) >= 2 && os.Args[1] == loader.GuardSubcommand {
+		if err := loader.ServeGuard(os.Stdin); err != nil {
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) >= 3 && os.Args[1] == demo.Subcommand {
 		if err := demo.Serve(os.Args[2], os.Args[3:]...); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -41,7 +54,12 @@ func main() {
 		}
 		return
 	}
-	os.Exit(run(os.Args[1:], os.Stderr))
+	if exe, err := os.Executable(); err == nil {
+		guard = loader.NewGuard(exe, loader.GuardSubcommand)
+	}
+	code := run(os.Args[1:], os.Stderr)
+	_ = guard.Close()
+	os.Exit(code)
 }
 
 // run is mcplens's command line; it returns the exit code.
@@ -132,7 +150,7 @@ func run(args []string, stderr io.Writer) int {
 		debug.SetMemoryLimit(ui.MemoryLimit)
 	}
 
-	session := loader.Open(cfg, loader.Options{Timeout: *timeout, Limits: limits})
+	session := loader.Open(cfg, loader.Options{Timeout: *timeout, Limits: limits, Guard: guard})
 	defer session.Close()
 
 	m := ui.New(cfg.Path, cfg.Servers, session)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 	"syscall"
 	"testing"
@@ -82,15 +83,24 @@ func BenchmarkConnect(b *testing.B) {
 					cfg.Servers[i].Command, cfg.Servers[i].Args = scale.LeanCommand(b, i, c.per, delay)
 				}
 			}
+			exe, err := os.Executable()
+			if err != nil {
+				b.Fatal(err)
+			}
 			b.ReportAllocs()
 			var cpu time.Duration // mcplens's own, the servers' excluded
 			for b.Loop() {
 				since := cpuTime()
-				s := loader.Open(cfg, loader.Options{})
+				// As mcplens runs: a guard per run, started with the first server.
+				guard := loader.NewGuard(exe, loader.GuardSubcommand)
+				s := loader.Open(cfg, loader.Options{Guard: guard})
 				awaitReady(b, s, cfg, c.per)
 				cpu += cpuTime() - since
 				b.StopTimer()
 				if err := s.Close(); err != nil {
+					b.Fatal(err)
+				}
+				if err := guard.Close(); err != nil {
 					b.Fatal(err)
 				}
 				b.StartTimer()

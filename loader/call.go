@@ -68,6 +68,7 @@ func (s *Session) Call(ctx context.Context, server, wire string, args json.RawMe
 
 	c.callMu.Lock()
 	defer c.callMu.Unlock()
+	defer c.boundWrites(ctx)()
 	cap := callCapture{resultLimit: s.opts.Limits.Result}
 	c.wire.setWatch(cap.see)
 	defer c.wire.setWatch(nil)

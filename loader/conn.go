@@ -113,7 +113,7 @@ func (c *conn) startChild() *client.Client {
 			return nil
 		}
 	}
-	p, err := spawn(c.spec, c.stderr)
+	p, err := spawn(c.spec, c.stderr, c.s.opts.Guard)
 	if err != nil {
 		c.fail(fmt.Sprintf("starting %q: %v", c.spec.Command, startErr(err)), "")
 		return nil

@@ -14,6 +14,12 @@
 // carries every other message, sees a stub in its place (pages.go). The
 // loader never decides names: that is model's job.
 //
+// Each stdio server leads a process group of its own, which shutdown ends
+// with SIGKILL; a Guard (Options.Guard) kills those groups should mcplens
+// die without closing its session. A write to a server is bounded by the
+// call it belongs to, so a server that stops reading fails the call
+// rather than hanging it (ErrStalled).
+//
 //	cfg, err := loader.LoadConfig("mcp.json")
 //	if err != nil {
 //		return err // "mcp.json:3:9: invalid character ',' ..."

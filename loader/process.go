@@ -30,13 +30,15 @@ const stderrTail = 8 << 10
 // A process is one server child: spawned, piped and reaped by the loader
 // itself rather than by mcp-go, so every byte can be tapped and no child
 // escapes shutdown. It leads its own process group, so signals reach any
-// helpers it starts too.
+// helpers it starts too, and the guard, when there is one, kills that group
+// should mcplens die before it could.
 type process struct {
 	cmd    *exec.Cmd
 	pid    int
-	stdin  *os.File // write end
-	stdout *os.File // read end
+	stdin  *stdinPipe // write end
+	stdout *os.File   // read end
 	stderr *ring
+	guard  *Guard // nil: none
 
 	exited  chan struct{} // closed once the child is reaped
 	waitErr error         // how it ended; read after exited is closed
@@ -46,8 +48,9 @@ type process struct {
 	errR       *os.File
 }
 
-// spawn starts spec's command with the environment of mcplens plus spec.Env.
-func spawn(spec ServerSpec, stderr *ring) (*process, error) {
+// spawn starts spec's command with the environment of mcplens plus spec.Env,
+// and has guard hold its process group.
+func spawn(spec ServerSpec, stderr *ring, guard *Guard) (*process, error) {
 	cmd := exec.Command(spec.Command, spec.Args...)
 	cmd.Env = os.Environ()
 	for _, kv := range spec.Env {
@@ -93,13 +96,24 @@ func spawn(spec ServerSpec, stderr *ring) (*process, error) {
 	inR.Close()
 	outW.Close()
 	errW.Close()
+	// The guard is told as soon as the group exists, before the server
+	// has had the time to start anything.
+	if err := guard.hold(cmd.Process.Pid); err != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+		inW.Close()
+		outR.Close()
+		errR.Close()
+		return nil, err
+	}
 
 	p := &process{
 		cmd:        cmd,
 		pid:        cmd.Process.Pid,
-		stdin:      inW,
+		stdin:      &stdinPipe{f: inW},
 		stdout:     outR,
 		stderr:     stderr,
+		guard:      guard,
 		exited:     make(chan struct{}),
 		stderrDone: make(chan struct{}),
 		errR:       errR,
@@ -187,7 +201,9 @@ func (p *process) release() {
 
 // stop ends the child, escalating: stdin is closed (by the caller), then
 // SIGTERM, then SIGKILL, each to the whole process group. Whatever the
-// leader did, the group is killed at the end so no helper outlives it.
+// leader did, the group is killed at the end so no helper outlives it; only
+// then is the guard told to let the group go. A leader that could not be
+// reaped keeps its group held.
 func (p *process) stop() {
 	if !p.waitExit(stdinGrace) {
 		p.signal(syscall.SIGTERM)
@@ -197,6 +213,9 @@ func (p *process) stop() {
 		}
 	}
 	p.signal(syscall.SIGKILL) // stragglers in the group; ESRCH when none
+	if p.waitExit(0) {
+		p.guard.release(p.pid)
+	}
 }
 
 func (p *process) signal(sig syscall.Signal) {

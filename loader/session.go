@@ -83,6 +83,9 @@ type Options struct {
 	// Limits bound what is read from each server; unset ones take their
 	// defaults (DefaultLimits).
 	Limits Limits
+	// Guard, when set, kills the process group of every stdio server should
+	// mcplens die without stopping it (see Guard). Sessions may share one.
+	Guard *Guard
 }
 
 // DefaultTimeout is the per-server connect and listing timeout.

@@ -369,7 +369,10 @@ func TestCallEndsWhenServerDies(t *testing.T) {
 		done <- outcome{res, err}
 	}()
 	// Kill the server once the call is on the wire.
-	for written := false; !written; time.Sleep(10 * time.Millisecond) {
+	for written, deadline := false, time.Now().Add(settleTimeout); !written; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the tools/call was not written within %s", settleTimeout)
+		}
 		for _, f := range s.Wire("slow").Frames() {
 			if m, _ := method(t, f.Bytes); f.Dir == loader.Out && m == "tools/call" {
 				written = true
@@ -388,10 +391,10 @@ func TestCallEndsWhenServerDies(t *testing.T) {
 			t.Errorf("Call result %+v, want the request and no response", o.res)
 		}
 		t.Logf("call error: %v", o.err)
-	case <-time.After(5 * time.Second):
-		t.Fatal("Call still pending 5s after its server was killed")
+	case <-time.After(settleTimeout):
+		t.Fatalf("Call still pending %s after its server was killed", settleTimeout)
 	}
-	ev := nextState(t, s, 5*time.Second)
+	ev := nextState(t, s, settleTimeout)
 	if ev.Server != "slow" || ev.State != loader.Failed || !strings.Contains(ev.Err, "signal: killed") {
 		t.Errorf("after the kill: %s %s %q, want slow failed with signal: killed", ev.Server, ev.State, ev.Err)
 	}

@@ -46,6 +46,7 @@ var modes = map[string]string{
 	"list-changed-flood": "sends tools/list_changed 100 times a second",
 	"stderr-flood":       "writes to stderr as fast as it can",
 	"stubborn":           "ignores stdin closing and SIGTERM",
+	"stop-reading":       "stops reading stdin once it has answered tools/list, and stays",
 	"slow-call":          "answers tools/call after -delay, with progress; reports notifications/cancelled on stderr",
 	"no-newline":         "writes stdout without a newline, endlessly, from the start",
 	"huge-line":          "answers tools/list with one line of -size bytes (default 200 MB)",
@@ -81,6 +82,8 @@ type server struct {
 
 	listed  int // tools/list answers so far (list-changed-flood)
 	flooded sync.Once
+
+	deaf bool // stop-reading: tools/list was answered, stdin is read no more
 
 	callsMu sync.Mutex
 	calls   map[string]chan struct{} // pending slow calls by id text
@@ -164,6 +167,12 @@ func (s *server) serve(in io.Reader) {
 		if len(line) > 0 {
 			s.handle(line)
 		}
+		if s.deaf {
+			fmt.Fprintln(os.Stderr, "hostile: no longer reading stdin")
+			for {
+				time.Sleep(time.Hour)
+			}
+		}
 		if err != nil {
 			return
 		}
@@ -211,6 +220,7 @@ func (s *server) handle(line []byte) {
 			return
 		}
 		s.result(req.ID, s.toolsList(req.Params.Cursor))
+		s.deaf = s.mode == "stop-reading"
 		if s.mode == "stray" {
 			s.result(req.ID, `{"tools":[{"name":"answered_twice"}]}`) // the same id again
 		}

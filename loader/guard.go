@@ -1,0 +1,224 @@
+package loader
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// GuardSubcommand is the hidden argument that makes the mcplens binary run
+// as a process guard: `mcplens __process-guard`, which calls ServeGuard.
+const GuardSubcommand = "__process-guard"
+
+// guardPoll is how often a guard forgets the groups that have emptied: a
+// process group id is free for reuse once its last member is gone, and a
+// guard must not kill a stranger's group that took it.
+const guardPoll = time.Second
+
+// guardExitWait bounds how long Close waits for the guard to exit once its
+// pipe is closed.
+const guardExitWait = time.Second
+
+// A Guard is a process that outlives mcplens to kill the process groups of
+// its stdio servers should mcplens die without stopping them (SIGKILL, the
+// OOM killer, a crash). The parent-death signal reaches only each server's
+// own process; a helper it started (`sh -c 'helper & exec server'`, what
+// npx runs) lives on in the server's process group, and the guard kills
+// that group.
+//
+// The guard is the mcplens binary run with GuardSubcommand, started with
+// the first server a session spawns, in a process group of its own. It
+// reads the groups it is to watch from a pipe whose only write end mcplens
+// holds: when that reaches end of file, however mcplens ended, it kills
+// each group still held and exits. A group is held from its server's start
+// until the loader has killed it at shutdown, and the guard itself forgets
+// a group once it is empty.
+//
+// A descendant that leaves the group (setsid, setpgid) escapes it. One
+// Guard serves every session of a run; a nil Guard guards nothing.
+type Guard struct {
+	command string
+	args    []string
+
+	mu   sync.Mutex
+	cmd  *exec.Cmd
+	w    *os.File // the write end of the guard's stdin
+	held map[int]bool
+	done bool // Close has run
+}
+
+// NewGuard returns a guard run as command args (the mcplens binary and
+// GuardSubcommand). Nothing starts until a session spawns a server.
+func NewGuard(command string, args ...string) *Guard {
+	return &Guard{command: command, args: args, held: map[int]bool{}}
+}
+
+// hold tells the guard to kill the process group pgid should mcplens die.
+// A guard that has exited (someone killed it) is started again and told
+// every group held.
+func (g *Guard) hold(pgid int) error {
+	if g == nil {
+		return nil
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.done {
+		return errors.New("the process guard is closed")
+	}
+	g.held[pgid] = true
+	if g.w != nil && g.tell('+', pgid) == nil {
+		return nil
+	}
+	if err := g.start(); err != nil {
+		delete(g.held, pgid)
+		return fmt.Errorf("starting the process guard: %w", err)
+	}
+	for id := range g.held {
+		if err := g.tell('+', id); err != nil {
+			delete(g.held, pgid)
+			return fmt.Errorf("telling the process guard: %w", err)
+		}
+	}
+	return nil
+}
+
+// release tells the guard that the group pgid has been killed and reaped:
+// its id may be reused by anyone from now on.
+func (g *Guard) release(pgid int) {
+	if g == nil {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.held[pgid] {
+		return
+	}
+	delete(g.held, pgid)
+	if g.w != nil {
+		_ = g.tell('-', pgid) // a guard that is gone holds nothing
+	}
+}
+
+// tell writes one instruction: '+' to hold a group, '-' to release it.
+// The pipe is never full in practice (the guard reads as it comes), and a
+// guard that is gone fails the write at once (EPIPE).
+func (g *Guard) tell(op byte, pgid int) error {
+	_, err := g.w.Write(append(strconv.AppendInt([]byte{op}, int64(pgid), 10), '\n'))
+	return err
+}
+
+// start runs the guard process, replacing one that has exited.
+func (g *Guard) start() error {
+	if g.w != nil {
+		g.w.Close()
+		old := g.cmd
+		go old.Wait() // it has exited or will, on end of file
+		g.cmd, g.w = nil, nil
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(g.command, g.args...)
+	cmd.Stdin = r // stdout and stderr: /dev/null, so the guard holds no terminal or pipe of mcplens's
+	cmd.Dir = "/"
+	// Its own group: a ctrl+c on the terminal, which signals mcplens's
+	// group, must not reach it.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		r.Close()
+		w.Close()
+		return err
+	}
+	r.Close()
+	g.cmd, g.w = cmd, w
+	return nil
+}
+
+// Close ends the guard: it kills whatever group is still held (none, once
+// every session is closed) and exits. Close waits for it, at most a second.
+func (g *Guard) Close() error {
+	if g == nil {
+		return nil
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.done = true
+	if g.w == nil {
+		return nil
+	}
+	g.w.Close()
+	exited := make(chan struct{})
+	go func() {
+		g.cmd.Wait()
+		close(exited)
+	}()
+	select {
+	case <-exited:
+	case <-time.After(guardExitWait):
+		return errors.New("the process guard did not exit")
+	}
+	return nil
+}
+
+// ServeGuard is the guard process: it reads instructions from in ("+PGID"
+// holds a process group, "-PGID" releases it), and when in reaches end of
+// file or fails, it sends SIGKILL to every group still held and returns.
+// It ignores SIGINT, SIGTERM and SIGHUP: a signal that ends mcplens's
+// group or terminal must not end the guard before it has done its work.
+func ServeGuard(in io.Reader) error {
+	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	lines := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(in)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	held := map[int]bool{}
+	tick := time.NewTicker(guardPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				for pgid := range held {
+					_ = syscall.Kill(-pgid, syscall.SIGKILL)
+				}
+				return nil
+			}
+			pgid, err := strconv.Atoi(line[min(1, len(line)):])
+			if err != nil || pgid <= 1 {
+				continue // never kill(-1) or kill(0): every process, our own group
+			}
+			switch line[0] {
+			case '+':
+				held[pgid] = true
+			case '-':
+				delete(held, pgid)
+			}
+		case <-tick.C:
+			for pgid := range held {
+				if !groupExists(pgid) {
+					delete(held, pgid)
+				}
+			}
+		}
+	}
+}
+
+// groupExists reports whether a process group has a member, zombies
+// included: a group id stays taken until its last member is reaped.
+func groupExists(pgid int) bool {
+	err := syscall.Kill(-pgid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
