@@ -29,6 +29,8 @@ var Modes = []string{
 	"silent-initialize", "silent-list",
 	"junk", "stray", "bad-rows", "many", "cursor-loop", "escapes", "huge",
 	"list-changed-flood", "stderr-flood", "stubborn", "slow-call",
+	"no-newline", "huge-line", "deep-answer", "string-id", "batch-answer", "nan-answer",
+	"stop-reading",
 }
 
 // build is the one build of the server per test binary.
