@@ -30,15 +30,16 @@ func formatNames() string {
 }
 
 // runDiscover prints the config files found for the current directory and
-// the user, with their format and servers, starting nothing.
-func runDiscover(stdout, stderr io.Writer) int {
+// the user, with their format and servers, starting nothing. Each file is
+// read within limits (Limits.Config).
+func runDiscover(stdout, stderr io.Writer, limits loader.Limits) int {
 	wd, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens: %v\n", err)
 		return 1
 	}
 	home, _ := os.UserHomeDir()
-	found := loader.FindConfigs(wd, home)
+	found := loader.FindConfigsWith(wd, home, loader.ConfigOptions{Limits: limits})
 	if len(found) == 0 {
 		fmt.Fprintf(stdout, "no MCP client config found in %s, the folders above it, or %s\n", wd, home)
 		return 0

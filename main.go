@@ -108,7 +108,7 @@ func run(args []string, stderr io.Writer) int {
 	}
 	copts.Limits = limits
 	if *discover {
-		return runDiscover(os.Stdout, stderr)
+		return runDiscover(os.Stdout, stderr, limits)
 	}
 	if _, ok := model.PolicyNamed(*policy); !ok {
 		fmt.Fprintf(stderr, "mcplens: unknown policy %q (want one of: %s)\n", *policy, policyNames())

@@ -2,9 +2,12 @@ package loader
 
 import (
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -88,7 +91,11 @@ type ConfigError struct {
 	Path      string
 	Line, Col int
 	Msg       string
+	// Err is the cause when it is an error of its own (a *LimitError).
+	Err error
 }
+
+func (e *ConfigError) Unwrap() error { return e.Err }
 
 func (e *ConfigError) Error() string {
 	if e.Line == 0 {
@@ -124,13 +131,64 @@ func LoadConfig(path string) (*Config, error) {
 	return LoadConfigWith(path, ConfigOptions{})
 }
 
-// LoadConfigWith reads and parses the config file at path.
+// LoadConfigWith reads and parses the config file at path. A file that is
+// not a regular file (a FIFO, a device, a socket) is refused without
+// blocking; one over opts.Limits.Config is refused unread.
 func LoadConfigWith(path string, opts ConfigOptions) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := readConfigFile(path, opts.Limits.WithDefaults().Config)
 	if err != nil {
 		return nil, fmt.Errorf("loading config: %w", err)
 	}
 	return ParseConfigWith(path, data, opts)
+}
+
+// readConfigFile reads the file at path, which must be a regular file of
+// at most limit bytes. It opens without blocking, so that a FIFO nobody
+// writes to is refused rather than waited on; it refuses devices too,
+// since /dev/zero never ends and a terminal may never answer.
+func readConfigFile(path string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is %s, not a regular file", path, fileKind(st.Mode()))
+	}
+	over := &LimitError{Limit: "config", Max: limit, What: path}
+	if st.Size() > limit {
+		return nil, over
+	}
+	// The file may have grown since: read one byte past the limit to tell.
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, over
+	}
+	return data, nil
+}
+
+// fileKind names what a file that is not a regular file is, for a message.
+func fileKind(mode fs.FileMode) string {
+	switch {
+	case mode.IsDir():
+		return "a directory"
+	case mode&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case mode&fs.ModeCharDevice != 0:
+		return "a character device"
+	case mode&fs.ModeDevice != 0:
+		return "a device"
+	case mode&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a special file"
 }
 
 // ParseConfig parses data, the contents of the config file at path,
@@ -144,6 +202,10 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 // An unknown key or an unresolved variable is a finding, not an error; a
 // server that cannot be started is Blocked, saying why.
 func ParseConfigWith(path string, data []byte, opts ConfigOptions) (*Config, error) {
+	if limit := opts.Limits.WithDefaults().Config; int64(len(data)) > limit {
+		over := &LimitError{Limit: "config", Max: limit, What: "the file"}
+		return nil, &ConfigError{Path: path, Msg: over.Error(), Err: over}
+	}
 	var f *format
 	if opts.Format != "" {
 		if f = formatNamed(opts.Format); f == nil {

@@ -57,6 +57,14 @@ func userFiles(home string) []string {
 // dir and of each folder above it (below home), then the user's own. Each
 // is read to say its format and servers; nothing is started.
 func FindConfigs(dir, home string) []FoundConfig {
+	return FindConfigsWith(dir, home, ConfigOptions{})
+}
+
+// FindConfigsWith is FindConfigs reading each file as opts say. Each file
+// is read as LoadConfigWith reads it, within the same bounds: one that is
+// too large, nested too deep or not a regular file (a FIFO named
+// .mcp.json) gets its error, and the others are listed as usual.
+func FindConfigsWith(dir, home string, opts ConfigOptions) []FoundConfig {
 	var found []FoundConfig
 	seen := map[string]bool{}
 	add := func(path, scope string) {
@@ -69,7 +77,7 @@ func FindConfigs(dir, home string) []FoundConfig {
 		}
 		seen[abs] = true
 		f := FoundConfig{Path: abs, Scope: scope}
-		f.Config, f.Err = LoadConfig(abs)
+		f.Config, f.Err = LoadConfigWith(abs, opts)
 		found = append(found, f)
 	}
 	for d := dir; ; d = filepath.Dir(d) {

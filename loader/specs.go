@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -419,7 +418,7 @@ func (r *reader) envFile(spec *ServerSpec, path string, raw *rawServer) []EnvVar
 		}
 		path = filepath.Join(base, path)
 	}
-	data, err := os.ReadFile(path)
+	data, err := readConfigFile(path, r.opts.Limits.WithDefaults().Config) // bounded: it may be /dev/zero
 	if err != nil {
 		spec.Findings = append(spec.Findings, fmt.Sprintf("%s: envFile: %v", r.d.at(raw.envFile.off), err))
 		return nil

@@ -10,13 +10,23 @@ import (
 )
 
 // parseTOML parses a TOML document into the same ordered tree as JSON.
-// go-toml's decoder checks the whole document (duplicate keys, redefined
-// tables); its expression parser then gives the keys in file order with
-// their offsets, which a decoded map would lose.
+// go-toml's expression parser gives the keys in file order with their
+// offsets, which a decoded map would lose; its decoder then checks the
+// whole document (duplicate keys, redefined tables). The tree is built
+// first, counting how deep tables nest, so that the decoder, which builds
+// a map per level, never sees a document nested past maxDepth.
 func parseTOML(path string, data []byte) (*doc, error) {
 	d := &doc{path: path, data: data}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &ConfigError{Path: path, Msg: "empty file"}
+	}
+	if off := tomlTooDeep(data); off >= 0 {
+		return nil, d.depthError(off)
+	}
+	b := tomlBuilder{deep: -1}
+	root, perr := b.build(data)
+	if b.deep >= 0 {
+		return nil, d.depthError(b.deep)
 	}
 	var check map[string]any
 	if err := toml.Unmarshal(data, &check); err != nil {
@@ -27,28 +37,67 @@ func parseTOML(path string, data []byte) (*doc, error) {
 		}
 		return nil, &ConfigError{Path: path, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
 	}
+	if perr != nil { // the decoder accepted it; be sure
+		return nil, &ConfigError{Path: path, Msg: perr.Error()}
+	}
+	d.root = root
+	return d, nil
+}
 
+// A tomlBuilder builds the tree of a TOML document. Depths count tables
+// and arrays from the document's own table, at 1, as a JSON document's
+// brackets do.
+type tomlBuilder struct {
+	// deep is the offset of the first key or value nested past maxDepth,
+	// or -1. Building stops there.
+	deep int
+}
+
+// nests reports whether a table or array at depth, starting at off, is
+// within maxDepth, recording off when it is not.
+func (b *tomlBuilder) nests(depth, off int) bool {
+	if depth <= maxDepth {
+		return true
+	}
+	if b.deep < 0 {
+		b.deep = off
+	}
+	return false
+}
+
+func (b *tomlBuilder) build(data []byte) (*node, error) {
 	root := &node{kind: objectNode}
-	cur := root
+	cur, depth := root, 1
 	var p unstable.Parser
 	p.Reset(data)
-	for p.NextExpression() {
+	for p.NextExpression() && b.deep < 0 {
 		e := p.Expression()
 		switch e.Kind {
 		case unstable.Table:
-			cur = root
+			cur, depth = root, 1
 			for k := e.Key(); k.Next(); {
+				if depth++; !b.nests(depth, int(k.Node().Raw.Offset)) {
+					break
+				}
 				cur = child(cur, k.Node(), int(k.Node().Raw.Offset))
 			}
 		case unstable.ArrayTable:
 			parent := root
 			var last *unstable.Node
+			depth = 1
 			for k := e.Key(); k.Next(); {
+				// The last key is an array, its element a table below it.
+				if depth++; !b.nests(depth+1, int(k.Node().Raw.Offset)) {
+					break
+				}
 				if k.IsLast() {
 					last = k.Node()
 					break
 				}
 				parent = child(parent, k.Node(), int(k.Node().Raw.Offset))
+			}
+			if last == nil {
+				break
 			}
 			arr := parent.get(string(last.Data))
 			if arr == nil {
@@ -56,17 +105,13 @@ func parseTOML(path string, data []byte) (*doc, error) {
 					val: &node{kind: arrayNode, off: int(last.Raw.Offset)}})
 				arr = &parent.members[len(parent.members)-1]
 			}
-			cur = &node{kind: objectNode, off: int(last.Raw.Offset)}
+			cur, depth = &node{kind: objectNode, off: int(last.Raw.Offset)}, depth+1
 			arr.val.elems = append(arr.val.elems, cur)
 		case unstable.KeyValue:
-			keyValue(cur, e)
+			b.keyValue(cur, depth, e)
 		}
 	}
-	if err := p.Error(); err != nil { // the decoder accepted it; be sure
-		return nil, &ConfigError{Path: path, Msg: err.Error()}
-	}
-	d.root = root
-	return d, nil
+	return root, p.Error()
 }
 
 // child returns the table named by key node k in parent, creating it.
@@ -83,23 +128,27 @@ func child(parent *node, k *unstable.Node, off int) *node {
 	return n
 }
 
-// keyValue adds a (possibly dotted) key and its value to table t.
-func keyValue(t *node, e *unstable.Node) {
+// keyValue adds a (possibly dotted) key and its value to table t, at
+// depth.
+func (b *tomlBuilder) keyValue(t *node, depth int, e *unstable.Node) {
 	var keys []*unstable.Node
 	for k := e.Key(); k.Next(); {
 		keys = append(keys, k.Node())
 	}
 	for _, k := range keys[:len(keys)-1] {
+		if depth++; !b.nests(depth, int(k.Raw.Offset)) {
+			return
+		}
 		t = child(t, k, int(k.Raw.Offset))
 	}
 	last := keys[len(keys)-1]
 	off := int(last.Raw.Offset)
-	t.members = append(t.members, member{key: string(last.Data), off: off, val: tomlValue(e.Value(), off)})
+	t.members = append(t.members, member{key: string(last.Data), off: off, val: b.value(e.Value(), off, depth+1)})
 }
 
-// tomlValue converts a value node; off is where its key starts, for values
-// the parser gives no position (arrays).
-func tomlValue(v *unstable.Node, off int) *node {
+// value converts a value node that sits at depth; off is where its key
+// starts, for values the parser gives no position (arrays).
+func (b *tomlBuilder) value(v *unstable.Node, off, depth int) *node {
 	if v.Raw.Length > 0 {
 		off = int(v.Raw.Offset)
 	}
@@ -113,16 +162,22 @@ func tomlValue(v *unstable.Node, off int) *node {
 		n.kind, n.text = numberNode, strings.ReplaceAll(string(v.Data), "_", "")
 	case unstable.Array:
 		n.kind = arrayNode
+		if !b.nests(depth, off) {
+			break
+		}
 		for it := v.Children(); it.Next(); {
 			if c := it.Node(); c.Kind != unstable.Comment {
-				n.elems = append(n.elems, tomlValue(c, off))
+				n.elems = append(n.elems, b.value(c, off, depth+1))
 			}
 		}
 	case unstable.InlineTable:
 		n.kind = objectNode
+		if !b.nests(depth, off) {
+			break
+		}
 		for it := v.Children(); it.Next(); {
 			if c := it.Node(); c.Kind == unstable.KeyValue {
-				keyValue(n, c)
+				b.keyValue(n, depth, c)
 			}
 		}
 	default: // dates and times: kept as written

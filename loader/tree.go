@@ -122,6 +122,9 @@ func parseJSON(path string, data []byte) (*doc, error) {
 	if len(bytes.TrimSpace(text)) == 0 {
 		return nil, &ConfigError{Path: path, Msg: "empty file"}
 	}
+	if off := jsonTooDeep(text); off >= 0 {
+		return nil, d.depthError(base + off)
+	}
 	std := text
 	if err := json.Unmarshal(text, new(json.RawMessage)); err != nil {
 		v, herr := hujson.Parse(bytes.Clone(text))
