@@ -29,6 +29,7 @@ var secretShapes = []struct{ name, secret, arg string }{
 	{"token in a URL path", "T9aZ81bQ7yXc3Lm0PqR5sV2w", "https://hooks.example.com/services/T0123/B0456/T9aZ81bQ7yXc3Lm0PqR5sV2w"},
 	{"expanded ${env:VAR}", "Zq8Yw7Xv6Ut5Sr4Qp3On2Ml1", "${env:MCPLENS_TEST_TOKEN}"},
 	{"value of the config's env", "envsecret-value", "--db envsecret-value"},
+	{"expanded ${env:VAR} that reads as a word", "plainword", "--profile ${env:MCPLENS_TEST_PLAIN}"},
 }
 
 // secretConfig writes a Cursor config (which expands ${env:VAR}) running
@@ -59,6 +60,7 @@ func secretConfig(t *testing.T, dir string) string {
 func TestLockHoldsNoSecret(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("MCPLENS_TEST_TOKEN", "Zq8Yw7Xv6Ut5Sr4Qp3On2Ml1")
+	t.Setenv("MCPLENS_TEST_PLAIN", "plainword")
 	cfg := secretConfig(t, dir)
 	lock := filepath.Join(dir, "mcplens.lock")
 	if code, out, errb := runChecked(t, cfg, "--config-format", "cursor", "--lock", lock, "--update-lock"); code != exitOK {
@@ -84,13 +86,19 @@ func TestLockHoldsNoSecret(t *testing.T) {
 	if !strings.HasPrefix(tr.Redacted, "sh -c ") || !strings.Contains(tr.Redacted, "--api-key ****") {
 		t.Errorf("redacted transport = %q, want the command line with its secrets masked", tr.Redacted)
 	}
-	if code, out, errb := runChecked(t, cfg, "--config-format", "cursor", "--lock", lock); code != exitOK {
+	code, out, errb := runChecked(t, cfg, "--config-format", "cursor", "--lock", lock, "--format", "json")
+	if code != exitOK {
 		t.Errorf("check against its own lock: exit %d\n%s%s", code, out, errb)
+	}
+	for _, s := range secretShapes {
+		if strings.Contains(out+errb, s.secret) {
+			t.Errorf("%s: the report shows %q:\n%s%s", s.name, s.secret, out, errb)
+		}
 	}
 
 	// The token rotated: the same server, reached another way.
 	t.Setenv("MCPLENS_TEST_TOKEN", "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8")
-	code, out, errb := runChecked(t, cfg, "--config-format", "cursor", "--lock", lock)
+	code, out, errb = runChecked(t, cfg, "--config-format", "cursor", "--lock", lock)
 	if code != exitFound || !strings.Contains(out, "with a masked value changed (fingerprint sha256:") {
 		t.Errorf("check after the token changed: exit %d, want %d and the transport change\n%s%s", code, exitFound, out, errb)
 	}

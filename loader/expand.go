@@ -35,6 +35,30 @@ type expander struct {
 	// inputs holds the answers to ${input:ID}; declared the file's inputs.
 	inputs   map[string]string
 	declared map[string]Input
+	// expanded collects the values that environment variables and inputs
+	// expanded to, since the last take: the secrets a config references
+	// rather than holds.
+	expanded []string
+}
+
+// take returns the values expanded from the environment or from inputs
+// since the last take.
+func (e *expander) take() []string {
+	if e == nil {
+		return nil
+	}
+	v := e.expanded
+	e.expanded = nil
+	return v
+}
+
+// lookup is lookupEnv, noting a value found.
+func (e *expander) lookup(name string) (string, bool) {
+	v, ok := e.lookupEnv(name)
+	if ok && v != "" {
+		e.expanded = append(e.expanded, v)
+	}
+	return v, ok
 }
 
 // expand returns s with its variables replaced, and one problem for each
@@ -88,7 +112,7 @@ func (e *expander) variable(s string) (value string, n int, problem string) {
 		return "", 0, ""
 	}
 	name := s[1:n]
-	if v, ok := e.lookupEnv(name); ok {
+	if v, ok := e.lookup(name); ok {
 		return v, n, ""
 	}
 	return s[:n], n, fmt.Sprintf("$%s is not set; passed as written", name)
@@ -103,7 +127,7 @@ func (e *expander) braced(inner, whole string) (string, int, string) {
 		if !isName(name) {
 			return "", 0, ""
 		}
-		if v, ok := e.lookupEnv(name); ok {
+		if v, ok := e.lookup(name); ok {
 			return v, n, ""
 		}
 		if hasDef {
@@ -114,7 +138,7 @@ func (e *expander) braced(inner, whole string) (string, int, string) {
 		if !isName(inner) {
 			return "", 0, ""
 		}
-		if v, ok := e.lookupEnv(inner); ok {
+		if v, ok := e.lookup(inner); ok {
 			return v, n, ""
 		}
 		return whole, n, fmt.Sprintf("%s is not set; passed as written", whole)
@@ -124,7 +148,7 @@ func (e *expander) braced(inner, whole string) (string, int, string) {
 	kind, arg, _ := strings.Cut(inner, ":")
 	switch {
 	case kind == "env" && arg != "":
-		if v, ok := e.lookupEnv(arg); ok {
+		if v, ok := e.lookup(arg); ok {
 			return v, n, ""
 		}
 		return "", n, fmt.Sprintf("%s is not set; the client passes an empty string", whole)
@@ -145,6 +169,7 @@ func (e *expander) braced(inner, whole string) (string, int, string) {
 		return "/", n, ""
 	case kind == "input" && e.dialect == vscodeVars:
 		if v, ok := e.inputs[arg]; ok {
+			e.expanded = append(e.expanded, v)
 			return v, n, ""
 		}
 		in, ok := e.declared[arg]

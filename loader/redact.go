@@ -48,6 +48,7 @@ func (s ServerSpec) Redacted() ServerSpec {
 	r.IncludeTools = slices.Clone(s.IncludeTools)
 	r.ExcludeTools = slices.Clone(s.ExcludeTools)
 	r.Unknown = slices.Clone(s.Unknown)
+	r.Expanded = nil // the values themselves
 	return r
 }
 
@@ -65,6 +66,9 @@ func (s ServerSpec) knownSecrets() []string {
 	}
 	for _, kv := range s.Env {
 		add(kv.Value)
+	}
+	for _, v := range s.Expanded {
+		add(v)
 	}
 	for _, h := range s.Headers {
 		add(h.Value)
@@ -93,6 +97,7 @@ func NewRedactor(specs []ServerSpec) *model.Redactor {
 // Secrets returns the secret values s holds, as NewRedactor finds them.
 func (s ServerSpec) Secrets() []string {
 	out := model.ArgSecrets(append([]string{s.Command}, s.Args...))
+	out = append(out, s.Expanded...)
 	out = append(out, model.URLSecrets(s.URL)...)
 	for _, h := range s.Headers {
 		out = append(out, h.Value)

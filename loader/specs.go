@@ -255,6 +255,8 @@ func (r *reader) duration(label string, m member, unit time.Duration) (time.Dura
 // build turns what a server object said into its spec: the transport the
 // client would use, with variables expanded.
 func (r *reader) build(spec *ServerSpec, raw *rawServer) {
+	r.exp.take() // what an earlier server's strings expanded to is not this one's
+	defer func() { spec.Expanded = r.exp.take() }()
 	note := func(off int, format string, args ...any) {
 		spec.Findings = append(spec.Findings, r.d.at(off)+": "+fmt.Sprintf(format, args...))
 	}
