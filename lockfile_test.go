@@ -29,7 +29,7 @@ var secretShapes = []struct{ name, secret, arg string }{
 	{"token in a URL path", "T9aZ81bQ7yXc3Lm0PqR5sV2w", "https://hooks.example.com/services/T0123/B0456/T9aZ81bQ7yXc3Lm0PqR5sV2w"},
 	{"expanded ${env:VAR}", "Zq8Yw7Xv6Ut5Sr4Qp3On2Ml1", "${env:MCPLENS_TEST_TOKEN}"},
 	{"value of the config's env", "envsecret-value", "--db envsecret-value"},
-	{"expanded ${env:VAR} that reads as a word", "plainword", "--profile ${env:MCPLENS_TEST_PLAIN}"},
+	{"expanded ${env:VAR} that reads as a word", "plainword", "--profile ${env:MCPLENS_TEST_PASSWORD}"},
 }
 
 // secretConfig writes a Cursor config (which expands ${env:VAR}) running
@@ -60,7 +60,7 @@ func secretConfig(t *testing.T, dir string) string {
 func TestLockHoldsNoSecret(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("MCPLENS_TEST_TOKEN", "Zq8Yw7Xv6Ut5Sr4Qp3On2Ml1")
-	t.Setenv("MCPLENS_TEST_PLAIN", "plainword")
+	t.Setenv("MCPLENS_TEST_PASSWORD", "plainword")
 	cfg := secretConfig(t, dir)
 	lock := filepath.Join(dir, "mcplens.lock")
 	if code, out, errb := runChecked(t, cfg, "--config-format", "cursor", "--lock", lock, "--update-lock"); code != exitOK {

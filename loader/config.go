@@ -61,9 +61,10 @@ type ServerSpec struct {
 	// Unknown lists the server's keys that its format does not define, in
 	// file order (each is also a finding).
 	Unknown []string
-	// Expanded holds the values that variables in the server's strings
-	// took from the environment or from inputs (${env:TOKEN}, $TOKEN,
-	// ${input:ID}): a config references its secrets that way, so they are
+	// Expanded holds the secret values that variables in the server's
+	// strings took from the environment or from inputs (${env:API_TOKEN},
+	// $DB_PASSWORD, a password ${input:ID}, or any value that looks like a
+	// credential): a config references its secrets that way, so they are
 	// masked wherever they appear, like env and header values.
 	Expanded []string
 }

@@ -3,6 +3,8 @@ package loader
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mcplens/mcplens/model"
 )
 
 // A dialect is how one client expands variables in its config's strings.
@@ -35,14 +37,14 @@ type expander struct {
 	// inputs holds the answers to ${input:ID}; declared the file's inputs.
 	inputs   map[string]string
 	declared map[string]Input
-	// expanded collects the values that environment variables and inputs
-	// expanded to, since the last take: the secrets a config references
-	// rather than holds.
+	// expanded collects the secret values that environment variables and
+	// inputs expanded to, since the last take: the secrets a config
+	// references rather than holds.
 	expanded []string
 }
 
-// take returns the values expanded from the environment or from inputs
-// since the last take.
+// take returns the secret values expanded from the environment or from
+// inputs since the last take.
 func (e *expander) take() []string {
 	if e == nil {
 		return nil
@@ -52,10 +54,12 @@ func (e *expander) take() []string {
 	return v
 }
 
-// lookup is lookupEnv, noting a value found.
+// lookup is lookupEnv, noting a value found that is a secret: its
+// variable's name says so (API_TOKEN, DB_PASSWORD), or it looks like a
+// credential. $HOME or ${MODE} expand to what a reader needs to see.
 func (e *expander) lookup(name string) (string, bool) {
 	v, ok := e.lookupEnv(name)
-	if ok && v != "" {
+	if ok && v != "" && (model.SecretName(name) || model.LooksSecret(v)) {
 		e.expanded = append(e.expanded, v)
 	}
 	return v, ok
@@ -169,7 +173,9 @@ func (e *expander) braced(inner, whole string) (string, int, string) {
 		return "/", n, ""
 	case kind == "input" && e.dialect == vscodeVars:
 		if v, ok := e.inputs[arg]; ok {
-			e.expanded = append(e.expanded, v)
+			if e.declared[arg].Password || model.SecretName(arg) || model.LooksSecret(v) {
+				e.expanded = append(e.expanded, v)
+			}
 			return v, n, ""
 		}
 		in, ok := e.declared[arg]
