@@ -1,12 +1,14 @@
 package loader
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,6 +16,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcplens/mcplens/model"
 )
 
 // ProtocolVersion is the MCP revision mcplens asks every server for. Pinning
@@ -346,8 +350,13 @@ func (c *conn) newFinding() {
 }
 
 // relistLoop lists the tools again after each (burst of) list_changed and
-// reports the new list as a Ready event.
+// reports the new list as a Ready event, unless it is the list already
+// reported, byte for byte. Listings are paced: after one that took longer
+// than relistDelay, the next waits as long as it took, so that a server
+// flooding list_changed with large lists has mcplens listing at most half
+// the time. Close ends a listing in progress (it cancels s.ctx first).
 func (c *conn) relistLoop() {
+	wait := relistDelay
 	for {
 		select {
 		case <-c.s.ctx.Done():
@@ -357,7 +366,7 @@ func (c *conn) relistLoop() {
 		select {
 		case <-c.s.ctx.Done():
 			return
-		case <-time.After(relistDelay):
+		case <-time.After(wait):
 		}
 		select { // notifications during the delay are covered by this listing
 		case <-c.relist:
@@ -370,6 +379,7 @@ func (c *conn) relistLoop() {
 			return
 		}
 
+		start := time.Now()
 		ctx, cancel := context.WithTimeout(c.s.ctx, c.timeout)
 		tools, note, err := c.lister.list(ctx)
 		if err == nil {
@@ -377,6 +387,7 @@ func (c *conn) relistLoop() {
 			c.spec.markFiltered(tools)
 		}
 		cancel()
+		wait = max(relistDelay, time.Since(start))
 		if c.closing.Load() {
 			return
 		}
@@ -384,6 +395,10 @@ func (c *conn) relistLoop() {
 		if c.state != Ready {
 			c.mu.Unlock()
 			return
+		}
+		if err == nil && note == c.ready.Err && sameTools(tools, c.ready.Tools) {
+			c.mu.Unlock() // nothing new: a new protocol fault has its own event (newFinding)
+			continue
 		}
 		ev := c.ready
 		ev.Findings = c.monitor.list()
@@ -396,4 +411,12 @@ func (c *conn) relistLoop() {
 		c.mu.Unlock()
 		c.s.emit(ev)
 	}
+}
+
+// sameTools reports whether a and b are the same rows, byte for byte, kept
+// or withheld alike.
+func sameTools(a, b []model.Tool) bool {
+	return slices.EqualFunc(a, b, func(x, y model.Tool) bool {
+		return x.FilteredBy == y.FilteredBy && bytes.Equal(x.Raw, y.Raw)
+	})
 }
