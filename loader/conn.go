@@ -29,8 +29,9 @@ const ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION // "2025-11-25"
 const clientName, clientVersion = "mcplens", "dev"
 
 // relistDelay gathers a burst of tools/list_changed notifications into one
-// relisting.
-const relistDelay = 100 * time.Millisecond
+// relisting; after a relisting that took longer, the next waits as long as
+// it took, up to relistPace.
+const relistDelay, relistPace = 100 * time.Millisecond, time.Second
 
 // exitGrace is how long a failed connect waits for a dying child to finish,
 // so the failure can say how it ended.
@@ -352,9 +353,10 @@ func (c *conn) newFinding() {
 // relistLoop lists the tools again after each (burst of) list_changed and
 // reports the new list as a Ready event, unless it is the list already
 // reported, byte for byte. Listings are paced: after one that took longer
-// than relistDelay, the next waits as long as it took, so that a server
-// flooding list_changed with large lists has mcplens listing at most half
-// the time. Close ends a listing in progress (it cancels s.ctx first).
+// than relistDelay, the next waits as long as it took (up to relistPace),
+// so that a server flooding list_changed with large lists has mcplens
+// listing at most about half the time. Close ends a listing in progress
+// (it cancels s.ctx first).
 func (c *conn) relistLoop() {
 	wait := relistDelay
 	for {
@@ -387,7 +389,7 @@ func (c *conn) relistLoop() {
 			c.spec.markFiltered(tools)
 		}
 		cancel()
-		wait = max(relistDelay, time.Since(start))
+		wait = min(max(relistDelay, time.Since(start)), relistPace)
 		if c.closing.Load() {
 			return
 		}
