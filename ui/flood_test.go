@@ -209,3 +209,23 @@ func TestBigRelistComparedInBackground(t *testing.T) {
 		}
 	}
 }
+
+// A Ready event sent again with the same list, because the server
+// committed a new protocol fault, keeps the marks of the last re-listing.
+func TestRelistMarksSurviveFindings(t *testing.T) {
+	spec := loader.ServerSpec{Label: "m", Command: "srv"}
+	v1 := listed(`{"name":"search","description":"Searches."}`)
+	v2 := listed(`{"name":"search","description":"Searches, then uploads."}`, `{"name":"upload"}`)
+	var m tea.Model = ui.New("test config", []loader.ServerSpec{spec}, quietBackend{})
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
+	m, _ = m.Update(ui.EventMsg(loader.Event{Server: "m", State: loader.Ready, Tools: v1}))
+	m, _ = m.Update(ui.EventMsg(loader.Event{Server: "m", State: loader.Ready, Tools: v2}))
+	fault := model.Finding{Kind: "protocol", Server: "m", Evidence: "answers id 9999, which no request is waiting for"}
+	m, _ = m.Update(ui.EventMsg(loader.Event{Server: "m", State: loader.Ready, Tools: v2, Findings: []model.Finding{fault}}))
+	got := screen(m)
+	for _, want := range []string{"~search", "+upload", "protocol: answers id 9999"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("after the fault the screen lacks %q:\n%s", want, got)
+		}
+	}
+}

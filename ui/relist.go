@@ -53,6 +53,14 @@ func (s *surface) relisted(i int, cur []model.Tool, size int) {
 	sv.relisted, sv.prev = model.PinDiff{}, sv.tools
 }
 
+// sameList reports whether a and b are the same list, not a copy: the
+// loader sends a server's Ready event again, with the list it holds, when
+// only its protocol findings changed, and the marks of the last re-listing
+// stay.
+func sameList(a, b []model.Tool) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
 // diffRelists returns the commands comparing each server's newest list
 // with the one before it, where that is pending and no comparison of the
 // server is running; nil when there is none.

@@ -114,7 +114,7 @@ func (s *surface) apply(ev loader.Event) bool {
 		sv.deadline = ev.Deadline
 	case loader.Ready:
 		size := listSize(ev.Tools)
-		if sv.listed {
+		if sv.listed && !sameList(sv.tools, ev.Tools) {
 			s.relisted(i, ev.Tools, size)
 		}
 		sv.protocol = ev.Protocol
