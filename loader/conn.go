@@ -1,14 +1,12 @@
 package loader
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,8 +14,6 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
-
-	"github.com/mcplens/mcplens/model"
 )
 
 // ProtocolVersion is the MCP revision mcplens asks every server for. Pinning
@@ -29,9 +25,8 @@ const ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION // "2025-11-25"
 const clientName, clientVersion = "mcplens", "dev"
 
 // relistDelay gathers a burst of tools/list_changed notifications into one
-// relisting; after a relisting that took longer, the next waits as long as
-// it took, up to relistPace.
-const relistDelay, relistPace = 100 * time.Millisecond, time.Second
+// relisting.
+const relistDelay = 100 * time.Millisecond
 
 // exitGrace is how long a failed connect waits for a dying child to finish,
 // so the failure can say how it ended.
@@ -413,12 +408,4 @@ func (c *conn) relistLoop() {
 		c.mu.Unlock()
 		c.s.emit(ev)
 	}
-}
-
-// sameTools reports whether a and b are the same rows, byte for byte, kept
-// or withheld alike.
-func sameTools(a, b []model.Tool) bool {
-	return slices.EqualFunc(a, b, func(x, y model.Tool) bool {
-		return x.FilteredBy == y.FilteredBy && bytes.Equal(x.Raw, y.Raw)
-	})
 }
