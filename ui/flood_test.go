@@ -229,3 +229,20 @@ func TestRelistMarksSurviveFindings(t *testing.T) {
 		}
 	}
 }
+
+// With the findings view open, a server re-listing 6 MB has its findings
+// looked for in the background, though it lists fewer rows than make a
+// surface large: the view says it is looking meanwhile.
+func TestBigListFindingsInBackground(t *testing.T) {
+	spec := loader.ServerSpec{Label: "big", Command: "srv"}
+	var m tea.Model = ui.New("big", []loader.ServerSpec{spec}, closedBackend{})
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
+	m, _ = m.Update(ui.EventMsg(loader.Event{Server: "big", State: loader.Ready, Tools: bigList([]string{"a\u202eb"})}))
+	m = press(m, "5")
+	if got := screen(m); !strings.Contains(got, "looking for findings for 2001 rows") {
+		t.Errorf("the findings view does not say it is looking:\n%s", got)
+	}
+	if got := screen(ui.Settle(m)); !strings.Contains(got, "invisible-text") && !strings.Contains(got, "control-text") {
+		t.Errorf("the findings view lacks the bidi override's finding once settled:\n%s", got)
+	}
+}
