@@ -408,8 +408,14 @@ func (c *conn) newFinding() {
 }
 
 // relistLoop lists the tools again after each (burst of) list_changed and
-// reports the new list as a Ready event.
+// reports the new list as a Ready event, unless it is the list already
+// reported, byte for byte. Listings are paced: after one that took longer
+// than relistDelay, the next waits as long as it took (up to relistPace),
+// so that a server flooding list_changed with large lists has mcplens
+// listing at most about half the time. Close ends a listing in progress
+// (it cancels s.ctx first).
 func (c *conn) relistLoop() {
+	wait := relistDelay
 	for {
 		select {
 		case <-c.s.ctx.Done():
@@ -419,7 +425,7 @@ func (c *conn) relistLoop() {
 		select {
 		case <-c.s.ctx.Done():
 			return
-		case <-time.After(relistDelay):
+		case <-time.After(wait):
 		}
 		select { // notifications during the delay are covered by this listing
 		case <-c.relist:
@@ -432,6 +438,7 @@ func (c *conn) relistLoop() {
 			return
 		}
 
+		start := time.Now()
 		ctx, cancel := context.WithTimeout(c.s.ctx, c.timeout)
 		tools, note, err := c.lister.list(ctx)
 		if err == nil {
@@ -439,6 +446,7 @@ func (c *conn) relistLoop() {
 			c.spec.markFiltered(tools)
 		}
 		cancel()
+		wait = min(max(relistDelay, time.Since(start)), relistPace)
 		if c.closing.Load() {
 			return
 		}
@@ -446,6 +454,10 @@ func (c *conn) relistLoop() {
 		if c.state != Ready {
 			c.mu.Unlock()
 			return
+		}
+		if err == nil && note == c.ready.Err && sameTools(tools, c.ready.Tools) {
+			c.mu.Unlock() // nothing new: a new protocol fault has its own event (newFinding)
+			continue
 		}
 		ev := c.ready
 		ev.Findings = c.monitor.list()

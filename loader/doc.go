@@ -5,9 +5,13 @@
 // Windsurf, VS Code, Gemini CLI, Codex, Zed; see Formats) as that client
 // would: its servers in declaration order (the first-declared server wins
 // under the legacy naming policies), variables expanded its way, tool
-// filters kept. Open spawns each stdio server as its own child process and
-// taps its stdin and stdout so each JSON-RPC line is kept exactly as it
-// crossed the pipe (a Wire per server); for streamable HTTP and SSE servers
+// filters kept. It reads only a regular file, of at most Limits.Config
+// bytes, and refuses one nested more than 512 levels deep before any
+// parser recurses into it, saying where (path:line:col).
+//
+// Open spawns each stdio server as its own child process and taps its
+// stdin and stdout so each JSON-RPC line is kept exactly as it crossed the
+// pipe (a Wire per server); for streamable HTTP and SSE servers
 // it taps the HTTP bodies instead. It lists each server's tools as raw
 // rows, so a row with no usable name is still shown; over stdio the tap
 // hands each tools/list answer straight to the listing, and mcp-go, which

@@ -125,13 +125,19 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	case eventMsg:
 		m.handleEvents(loader.Event(msg))
-		return m, tea.Batch(waitEvent(m.backend.Events()), m.derive())
+		return m, tea.Batch(waitEvent(m.backend.Events()), m.derive(), m.diffRelists())
 	case eventsMsg:
 		m.handleEvents(msg...)
-		return m, tea.Batch(waitEvent(m.backend.Events()), m.derive())
+		return m, tea.Batch(waitEvent(m.backend.Events()), m.derive(), m.diffRelists())
 	case derivedMsg:
 		m.surface.adopt(msg)
 		return m, m.derive()
+	case relistedMsg:
+		if m.surface.adoptRelisted(msg) {
+			m.surface.layout()
+			m.clampCursor()
+		}
+		return m, m.diffRelists()
 	case eventsClosedMsg:
 		return m, nil
 	case reportWrittenMsg:

@@ -21,7 +21,7 @@ import (
 // again. Below asyncRows they are computed when first drawn, as before.
 
 // asyncRows is the surface size from which derived views are computed in
-// the background.
+// the background; asyncBytes (relist.go) is the other bound.
 const asyncRows = 5000
 
 // A derivedMsg carries what a derive command computed for the surface of
@@ -44,8 +44,22 @@ func (s *surface) rowCount() int {
 	return n
 }
 
-// inBackground reports whether derived views of s are computed by derive.
-func (s *surface) inBackground() bool { return s.rowCount() >= asyncRows }
+// size is the bytes of the listed servers' rows.
+func (s *surface) size() int {
+	n := 0
+	for _, sv := range s.servers {
+		if sv.listed {
+			n += sv.size
+		}
+	}
+	return n
+}
+
+// inBackground reports whether derived views of s are computed by derive:
+// when it has many rows, or rows that are large (findings scan every
+// description and schema: a server listing 6 MB, re-listing ten times a
+// second, would have them scanned on every arrival).
+func (s *surface) inBackground() bool { return s.rowCount() >= asyncRows || s.size() >= asyncBytes }
 
 // derive returns the command computing what the current view needs and the
 // surface lacks, or nil when nothing is missing, a computation for the

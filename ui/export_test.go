@@ -46,9 +46,9 @@ func KeyPress(k string) tea.KeyPressMsg {
 	return tea.KeyPressMsg{Code: r, Text: k}
 }
 
-// Settle runs what m computes in the background (derive.go) until nothing
-// is left, feeding each result back, and returns the model. Computations
-// whose commands a test dropped are started again.
+// Settle runs what m computes in the background (derive.go, relist.go)
+// until nothing is left, feeding each result back, and returns the model.
+// Computations whose commands a test dropped are started again.
 func Settle(m tea.Model) tea.Model {
 	for {
 		mm, ok := m.(Model)
@@ -56,12 +56,36 @@ func Settle(m tea.Model) tea.Model {
 			return m
 		}
 		mm.surface.deriving.compare, mm.surface.deriving.findings = -1, -1
-		cmd := mm.derive()
-		if cmd == nil {
+		for i := range mm.surface.servers {
+			mm.surface.servers[i].diffing = 0
+		}
+		msgs := run(mm.derive(), mm.diffRelists())
+		if len(msgs) == 0 {
 			return m
 		}
-		m, _ = m.Update(cmd())
+		for _, msg := range msgs {
+			m, _ = m.Update(msg)
+		}
 	}
+}
+
+// run runs cmds, and the commands of every batch they return, in turn, and
+// returns their messages.
+func run(cmds ...tea.Cmd) []tea.Msg {
+	var msgs []tea.Msg
+	for _, cmd := range cmds {
+		if cmd == nil {
+			continue
+		}
+		switch msg := cmd().(type) {
+		case tea.BatchMsg:
+			msgs = append(msgs, run(msg...)...)
+		case nil:
+		default:
+			msgs = append(msgs, msg)
+		}
+	}
+	return msgs
 }
 
 // Derive returns the command that computes what m's current view lacks,

@@ -106,7 +106,7 @@ func TestUIUnderHostileServers(t *testing.T) {
 			}
 			m = answersKeys(t, m, keyLimit)
 			switch mode {
-			case "list-changed-flood", "stderr-flood":
+			case "list-changed-flood", "list-changed-flood-big", "stderr-flood":
 				// Keep feeding the flood, pressing keys in between.
 				for range 5 {
 					var n int

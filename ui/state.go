@@ -24,6 +24,14 @@ type server struct {
 	// relisted is how the last tools/list differs from the one before it
 	// (empty until the server re-lists after tools/list_changed).
 	relisted model.PinDiff
+	// size is the bytes of tools' rows.
+	size int
+	// lists counts the re-listings; prev is the list before the newest
+	// while their comparison is pending, and diffing the re-listing a
+	// comparison is running for, or 0 (relist.go).
+	lists   int
+	prev    []model.Tool
+	diffing int
 }
 
 // A surface is the loaded servers and the registry the active policy builds
@@ -110,21 +118,22 @@ func (s *surface) apply(ev loader.Event) bool {
 	case loader.Connecting:
 		sv.deadline = ev.Deadline
 	case loader.Ready:
-		if sv.listed {
-			sv.relisted = model.Diff(model.Pin(model.Transport{}, sv.tools), model.Pin(model.Transport{}, ev.Tools))
+		size := listSize(ev.Tools)
+		if sv.listed && !sameList(sv.tools, ev.Tools) {
+			s.relisted(i, ev.Tools, size)
 		}
 		sv.protocol = ev.Protocol
 		if ev.ServerName != "" {
 			sv.info = ev.ServerName + " " + ev.ServerVersion
 		}
-		sv.tools = ev.Tools
+		sv.tools, sv.size = ev.Tools, size
 		sv.listed = true
 		sv.err = ev.Err
 		sv.findings = ev.Findings
 	case loader.Failed:
 		sv.err = ev.Err
 		sv.stderr = ev.Stderr
-		sv.tools = nil
+		sv.tools, sv.size, sv.prev = nil, 0, nil
 		sv.listed = false
 		sv.findings = ev.Findings
 	}

@@ -28,7 +28,7 @@ var Modes = []string{
 	"exit-start", "exit-initialize", "exit-list", "exit-call",
 	"silent-initialize", "silent-list",
 	"junk", "stray", "bad-rows", "many", "cursor-loop", "escapes", "huge",
-	"list-changed-flood", "stderr-flood", "stubborn", "slow-call",
+	"list-changed-flood", "list-changed-flood-big", "stderr-flood", "stubborn", "slow-call",
 	"no-newline", "huge-line", "deep-answer", "string-id", "batch-answer", "nan-answer",
 	"stop-reading",
 }

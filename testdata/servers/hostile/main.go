@@ -3,7 +3,7 @@
 // than through an SDK, so it can break the protocol in ways an SDK would not
 // let it.
 //
-//	hostile -mode MODE [-record FILE] [-tools N] [-page N]
+//	hostile -mode MODE [-record FILE] [-tools N] [-page N] [-same]
 //
 // Every mode answers initialize and tools/list (unless its fault is not
 // answering them) and has a tool "echo". With -record, every method received
@@ -65,6 +65,11 @@ var hugeSizes = map[string]int64{
 	"huge-pages":        15 << 20,
 	"huge-result":       500 << 20,
 	"huge-error-result": 20 << 20,
+	"list-changed-flood-big": "sends tools/list_changed 100 times a second; each tools/list answer is about 6 MB, " +
+		"-tools tools (default 2,000) with 3 KB descriptions, one of them renamed each time",
+	"stderr-flood": "writes to stderr as fast as it can",
+	"stubborn":     "ignores stdin closing and SIGTERM",
+	"slow-call":    "answers tools/call after -delay, with progress; reports notifications/cancelled on stderr",
 }
 
 type server struct {
@@ -76,12 +81,17 @@ type server struct {
 	size       int64  // bytes of the huge modes' lines, or of each page
 	pages      int    // pages of the huge-pages mode
 	on         string // the request the refused-answer modes answer wrongly
+	same       bool   // the list-changed-flood modes list the same tools every time
 
 	mu  sync.Mutex // one frame at a time on stdout
 	out *bufio.Writer
 
 	listed  int // tools/list answers so far (list-changed-flood)
 	flooded sync.Once
+	bigList struct { // the part of each list-changed-flood-big answer that stays
+		once sync.Once
+		rows string
+	}
 
 	deaf bool // stop-reading: tools/list was answered, stdin is read no more
 
@@ -95,6 +105,7 @@ func main() {
 	flag.StringVar(&s.recordPath, "record", "", "append every method received to this file")
 	flag.IntVar(&s.tools, "tools", 10000, "how many tools the many mode lists")
 	flag.IntVar(&s.page, "page", 500, "tools per page in the many mode")
+	flag.BoolVar(&s.same, "same", false, "list-changed-flood modes: answer every tools/list with the same list")
 	flag.DurationVar(&s.delay, "delay", 30*time.Second, "how long the slow-call mode takes to answer")
 	flag.String("token", "", "ignored: lets a test pass a secret as an argument")
 	flag.Int64Var(&s.size, "size", 0, "bytes of a huge line, or of each page of huge-pages (default: the mode's)")
@@ -236,7 +247,7 @@ func (s *server) handle(line []byte) {
 func (s *server) notification(req request) {
 	switch req.Method {
 	case "notifications/initialized":
-		if s.mode == "list-changed-flood" {
+		if s.mode == "list-changed-flood" || s.mode == "list-changed-flood-big" {
 			s.flooded.Do(func() { go s.floodListChanged() })
 		}
 	case "notifications/cancelled":
@@ -257,7 +268,7 @@ func (s *server) initializeResult() string {
 		name = "hostile\x1b]0;pwned\x07\u202e"
 	}
 	caps := `{"tools":{}}`
-	if s.mode == "list-changed-flood" {
+	if s.mode == "list-changed-flood" || s.mode == "list-changed-flood-big" {
 		caps = `{"tools":{"listChanged":true}}`
 	}
 	return fmt.Sprintf(`{"protocolVersion":"2025-11-25","capabilities":%s,"serverInfo":{"name":%s,"version":"6.6.6"}}`, caps, quote(name))
@@ -320,11 +331,23 @@ func (s *server) toolsList(cursor string) string {
 			`,{"name":"schema_true","inputSchema":true}` +
 			`,{"name":"schema_type_5","inputSchema":{"type":5}}]}`
 	case "list-changed-flood":
-		s.mu.Lock()
-		s.listed++
-		n := s.listed
-		s.mu.Unlock()
+		n := s.generation()
 		return fmt.Sprintf(`{"tools":[%s,{"name":"generation_%d"}]}`, echoTool, n)
+	case "list-changed-flood-big":
+		n := s.generation()
+		s.bigList.once.Do(func() {
+			tools := s.tools
+			if tools == 10000 { // the flag's default is the many mode's
+				tools = 2000
+			}
+			desc := strings.Repeat("A long description that says the same thing again and again. ", 3000/62)
+			var b strings.Builder
+			for i := range tools {
+				fmt.Fprintf(&b, `,{"name":"tool_%05d","description":"%s","inputSchema":{"type":"object","properties":{"q":{"type":"string"}}}}`, i, desc)
+			}
+			s.bigList.rows = b.String()
+		})
+		return fmt.Sprintf(`{"tools":[%s,{"name":"generation_%d"}%s]}`, echoTool, n, s.bigList.rows)
 	case "slow-call":
 		return `{"tools":[` + echoTool + `,{"name":"slow","description":"Takes a long time, reporting progress.","inputSchema":{"type":"object"}}]}`
 	}
@@ -449,6 +472,17 @@ func (s *server) refusedAnswer(req request) bool {
 		return false
 	}
 	return true
+}
+
+// generation counts the answers to tools/list, which the list-changed-flood
+// modes put in a tool's name; with -same it stays 1.
+func (s *server) generation() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.same || s.listed == 0 {
+		s.listed++
+	}
+	return s.listed
 }
 
 func (s *server) floodListChanged() {
