@@ -44,19 +44,21 @@ var modes = map[string]string{
 	"escapes":            "puts terminal escapes, bidi overrides and zero-width characters in every text",
 	"huge":               "a 1 MB description, a deeply nested schema, schemas true and {\"type\":5}",
 	"list-changed-flood": "sends tools/list_changed 100 times a second",
-	"stderr-flood":       "writes to stderr as fast as it can",
-	"stubborn":           "ignores stdin closing and SIGTERM",
-	"stop-reading":       "stops reading stdin once it has answered tools/list, and stays",
-	"slow-call":          "answers tools/call after -delay, with progress; reports notifications/cancelled on stderr",
-	"no-newline":         "writes stdout without a newline, endlessly, from the start",
-	"huge-line":          "answers tools/list with one line of -size bytes (default 200 MB)",
-	"huge-pages":         "lists -pages pages (default 40) of -size bytes each (default 15 MB)",
-	"huge-result":        "answers tools/call with a result of -size bytes (default 500 MB)",
-	"huge-error-result":  "answers tools/call with an isError result of -size bytes (default 20 MB)",
-	"deep-answer":        "answers the -on request with a valid result nested 20,000 deep",
-	"string-id":          "answers the -on request with its numeric id as a string (1 becomes \"1\")",
-	"batch-answer":       "answers the -on request inside a JSON-RPC batch (an array)",
-	"nan-answer":         "answers the -on request with a NaN in its result, which is not JSON",
+	"list-changed-flood-big": "sends tools/list_changed 100 times a second; each tools/list answer is about 6 MB, " +
+		"-tools tools (default 2,000) with 3 KB descriptions, one of them renamed each time",
+	"stderr-flood":      "writes to stderr as fast as it can",
+	"stubborn":          "ignores stdin closing and SIGTERM",
+	"stop-reading":      "stops reading stdin once it has answered tools/list, and stays",
+	"slow-call":         "answers tools/call after -delay, with progress; reports notifications/cancelled on stderr",
+	"no-newline":        "writes stdout without a newline, endlessly, from the start",
+	"huge-line":         "answers tools/list with one line of -size bytes (default 200 MB)",
+	"huge-pages":        "lists -pages pages (default 40) of -size bytes each (default 15 MB)",
+	"huge-result":       "answers tools/call with a result of -size bytes (default 500 MB)",
+	"huge-error-result": "answers tools/call with an isError result of -size bytes (default 20 MB)",
+	"deep-answer":       "answers the -on request with a valid result nested 20,000 deep",
+	"string-id":         "answers the -on request with its numeric id as a string (1 becomes \"1\")",
+	"batch-answer":      "answers the -on request inside a JSON-RPC batch (an array)",
+	"nan-answer":        "answers the -on request with a NaN in its result, which is not JSON",
 }
 
 // hugeSizes are the default -size of the modes that write huge lines.
@@ -65,11 +67,6 @@ var hugeSizes = map[string]int64{
 	"huge-pages":        15 << 20,
 	"huge-result":       500 << 20,
 	"huge-error-result": 20 << 20,
-	"list-changed-flood-big": "sends tools/list_changed 100 times a second; each tools/list answer is about 6 MB, " +
-		"-tools tools (default 2,000) with 3 KB descriptions, one of them renamed each time",
-	"stderr-flood": "writes to stderr as fast as it can",
-	"stubborn":     "ignores stdin closing and SIGTERM",
-	"slow-call":    "answers tools/call after -delay, with progress; reports notifications/cancelled on stderr",
 }
 
 type server struct {
