@@ -1,14 +1,3 @@
-// Package hostile builds the hostile MCP test server
-// (testdata/servers/hostile) for tests, once per test binary, and names its
-// modes as server specs:
-//
-//	func TestMain(m *testing.M) {
-//		code := m.Run()
-//		hostile.Cleanup()
-//		os.Exit(code)
-//	}
-//
-//	spec := hostile.Spec(t, "bad", "exit-initialize")
 package hostile
 
 import (

@@ -1,5 +1,3 @@
-// Package peak measures the peak resident memory (VmHWM) of a process the
-// tests run: the figure the README's memory bounds are stated in.
 package peak
 
 import (

@@ -1,0 +1,13 @@
+// Package safefile writes the files mcplens writes (reports, lock files)
+// so that a path planted in a cloned repository cannot redirect them: the
+// data goes to a temporary file in the same directory, which is renamed
+// over the path. A rename replaces a symbolic link rather than following
+// it, and a reader never sees half a file. Write also refuses to replace a
+// file that mcplens did not write, unless told to:
+//
+//	err := safefile.Write("mcplens.lock", data, safefile.Options{Mine: isLock, Perm: 0o644})
+//	var refused *safefile.RefusedError
+//	if errors.As(err, &refused) { ... ask, or say --force }
+//
+// It imports only the standard library and knows nothing of what it writes.
+package safefile
