@@ -1,0 +1,235 @@
+// The shape of a Report: the data every format renders, and the JSON
+// report's schema.
+
+package report
+
+import "fmt"
+
+// Version is the version of the JSON report. Within one version fields are
+// only ever added; a field removed or changed in meaning is a new version.
+const Version = 1
+
+// A Level grades a finding. A run fails when it finds something at or
+// above the level it was told to fail on.
+type Level int
+
+const (
+	// Info never fails a run: context, such as lock changes being accepted
+	// by --update-lock.
+	Info Level = iota
+	// Warning: accepted today, or advice broken (a provider's documented
+	// limit, a finding of warn severity, a note on a server).
+	Warning
+	// Error: a server failed, a tool was lost (dropped or displaced), a
+	// registered name fails a selected provider, a serious finding, or a
+	// server's tools differ from the lock.
+	Error
+)
+
+// String returns the level as reports spell it.
+func (l Level) String() string {
+	switch l {
+	case Info:
+		return "info"
+	case Warning:
+		return "warning"
+	case Error:
+		return "error"
+	}
+	return fmt.Sprintf("Level(%d)", int(l))
+}
+
+// MarshalText writes the level as its name in JSON.
+func (l Level) MarshalText() ([]byte, error) { return []byte(l.String()), nil }
+
+// UnmarshalText reads a level's name, so a report reads back.
+func (l *Level) UnmarshalText(b []byte) error {
+	for _, v := range []Level{Info, Warning, Error} {
+		if string(b) == v.String() {
+			*l = v
+			return nil
+		}
+	}
+	return fmt.Errorf("reading report: unknown level %q", b)
+}
+
+// A Report is everything a check found: per server, what it advertised and
+// what the policy did with each row; then the collisions, the findings and
+// the lock comparison. It is plain data, the same for every format.
+type Report struct {
+	Version int `json:"version"`
+	// Config names the config: its path, or "demo config".
+	Config string `json:"config"`
+	Policy string `json:"policy"`
+	// PolicySummary is the policy's rule in a few words.
+	PolicySummary string      `json:"policy_summary"`
+	Providers     []string    `json:"providers"`
+	Summary       Summary     `json:"summary"`
+	Servers       []Server    `json:"servers"`
+	Collisions    []Collision `json:"collisions"`
+	Findings      []Finding   `json:"findings"`
+	// Lock is set when the tools were compared with a lock file.
+	Lock *Lock `json:"lock,omitempty"`
+}
+
+// A Summary counts what the report holds.
+type Summary struct {
+	Servers    int `json:"servers"`
+	Failed     int `json:"failed"`
+	Advertised int `json:"advertised"`
+	Registered int `json:"registered"`
+	Errors     int `json:"errors"`
+	Warnings   int `json:"warnings"`
+}
+
+// A Server is one configured server.
+type Server struct {
+	Label string `json:"label"`
+	// Status is "ok", "incomplete" (a tool it advertised has no route, or
+	// the policy failed it), "failed" (no connection or listing),
+	// "connecting" or "closed".
+	Status string `json:"status"`
+	// Error is why the server failed, or why the policy failed it.
+	Error string `json:"error"`
+	// Notes are messages that do not fail the server: an unfinished
+	// listing, the policy's notes.
+	Notes []string `json:"notes"`
+	// Stderr is the tail of a failed server's stderr.
+	Stderr     string     `json:"stderr"`
+	Protocol   string     `json:"protocol"`
+	ServerInfo ServerInfo `json:"server_info"`
+	Advertised int        `json:"advertised"`
+	Registered int        `json:"registered"`
+	// Missing lists advertised wire names left without a route, sorted.
+	Missing []string `json:"missing"`
+	Tools   []Tool   `json:"tools"`
+	// Lock is set when the tools were compared with a lock file.
+	Lock *ServerLock `json:"lock,omitempty"`
+}
+
+// ServerInfo is what the server said it is: for display only, never an
+// identity.
+type ServerInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// A Tool is one advertised row and what the policy did with it.
+type Tool struct {
+	// Index is the row's position in the server's tools/list.
+	Index int `json:"index"`
+	// Wire is the wire name; "" for a row without a usable name, whose
+	// NameProblem says why.
+	Wire        string `json:"wire"`
+	NameProblem string `json:"name_problem"`
+	// RegisteredAs is the registered name, or for a dropped or displaced
+	// row the name it would have had ("" when the policy formed none).
+	RegisteredAs string `json:"registered_as"`
+	// Outcome is "registered", "renamed", "dropped" or "displaced".
+	Outcome string `json:"outcome"`
+	Reason  string `json:"reason"`
+	// By is the server that won the name or displaced the row.
+	By string `json:"by"`
+	// Alias is a policy's legacy alias (qwen), not a registry key.
+	Alias string `json:"alias"`
+	// Route is where a call to RegisteredAs goes (possibly another
+	// server's row); nil when the name is not in the registry.
+	Route *Route `json:"route"`
+	// Checks has one entry per selected provider, empty when the row has
+	// no registered name.
+	Checks []Check `json:"checks"`
+	// Lock is "unchanged", "changed" or "added" when the tools were
+	// compared with a lock file, else "".
+	Lock string `json:"lock,omitempty"`
+}
+
+// A Route is a registry entry: server label and wire name.
+type Route struct {
+	Server string `json:"server"`
+	Wire   string `json:"wire"`
+}
+
+// A Check is one provider's verdict on a registered name.
+type Check struct {
+	Provider string `json:"provider"`
+	// Severity is "pass", "warn" or "fail".
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+}
+
+// A Collision is one registered name claimed by more than one row.
+type Collision struct {
+	Name  string `json:"name"`
+	Class string `json:"class"`
+	// Claims are the rows that wanted Name, in processing order.
+	Claims []Claim `json:"claims"`
+}
+
+// A Claim is one row that wanted a collided name.
+type Claim struct {
+	Server  string `json:"server"`
+	Wire    string `json:"wire"`
+	Outcome string `json:"outcome"`
+	// Won reports whether this row's route holds the name.
+	Won bool `json:"won"`
+}
+
+// A Finding is one thing worth a look, with its evidence.
+type Finding struct {
+	Level Level `json:"level"`
+	// Kind is "server-failed", "policy-failed", "tool-lost", "provider",
+	// "note", "lock", or one of the model's finding kinds ("lookalike",
+	// "cross-reference", "invisible-text", "control-text", "wire-name").
+	Kind   string `json:"kind"`
+	Server string `json:"server"`
+	// Tool is a wire name, or "" for a server-level finding.
+	Tool     string `json:"tool"`
+	Evidence string `json:"evidence"`
+}
+
+// A Lock is the outcome of comparing with a lock file.
+type Lock struct {
+	Path string `json:"path"`
+	// Updated reports whether the lock file was rewritten with what this
+	// run saw (--update-lock): the changes listed were accepted.
+	Updated bool `json:"updated"`
+	// Stale lists servers the lock pins that the config no longer has.
+	Stale []string `json:"stale"`
+}
+
+// A ServerLock is one server compared with its pin.
+type ServerLock struct {
+	// Status is "unchanged", "changed", "unpinned" (the lock has no entry
+	// for the server) or "not-compared" (its tools were never listed).
+	Status string `json:"status"`
+	// Transport is set when the server is now reached another way.
+	Transport *TransportChange `json:"transport"`
+	Changes   []ToolChange     `json:"changes"`
+}
+
+// A TransportChange is the server label pointing at another server.
+type TransportChange struct {
+	Old string `json:"old"`
+	New string `json:"new"`
+}
+
+// A ToolChange is one tool added, removed or changed since the lock.
+type ToolChange struct {
+	Wire string `json:"wire"`
+	// Change is "added", "removed" or "changed".
+	Change    string        `json:"change"`
+	OldSHA256 string        `json:"old_sha256"`
+	NewSHA256 string        `json:"new_sha256"`
+	Fields    []FieldChange `json:"fields"`
+}
+
+// A FieldChange is one field of a tool's definition that changed.
+type FieldChange struct {
+	// Path names the field: "description", "inputSchema.properties.limit".
+	Path string `json:"path"`
+	// Op is "added", "removed" or "changed".
+	Op string `json:"op"`
+	// Old and New are the values as canonical JSON ("" when absent).
+	Old string `json:"old"`
+	New string `json:"new"`
+}
