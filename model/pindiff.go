@@ -250,4 +250,3 @@ func joinPath(path, key string) string {
 	}
 	return path + "[" + strconv.Quote(key) + "]"
 }
-
