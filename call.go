@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
 )
@@ -69,7 +70,7 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
 		return exitUsage
 	}
-	cfg, err := configWith(path, loader.ConfigOptions{Format: *configFormat, Limits: limits})
+	cfg, err := configWith(path, config.Options{Format: *configFormat, MaxSize: limits.WithDefaults().Config})
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
 		return exitUsage
@@ -100,7 +101,7 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	reg := policy.Apply(cats)
 	// What is printed is masked as check's report is: the config's secrets
 	// and credential syntax in messages, its secrets in frames.
-	red := loader.NewRedactor(cfg.Servers)
+	red := config.NewRedactor(cfg.Servers)
 	rt, how, err := resolve(reg, name)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens call: %v\n", err)

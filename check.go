@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcplens/mcplens/internal/safefile"
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
 )
@@ -106,7 +107,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 		return exitUsage
 	}
-	cfg, err := configWith(first(pos), loader.ConfigOptions{Format: o.configFormat, Limits: o.limits})
+	cfg, err := configWith(first(pos), config.Options{Format: o.configFormat, MaxSize: o.limits.WithDefaults().Config})
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 		return exitUsage
@@ -139,7 +140,7 @@ func (o checkOptions) validate() error {
 
 // check connects to every server of cfg, waits until each is ready or
 // failed, and prints the report; it returns the exit code.
-func check(cfg *loader.Config, o checkOptions, stdout, stderr io.Writer) int {
+func check(cfg *config.Config, o checkOptions, stdout, stderr io.Writer) int {
 	if err := o.validate(); err != nil {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 		return exitUsage
@@ -172,7 +173,7 @@ func check(cfg *loader.Config, o checkOptions, stdout, stderr io.Writer) int {
 		LockUpdated: o.updateLock,
 	}
 	// Whatever the report quotes is masked as the interface masks it.
-	in.Redact, in.ConfigFindings = loader.NewRedactor(cfg.Servers), cfg.Findings
+	in.Redact, in.ConfigFindings = config.NewRedactor(cfg.Servers), cfg.Findings
 	r := report.Build(in)
 	if err := report.Write(stdout, r, o.format); err != nil {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
@@ -206,7 +207,7 @@ var errInterrupted = errors.New("interrupted")
 // was still connecting after the loader's timeout (and some slack) or when
 // the user interrupted; err then says which, or that a child could not be
 // reaped.
-func connect(cfg *loader.Config, timeout time.Duration, limits loader.Limits) (states []report.ServerState, settled bool, err error) {
+func connect(cfg *config.Config, timeout time.Duration, limits loader.Limits) (states []report.ServerState, settled bool, err error) {
 	sigCtx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	wait := settleWait(cfg, timeout)
@@ -226,10 +227,10 @@ func connect(cfg *loader.Config, timeout time.Duration, limits loader.Limits) (s
 
 // settleWait is how long to wait for every server of cfg to settle: the
 // longest connect timeout the loader applies to one of them, plus slack.
-func settleWait(cfg *loader.Config, timeout time.Duration) time.Duration {
+func settleWait(cfg *config.Config, timeout time.Duration) time.Duration {
 	longest := loader.DefaultTimeout
 	for _, spec := range cfg.Servers {
-		longest = max(longest, spec.ConnectTimeout(timeout))
+		longest = max(longest, loader.ConnectTimeout(spec, timeout))
 	}
 	return longest + settleSlack
 }

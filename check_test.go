@@ -17,7 +17,7 @@ import (
 )
 
 // TestMain lets this test binary stand in for mcplens as a demo server, so
-// `check` and `call` without a config run the real demo: config("") names
+// `check` and `call` without a config run the real demo: loadConfig("") names
 // the running binary, which here is this one.
 func TestMain(m *testing.M) {
 	if len(os.Args) >= 3 && os.Args[1] == demo.Subcommand {

@@ -9,21 +9,22 @@ import (
 	"text/tabwriter"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 )
 
 // configWith loads the config at path as opts say, or the demo's when path
 // is empty.
-func configWith(path string, opts loader.ConfigOptions) (*loader.Config, error) {
+func configWith(path string, opts config.Options) (*config.Config, error) {
 	if path == "" {
-		return config("")
+		return loadConfig("")
 	}
-	return loader.LoadConfigWith(path, opts)
+	return config.LoadWith(path, opts)
 }
 
 // formatNames lists the config formats --format accepts.
 func formatNames() string {
 	var names []string
-	for _, f := range loader.Formats() {
+	for _, f := range config.Formats() {
 		names = append(names, f.Name)
 	}
 	return strings.Join(names, ", ")
@@ -39,7 +40,7 @@ func runDiscover(stdout, stderr io.Writer, limits loader.Limits) int {
 		return 1
 	}
 	home, _ := os.UserHomeDir()
-	found := loader.FindConfigsWith(wd, home, loader.ConfigOptions{Limits: limits})
+	found := config.Locate(wd, home, config.Options{MaxSize: limits.WithDefaults().Config})
 	if len(found) == 0 {
 		fmt.Fprintf(stdout, "no MCP client config found in %s, the folders above it, or %s\n", wd, home)
 		return 0

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
 )
@@ -138,7 +139,7 @@ func TestLockBetweenRuns(t *testing.T) {
 // relists on tools/list_changed, and the new tools differ from the pin
 // taken at connect by exactly the fields that changed.
 func TestLockListChanged(t *testing.T) {
-	cfg, err := loader.LoadConfig(mutatingConfig(t, t.TempDir(), "1"))
+	cfg, err := config.Load(mutatingConfig(t, t.TempDir(), "1"))
 	if err != nil {
 		t.Fatal(err)
 	}

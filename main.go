@@ -28,6 +28,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/loader/demo"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/ui"
@@ -76,7 +77,7 @@ func run(args []string, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	policy := fs.String("policy", model.Policies()[0].Name, "naming policy to start with: "+policyNames())
 	lockPath := fs.String("lock", "", "compare each server's tools with the approved definitions in this lock file")
-	var copts loader.ConfigOptions
+	var copts config.Options
 	fs.StringVar(&copts.Format, "format", "", "read CONFIG as this client's format (default: detected): "+formatNames())
 	fs.StringVar(&copts.Project, "project", "", "for ~/.claude.json: also the servers of this project path")
 	timeout := fs.Duration("timeout", 0, "bound on each server's connect (default: the config's own, else 20s)")
@@ -106,7 +107,7 @@ func run(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcplens: %v\n", err)
 		return 2
 	}
-	copts.Limits = limits
+	copts.MaxSize = limits.WithDefaults().Config
 	if *discover {
 		return runDiscover(os.Stdout, stderr, limits)
 	}
@@ -177,10 +178,10 @@ func run(args []string, stderr io.Writer) int {
 	return 0
 }
 
-// config loads the config at path, or the demo's when path is empty.
-func config(path string) (*loader.Config, error) {
+// loadConfig loads the config at path, or the demo's when path is empty.
+func loadConfig(path string) (*config.Config, error) {
 	if path != "" {
-		return loader.LoadConfig(path)
+		return config.Load(path)
 	}
 	exe, err := os.Executable()
 	if err != nil {

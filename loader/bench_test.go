@@ -17,6 +17,7 @@ import (
 	"github.com/mcplens/mcplens/internal/hostile"
 	"github.com/mcplens/mcplens/internal/scale"
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 )
 
 // The benchmarks here run real server processes (testdata/servers/scale,
@@ -24,11 +25,11 @@ import (
 
 // scaleConfig is n scale servers, each advertising tools tools and
 // answering initialize after delay.
-func scaleConfig(tb testing.TB, n, tools int, delay time.Duration) *loader.Config {
+func scaleConfig(tb testing.TB, n, tools int, delay time.Duration) *config.Config {
 	bin := scale.Path(tb)
-	cfg := &loader.Config{Path: fmt.Sprintf("%d scale servers", n)}
+	cfg := &config.Config{Path: fmt.Sprintf("%d scale servers", n)}
 	for i := range n {
-		cfg.Servers = append(cfg.Servers, loader.ServerSpec{
+		cfg.Servers = append(cfg.Servers, config.ServerSpec{
 			Label:   scale.Label(i),
 			Command: bin,
 			Args:    scale.Args(i, tools, delay),
@@ -40,7 +41,7 @@ func scaleConfig(tb testing.TB, n, tools int, delay time.Duration) *loader.Confi
 // awaitReady reads events until every server of cfg is ready, failing on
 // a server that fails or lists other than tools tools (any number when
 // tools is negative).
-func awaitReady(tb testing.TB, s *loader.Session, cfg *loader.Config, tools int) {
+func awaitReady(tb testing.TB, s *loader.Session, cfg *config.Config, tools int) {
 	tb.Helper()
 	pending := len(cfg.Servers)
 	deadline := time.After(60 * time.Second)
@@ -224,7 +225,7 @@ func reportCPU(b *testing.B, since time.Duration) {
 // closing and SIGTERM (hostile mode stubborn), so Close escalates to
 // SIGKILL: the worst case of shutdown.
 func BenchmarkClose(b *testing.B) {
-	cfg := &loader.Config{Path: "stubborn", Servers: []loader.ServerSpec{hostile.Spec(b, "stubborn", "stubborn")}}
+	cfg := &config.Config{Path: "stubborn", Servers: []config.ServerSpec{hostile.Spec(b, "stubborn", "stubborn")}}
 	for b.Loop() {
 		b.StopTimer()
 		s := loader.Open(cfg, loader.Options{})

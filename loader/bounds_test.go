@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcplens/mcplens/internal/hostile"
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 )
 
 // The tests below run the hostile servers that flood what mcplens reads
@@ -24,7 +25,7 @@ const patient = 10 * time.Minute
 
 // withHostilePatient opens alpha, beta and h in mode, h with a timeout no
 // test waits for.
-func withHostilePatient(t *testing.T, opts loader.Options, mode string, flags ...string) (*loader.Config, *loader.Session) {
+func withHostilePatient(t *testing.T, opts loader.Options, mode string, flags ...string) (*config.Config, *loader.Session) {
 	t.Helper()
 	cfg := demoConfig()
 	h := hostile.Spec(t, "h", mode, flags...)
@@ -174,10 +175,10 @@ func TestHostileRefusedAnswers(t *testing.T) {
 				continue // the lister's ids are strings that read as no number
 			}
 			t.Run(mode+"/"+on, func(t *testing.T) {
-				cfg := &loader.Config{Path: "refused"}
+				cfg := &config.Config{Path: "refused"}
 				h := hostile.Spec(t, "h", mode, "-on", on)
 				h.Timeout = patient
-				cfg.Servers = []loader.ServerSpec{h}
+				cfg.Servers = []config.ServerSpec{h}
 				s := open(t, cfg, loader.Options{})
 				_, last := settle(t, s, cfg)
 				ev := last["h"]

@@ -14,6 +14,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcplens/mcplens/loader/config"
 )
 
 // ProtocolVersion is the MCP revision mcplens asks every server for. Pinning
@@ -35,7 +37,7 @@ const exitGrace = 300 * time.Millisecond
 // A conn is the connection to one server.
 type conn struct {
 	s      *Session
-	spec   ServerSpec
+	spec   config.ServerSpec
 	wire   *Wire
 	stderr *ring
 	// timeout bounds connecting and each listing; the first connect ends
@@ -62,7 +64,7 @@ type conn struct {
 	ready     Event // the last Ready event, reused on relisting
 }
 
-func newConn(s *Session, spec ServerSpec) *conn {
+func newConn(s *Session, spec config.ServerSpec) *conn {
 	c := &conn{
 		s:       s,
 		spec:    spec,
@@ -71,7 +73,7 @@ func newConn(s *Session, spec ServerSpec) *conn {
 		relist:  make(chan struct{}, 1),
 	}
 	c.monitor = newMonitor(spec.Label, c.newFinding)
-	c.monitor.refuses = spec.Transport != TransportHTTP && spec.Transport != TransportSSE
+	c.monitor.refuses = spec.Transport != config.TransportHTTP && spec.Transport != config.TransportSSE
 	c.wire = newWire(spec.Label, func() {
 		s.emit(Event{Server: spec.Label, Wire: true})
 	})
@@ -94,7 +96,7 @@ func (c *conn) connect() {
 		return
 	}
 	var cl *client.Client
-	if c.spec.Transport == TransportHTTP || c.spec.Transport == TransportSSE {
+	if c.spec.Transport == config.TransportHTTP || c.spec.Transport == config.TransportSSE {
 		cl = c.dial()
 	} else {
 		cl = c.startChild()
@@ -175,7 +177,7 @@ func (c *conn) handshake(cl *client.Client) {
 		return
 	}
 	c.monitor.listed(note)
-	c.spec.markFiltered(tools)
+	c.spec.MarkFiltered(tools)
 
 	ev := Event{
 		Server:        c.spec.Label,
@@ -443,7 +445,7 @@ func (c *conn) relistLoop() {
 		tools, note, err := c.lister.list(ctx)
 		if err == nil {
 			c.monitor.listed(note)
-			c.spec.markFiltered(tools)
+			c.spec.MarkFiltered(tools)
 		}
 		cancel()
 		wait = min(max(relistDelay, time.Since(start)), relistPace)

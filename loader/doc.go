@@ -24,7 +24,7 @@
 // call it belongs to, so a server that stops reading fails the call
 // rather than hanging it (ErrStalled).
 //
-//	cfg, err := loader.LoadConfig("mcp.json")
+//	cfg, err := config.Load("mcp.json")
 //	if err != nil {
 //		return err // "mcp.json:3:9: invalid character ',' ..."
 //	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 )
 
 // The reference TypeScript server from the npm registry, pinned. The tests
@@ -148,18 +149,18 @@ func TestServerEverything(t *testing.T) {
 	entry := everythingEntry(t)
 	for _, mode := range []string{"stdio", "streamableHttp", "sse"} {
 		t.Run(mode, func(t *testing.T) {
-			spec := loader.ServerSpec{Label: "everything"}
+			spec := config.ServerSpec{Label: "everything"}
 			switch mode {
 			case "stdio":
-				spec.Transport, spec.Command, spec.Args = loader.TransportStdio, "node", []string{entry, "stdio"}
+				spec.Transport, spec.Command, spec.Args = config.TransportStdio, "node", []string{entry, "stdio"}
 			case "streamableHttp":
 				port := startEverything(t, entry, mode)
-				spec.Transport, spec.URL = loader.TransportHTTP, fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
+				spec.Transport, spec.URL = config.TransportHTTP, fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
 			case "sse":
 				port := startEverything(t, entry, mode)
-				spec.Transport, spec.URL = loader.TransportSSE, fmt.Sprintf("http://127.0.0.1:%d/sse", port)
+				spec.Transport, spec.URL = config.TransportSSE, fmt.Sprintf("http://127.0.0.1:%d/sse", port)
 			}
-			cfg := &loader.Config{Servers: []loader.ServerSpec{spec}}
+			cfg := &config.Config{Servers: []config.ServerSpec{spec}}
 			start := time.Now()
 			s := loader.Open(cfg, loader.Options{})
 			defer s.Close()

@@ -13,6 +13,7 @@ import (
 	_ "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 )
 
 // buildServer builds the Go command in testdata/servers/NAME into a
@@ -32,7 +33,7 @@ func buildServer(t *testing.T, name string) string {
 // SDK, an MCP implementation independent of mcp-go, over stdio.
 func TestGoSDKServer(t *testing.T) {
 	bin := buildServer(t, "gosdk")
-	cfg := &loader.Config{Servers: []loader.ServerSpec{{Label: "gosdk", Transport: loader.TransportStdio, Command: bin}}}
+	cfg := &config.Config{Servers: []config.ServerSpec{{Label: "gosdk", Transport: config.TransportStdio, Command: bin}}}
 	s := open(t, cfg, loader.Options{})
 	_, last := settle(t, s, cfg)
 	ev := last["gosdk"]

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcplens/mcplens/loader/config"
 )
 
 // The test binary doubles as the guard, as the mcplens binary does.
@@ -162,7 +164,7 @@ func TestGuardStartsAgainWhenKilled(t *testing.T) {
 // hold each server's group while it runs, and release it once killed.
 func TestSessionGuardsEveryServer(t *testing.T) {
 	g := testGuard(t)
-	cfg := &Config{Path: "t", Servers: []ServerSpec{{Label: "a", Command: "sh", Args: []string{"-c", "sleep 301 & exec sleep 300"}}}}
+	cfg := &config.Config{Path: "t", Servers: []config.ServerSpec{{Label: "a", Command: "sh", Args: []string{"-c", "sleep 301 & exec sleep 300"}}}}
 	s := Open(cfg, Options{Guard: g})
 	waitFor(t, "the server to start", func() bool { return s.Pid("a") != 0 })
 	pid := s.Pid("a")

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcplens/mcplens/internal/hostile"
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -25,7 +26,7 @@ import (
 // notice.
 
 // withHostile opens alpha, beta and the hostile server h in mode.
-func withHostile(t *testing.T, opts loader.Options, mode string, flags ...string) (*loader.Config, *loader.Session) {
+func withHostile(t *testing.T, opts loader.Options, mode string, flags ...string) (*config.Config, *loader.Session) {
 	t.Helper()
 	cfg := demoConfig()
 	cfg.Servers = append(cfg.Servers[:2], hostile.Spec(t, "h", mode, flags...))

@@ -21,6 +21,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 )
 
 func init() {
@@ -67,8 +68,8 @@ func (l *bodyLog) wrap(t *testing.T, h http.Handler, header, want string) http.H
 	})
 }
 
-func remoteConfig(label, transport, url string, headers ...loader.Header) *loader.Config {
-	return &loader.Config{Servers: []loader.ServerSpec{{Label: label, Transport: transport, URL: url, Headers: headers}}}
+func remoteConfig(label, transport, url string, headers ...config.Header) *config.Config {
+	return &config.Config{Servers: []config.ServerSpec{{Label: label, Transport: transport, URL: url, Headers: headers}}}
 }
 
 // TestStreamableHTTP connects over streamable HTTP with headers, follows
@@ -78,11 +79,11 @@ func TestStreamableHTTP(t *testing.T) {
 	var log bodyLog
 	ts := httptest.NewServer(log.wrap(t, server.NewStreamableHTTPServer(growServer()), "Authorization", "Bearer t0k"))
 	t.Cleanup(ts.Close)
-	cfg := remoteConfig("grow", loader.TransportHTTP, ts.URL+"/mcp", loader.Header{Name: "Authorization", Value: "Bearer t0k"})
+	cfg := remoteConfig("grow", config.TransportHTTP, ts.URL+"/mcp", config.Header{Name: "Authorization", Value: "Bearer t0k"})
 	s := open(t, cfg, loader.Options{})
 
 	ev := nextState(t, s, settleTimeout)
-	if ev.State != loader.Connecting || ev.Transport != loader.TransportHTTP || ev.Deadline.IsZero() {
+	if ev.State != loader.Connecting || ev.Transport != config.TransportHTTP || ev.Deadline.IsZero() {
 		t.Fatalf("first event = %+v, want Connecting over http with a deadline", ev)
 	}
 	ev = nextState(t, s, settleTimeout)
@@ -139,7 +140,7 @@ func TestSSE(t *testing.T) {
 	ts := httptest.NewServer(log.wrap(t, sse, "X-Team", "blue"))
 	t.Cleanup(ts.Close)
 	server.WithBaseURL(ts.URL)(sse)
-	cfg := remoteConfig("grow", loader.TransportSSE, ts.URL+"/sse", loader.Header{Name: "X-Team", Value: "blue"})
+	cfg := remoteConfig("grow", config.TransportSSE, ts.URL+"/sse", config.Header{Name: "X-Team", Value: "blue"})
 	s := open(t, cfg, loader.Options{})
 	_, last := settle(t, s, cfg)
 	ev := last["grow"]
@@ -225,12 +226,12 @@ func serveSilent() {
 func TestIgnoringServerConnectsFast(t *testing.T) {
 	ts := silentHTTP(t, true)
 	t.Cleanup(ts.Close)
-	for _, spec := range []loader.ServerSpec{
+	for _, spec := range []config.ServerSpec{
 		testServer("stdio", "silent"),
-		{Label: "http", Transport: loader.TransportHTTP, URL: ts.URL + "/mcp"},
+		{Label: "http", Transport: config.TransportHTTP, URL: ts.URL + "/mcp"},
 	} {
 		t.Run(spec.Label, func(t *testing.T) {
-			cfg := &loader.Config{Servers: []loader.ServerSpec{spec}}
+			cfg := &config.Config{Servers: []config.ServerSpec{spec}}
 			start := time.Now()
 			s := open(t, cfg, loader.Options{})
 			_, last := settle(t, s, cfg)
@@ -256,7 +257,7 @@ func TestIgnoringServerConnectsFast(t *testing.T) {
 func TestConfigTimeout(t *testing.T) {
 	ts := silentHTTP(t, false)
 	t.Cleanup(ts.Close)
-	spec := loader.ServerSpec{Label: "mute", Transport: loader.TransportHTTP, URL: ts.URL, Timeout: 300 * time.Millisecond}
+	spec := config.ServerSpec{Label: "mute", Transport: config.TransportHTTP, URL: ts.URL, Timeout: 300 * time.Millisecond}
 	for _, tt := range []struct {
 		name string
 		run  time.Duration
@@ -266,7 +267,7 @@ func TestConfigTimeout(t *testing.T) {
 		{"run overrides", 200 * time.Millisecond, 200 * time.Millisecond},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := &loader.Config{Servers: []loader.ServerSpec{spec}}
+			cfg := &config.Config{Servers: []config.ServerSpec{spec}}
 			start := time.Now()
 			s := open(t, cfg, loader.Options{Timeout: tt.run})
 			ev := nextState(t, s, settleTimeout)
@@ -289,7 +290,7 @@ func TestConfigTimeout(t *testing.T) {
 }
 
 func TestBlockedServerIsNotStarted(t *testing.T) {
-	cfg := &loader.Config{Servers: []loader.ServerSpec{
+	cfg := &config.Config{Servers: []config.ServerSpec{
 		{Label: "b", Command: "/nonexistent", Blocked: "command: ${env:X} is not set"},
 	}}
 	s := open(t, cfg, loader.Options{})
@@ -305,11 +306,11 @@ func TestBlockedServerIsNotStarted(t *testing.T) {
 func TestToolFiltersMarkRows(t *testing.T) {
 	ts := httptest.NewServer(server.NewStreamableHTTPServer(growServer()))
 	t.Cleanup(ts.Close)
-	specs := []loader.ServerSpec{
-		{Label: "gem", Format: "gemini-cli", Transport: loader.TransportHTTP, URL: ts.URL, IncludeTools: []string{"t1", "t2"}, ExcludeTools: []string{"t2"}},
-		{Label: "cdx", Format: "codex", Transport: loader.TransportHTTP, URL: ts.URL, Disabled: true},
+	specs := []config.ServerSpec{
+		{Label: "gem", Format: "gemini-cli", Transport: config.TransportHTTP, URL: ts.URL, IncludeTools: []string{"t1", "t2"}, ExcludeTools: []string{"t2"}},
+		{Label: "cdx", Format: "codex", Transport: config.TransportHTTP, URL: ts.URL, Disabled: true},
 	}
-	cfg := &loader.Config{Servers: specs}
+	cfg := &config.Config{Servers: specs}
 	s := open(t, cfg, loader.Options{})
 	_, last := settle(t, s, cfg)
 	filtered := func(ev loader.Event) string {
@@ -339,7 +340,7 @@ func TestHTTPCloseIsBounded(t *testing.T) {
 		mcpSrv.ServeHTTP(w, r)
 	}))
 	t.Cleanup(ts.Close)
-	cfg := remoteConfig("grow", loader.TransportHTTP, ts.URL)
+	cfg := remoteConfig("grow", config.TransportHTTP, ts.URL)
 	s := loader.Open(cfg, loader.Options{})
 	settle(t, s, cfg)
 	start := time.Now()
@@ -353,7 +354,7 @@ func TestHTTPCloseIsBounded(t *testing.T) {
 
 func TestServerCwd(t *testing.T) {
 	dir := t.TempDir()
-	cfg := &loader.Config{Servers: []loader.ServerSpec{
+	cfg := &config.Config{Servers: []config.ServerSpec{
 		{Label: "here", Command: "/bin/sh", Args: []string{"-c", "pwd >&2; exit 3"}, Cwd: dir},
 		{Label: "nowhere", Command: "/bin/sh", Cwd: filepath.Join(dir, "missing")},
 	}}

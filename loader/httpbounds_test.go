@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcplens/mcplens/internal/hostile"
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 )
 
 // The tests below run each mode of the hostile streamable HTTP server
@@ -27,16 +28,16 @@ var smallLimits = loader.Limits{Body: 1 << 20, Inflated: 2 << 20, Event: 1 << 20
 
 // withHostileHTTP opens the hostile HTTP server's "ok" mode as "ok" and
 // mode as "bad".
-func withHostileHTTP(t *testing.T, mode string) (*loader.Config, *loader.Session) {
+func withHostileHTTP(t *testing.T, mode string) (*config.Config, *loader.Session) {
 	t.Helper()
 	ts := httptest.NewServer(hostile.HTTP())
 	t.Cleanup(ts.Close)
-	transport := loader.TransportHTTP
+	transport := config.TransportHTTP
 	if strings.HasPrefix(mode, "sse-") {
-		transport = loader.TransportSSE
+		transport = config.TransportSSE
 	}
-	cfg := &loader.Config{Servers: []loader.ServerSpec{
-		{Label: "ok", Transport: loader.TransportHTTP, URL: ts.URL + "/ok"},
+	cfg := &config.Config{Servers: []config.ServerSpec{
+		{Label: "ok", Transport: config.TransportHTTP, URL: ts.URL + "/ok"},
 		{Label: "bad", Transport: transport, URL: ts.URL + "/" + mode},
 	}}
 	return cfg, open(t, cfg, loader.Options{Limits: smallLimits})
@@ -187,8 +188,8 @@ func TestHTTPCrossOriginRedirect(t *testing.T) {
 		http.Redirect(w, r, b.URL+"/mcp", http.StatusTemporaryRedirect)
 	}), secret...))
 	t.Cleanup(a.Close)
-	headers := []loader.Header{{Name: "X-Api-Key", Value: "k3y"}, {Name: "Authorization", Value: "Bearer t0k"}}
-	cfg := remoteConfig("moved", loader.TransportHTTP, a.URL+"/mcp?token=s3cret", headers...)
+	headers := []config.Header{{Name: "X-Api-Key", Value: "k3y"}, {Name: "Authorization", Value: "Bearer t0k"}}
+	cfg := remoteConfig("moved", config.TransportHTTP, a.URL+"/mcp?token=s3cret", headers...)
 	s := open(t, cfg, loader.Options{})
 	_, last := settle(t, s, cfg)
 
@@ -215,7 +216,7 @@ func TestHTTPCrossOriginRedirect(t *testing.T) {
 	t.Cleanup(refusing.Close)
 	toRefusing := httptest.NewServer(http.RedirectHandler(refusing.URL+"/mcp", http.StatusTemporaryRedirect))
 	t.Cleanup(toRefusing.Close)
-	cfg = remoteConfig("refused", loader.TransportHTTP, toRefusing.URL+"/mcp", headers...)
+	cfg = remoteConfig("refused", config.TransportHTTP, toRefusing.URL+"/mcp", headers...)
 	s = open(t, cfg, loader.Options{})
 	_, last = settle(t, s, cfg)
 	want = "(redirected from " + toRefusing.URL + "/mcp to " + refusing.URL + "/mcp; configured headers not sent to " +
@@ -235,7 +236,7 @@ func TestHTTPCrossOriginRedirect(t *testing.T) {
 		mcp.ServeHTTP(w, r)
 	}), secret...))
 	t.Cleanup(c.Close)
-	cfg = remoteConfig("same", loader.TransportHTTP, c.URL+"/old", headers...)
+	cfg = remoteConfig("same", config.TransportHTTP, c.URL+"/old", headers...)
 	s = open(t, cfg, loader.Options{})
 	_, last = settle(t, s, cfg)
 	if ev := last["same"]; ev.State != loader.Ready || ev.Err != "" {
@@ -283,7 +284,7 @@ func TestHTTPGzip(t *testing.T) {
 	var zipped atomic.Int64
 	ts := httptest.NewServer(gzipped(server.NewStreamableHTTPServer(growServer()), &zipped))
 	t.Cleanup(ts.Close)
-	cfg := remoteConfig("zipped", loader.TransportHTTP, ts.URL+"/mcp")
+	cfg := remoteConfig("zipped", config.TransportHTTP, ts.URL+"/mcp")
 	s := open(t, cfg, loader.Options{})
 	_, last := settle(t, s, cfg)
 	if ev := last["zipped"]; ev.State != loader.Ready || len(ev.Tools) != 3 {

@@ -10,13 +10,14 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 )
 
 // transport names the server's transport for display.
 func (c *conn) transport() string {
 	if c.spec.Transport == "" {
-		return TransportStdio
+		return config.TransportStdio
 	}
 	return c.spec.Transport
 }
@@ -47,7 +48,7 @@ func (c *conn) dial() *client.Client {
 	hc := &http.Client{Transport: tap, CheckRedirect: tap.guard.check}
 
 	var tr transport.Interface
-	if c.spec.Transport == TransportSSE {
+	if c.spec.Transport == config.TransportSSE {
 		sse, err := transport.NewSSE(c.spec.URL,
 			transport.WithHTTPClient(hc),
 			transport.WithHeaders(headers),

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcplens/mcplens/internal/scale"
+	"github.com/mcplens/mcplens/loader/config"
 )
 
 // TestTapHandsListAnswersOver reads a server's lines through a tap with a
@@ -64,8 +65,8 @@ func TestTapHandsListAnswersOver(t *testing.T) {
 // stdio: each of the three answers is handed to the lister by the tap,
 // and the rows are all there.
 func TestListingTakesPages(t *testing.T) {
-	spec := ServerSpec{Label: scale.Label(0), Command: scale.Path(t), Args: append(scale.Args(0, 50, 0), "-page", "20")}
-	s := Open(&Config{Path: "paged", Servers: []ServerSpec{spec}}, Options{})
+	spec := config.ServerSpec{Label: scale.Label(0), Command: scale.Path(t), Args: append(scale.Args(0, 50, 0), "-page", "20")}
+	s := Open(&config.Config{Path: "paged", Servers: []config.ServerSpec{spec}}, Options{})
 	t.Cleanup(func() { s.Close() })
 	deadline := time.After(20 * time.Second)
 	for {

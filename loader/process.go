@@ -8,6 +8,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/mcplens/mcplens/loader/config"
 )
 
 // Shutdown timing: how long a child gets after its stdin closes, and after
@@ -50,7 +52,7 @@ type process struct {
 
 // spawn starts spec's command with the environment of mcplens plus spec.Env,
 // and has guard hold its process group.
-func spawn(spec ServerSpec, stderr *ring, guard *Guard) (*process, error) {
+func spawn(spec config.ServerSpec, stderr *ring, guard *Guard) (*process, error) {
 	cmd := exec.Command(spec.Command, spec.Args...)
 	cmd.Env = os.Environ()
 	for _, kv := range spec.Env {

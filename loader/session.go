@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -58,7 +59,7 @@ type Event struct {
 	// counts down to it. A stdio server whose process was slow to start
 	// sends Connecting again with the later deadline that holds.
 	Deadline time.Time
-	// Transport is the server's transport (TransportStdio, ...), set with
+	// Transport is the server's transport (config.TransportStdio, ...), set with
 	// Connecting.
 	Transport string
 	// Findings are the protocol faults the server committed so far (text
@@ -73,7 +74,7 @@ type Event struct {
 type Options struct {
 	// Timeout, when set, bounds every server's connect and tool listing
 	// (a --timeout for the run). Otherwise a server's config timeout
-	// (ServerSpec.Timeout) bounds it, else DefaultTimeout.
+	// (config.ServerSpec.Timeout) bounds it, else DefaultTimeout.
 	Timeout time.Duration
 	// Logger receives what mcp-go logs through the default slog logger.
 	// Open installs it as the process-wide default (mcp-go offers no
@@ -111,7 +112,7 @@ type Session struct {
 // Open starts connecting to every server of cfg at once and returns without
 // waiting: progress arrives on Events. A label repeated in cfg (which
 // ParseConfig never returns) is connected once, as first declared.
-func Open(cfg *Config, opts Options) *Session {
+func Open(cfg *config.Config, opts Options) *Session {
 	runTimeout := opts.Timeout
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
@@ -139,7 +140,7 @@ func Open(cfg *Config, opts Options) *Session {
 			continue // a label names one server; ParseConfig rejects repeats
 		}
 		c := newConn(s, spec)
-		c.timeout = spec.ConnectTimeout(runTimeout)
+		c.timeout = ConnectTimeout(spec, runTimeout)
 		c.deadline = time.Now().Add(c.timeout)
 		s.conns = append(s.conns, c)
 		s.byName[spec.Label] = c
@@ -240,10 +241,10 @@ func (s *Session) Close() error {
 
 func (s *Session) emit(ev Event) { s.events.push(ev) }
 
-// ConnectTimeout is the bound a session puts on connecting to the server
+// ConnectTimeout is the bound a session puts on connecting to the server s
 // and listing its tools, given the run's timeout (0 for none): the run's,
 // else the config's own, else DefaultTimeout.
-func (s ServerSpec) ConnectTimeout(run time.Duration) time.Duration {
+func ConnectTimeout(s config.ServerSpec, run time.Duration) time.Duration {
 	switch {
 	case run > 0:
 		return run

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/loader/demo"
 	"github.com/mcplens/mcplens/model"
 )
@@ -21,22 +22,22 @@ import (
 const settleTimeout = 20 * time.Second
 
 // demoConfig is the demo config served by this test binary (see TestMain).
-func demoConfig() *loader.Config {
+func demoConfig() *config.Config {
 	cfg := demo.Config(os.Args[0])
 	for i := range cfg.Servers {
 		s := &cfg.Servers[i]
-		s.Env = append(s.Env, loader.EnvVar{Key: envDemo, Value: s.Label})
+		s.Env = append(s.Env, config.EnvVar{Key: envDemo, Value: s.Label})
 	}
 	return cfg
 }
 
 // testServer is a spec running one of the test servers of TestMain.
-func testServer(label, name string) loader.ServerSpec {
-	return loader.ServerSpec{Label: label, Command: os.Args[0], Env: []loader.EnvVar{{Key: envServer, Value: name}}}
+func testServer(label, name string) config.ServerSpec {
+	return config.ServerSpec{Label: label, Command: os.Args[0], Env: []config.EnvVar{{Key: envServer, Value: name}}}
 }
 
 // open opens cfg and closes the session when the test ends.
-func open(t *testing.T, cfg *loader.Config, opts loader.Options) *loader.Session {
+func open(t *testing.T, cfg *config.Config, opts loader.Options) *loader.Session {
 	t.Helper()
 	s := loader.Open(cfg, opts)
 	t.Cleanup(func() { s.Close() })
@@ -64,7 +65,7 @@ func nextState(t *testing.T, s *loader.Session, timeout time.Duration) loader.Ev
 
 // settle reads events until every server of cfg is Ready or Failed, and
 // returns the state events seen and the last one per server.
-func settle(t *testing.T, s *loader.Session, cfg *loader.Config) ([]loader.Event, map[string]loader.Event) {
+func settle(t *testing.T, s *loader.Session, cfg *config.Config) ([]loader.Event, map[string]loader.Event) {
 	t.Helper()
 	var seen []loader.Event
 	last := map[string]loader.Event{}
@@ -280,7 +281,7 @@ func TestBannerIsJunk(t *testing.T) {
 	const banner = "demo alpha v1 starting (this line is not JSON)"
 	cfg := demoConfig()
 	cfg.Servers = cfg.Servers[:1]
-	cfg.Servers[0].Env = append(cfg.Servers[0].Env, loader.EnvVar{Key: envBanner, Value: banner})
+	cfg.Servers[0].Env = append(cfg.Servers[0].Env, config.EnvVar{Key: envBanner, Value: banner})
 	s := open(t, cfg, loader.Options{})
 	_, last := settle(t, s, cfg)
 	if ev := last["alpha"]; ev.State != loader.Ready || len(ev.Tools) != 2 {
@@ -308,8 +309,8 @@ func TestBannerIsJunk(t *testing.T) {
 func TestFailingServers(t *testing.T) {
 	cfg := demoConfig()
 	cfg.Servers = append(cfg.Servers[:1],
-		loader.ServerSpec{Label: "missing", Command: "/nonexistent/mcplens-test-no-such-server"},
-		loader.ServerSpec{Label: "boom", Command: "sh", Args: []string{"-c", "echo boom >&2; exit 3"}},
+		config.ServerSpec{Label: "missing", Command: "/nonexistent/mcplens-test-no-such-server"},
+		config.ServerSpec{Label: "boom", Command: "sh", Args: []string{"-c", "echo boom >&2; exit 3"}},
 	)
 	s := open(t, cfg, loader.Options{})
 	_, last := settle(t, s, cfg)
@@ -337,7 +338,7 @@ func TestFailingServers(t *testing.T) {
 }
 
 func TestTimeout(t *testing.T) {
-	cfg := &loader.Config{Path: "t", Servers: []loader.ServerSpec{
+	cfg := &config.Config{Path: "t", Servers: []config.ServerSpec{
 		{Label: "mute", Command: "sleep", Args: []string{"60"}},
 	}}
 	s := open(t, cfg, loader.Options{Timeout: 300 * time.Millisecond})
@@ -351,7 +352,7 @@ func TestTimeout(t *testing.T) {
 }
 
 func TestCallEndsWhenServerDies(t *testing.T) {
-	cfg := &loader.Config{Path: "t", Servers: []loader.ServerSpec{testServer("slow", "slow")}}
+	cfg := &config.Config{Path: "t", Servers: []config.ServerSpec{testServer("slow", "slow")}}
 	s := open(t, cfg, loader.Options{})
 	if _, last := settle(t, s, cfg); last["slow"].State != loader.Ready {
 		t.Fatalf("slow: %s (%s), want ready", last["slow"].State, last["slow"].Err)
@@ -401,7 +402,7 @@ func TestCallEndsWhenServerDies(t *testing.T) {
 }
 
 func TestCloseKillsStubbornServer(t *testing.T) {
-	cfg := &loader.Config{Path: "t", Servers: []loader.ServerSpec{testServer("stubborn", "stubborn")}}
+	cfg := &config.Config{Path: "t", Servers: []config.ServerSpec{testServer("stubborn", "stubborn")}}
 	s := open(t, cfg, loader.Options{})
 	if _, last := settle(t, s, cfg); last["stubborn"].State != loader.Ready {
 		t.Fatalf("stubborn: %s (%s), want ready", last["stubborn"].State, last["stubborn"].Err)
@@ -425,7 +426,7 @@ func TestCloseKillsStubbornServer(t *testing.T) {
 }
 
 func TestPaginationAndListChanged(t *testing.T) {
-	cfg := &loader.Config{Path: "t", Servers: []loader.ServerSpec{testServer("grow", "grow")}}
+	cfg := &config.Config{Path: "t", Servers: []config.ServerSpec{testServer("grow", "grow")}}
 	s := open(t, cfg, loader.Options{})
 	_, last := settle(t, s, cfg)
 	ev := last["grow"]
@@ -457,7 +458,7 @@ func TestPaginationAndListChanged(t *testing.T) {
 }
 
 func TestHostileRows(t *testing.T) {
-	cfg := &loader.Config{Path: "t", Servers: []loader.ServerSpec{testServer("hostile", "hostile")}}
+	cfg := &config.Config{Path: "t", Servers: []config.ServerSpec{testServer("hostile", "hostile")}}
 	s := open(t, cfg, loader.Options{})
 	_, last := settle(t, s, cfg)
 	ev := last["hostile"]

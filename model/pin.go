@@ -57,7 +57,7 @@ type Transport struct {
 	Args    []string
 	URL     string
 	// Shown is the transport as one line with its secrets masked, from a
-	// redaction that knows the config (loader.ServerSpec.Redacted); ""
+	// redaction that knows the config (config.ServerSpec.Redacted); ""
 	// means String redacts it by shape alone.
 	Shown string
 }

@@ -149,7 +149,7 @@ func FuzzRedactorValues(f *testing.F) {
 }
 
 func ExampleRedactor() {
-	// The secrets the config holds: loader.NewRedactor collects them.
+	// The secrets the config holds: config.NewRedactor collects them.
 	r := NewRedactor("HEADERVALUE77", "sk-live-123")
 	fmt.Println(r.Text(`rejected HEADERVALUE77 from Post "https://h/mcp?token=abc": 401`))
 	fmt.Println(r.Text("the server wants authorization: give a token in the config's headers"))

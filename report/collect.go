@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 )
 
 // Collect reads a session's events until every server of specs is Ready or
@@ -11,7 +12,7 @@ import (
 // each connect by its own timeout, so every server settles; ctx is a
 // backstop, and when it ends first the servers still connecting are
 // returned as they are, with ctx's error.
-func Collect(ctx context.Context, events <-chan loader.Event, specs []loader.ServerSpec) ([]ServerState, error) {
+func Collect(ctx context.Context, events <-chan loader.Event, specs []config.ServerSpec) ([]ServerState, error) {
 	states := make([]ServerState, len(specs))
 	at := make(map[string]int, len(specs))
 	for i, spec := range specs {

@@ -9,7 +9,7 @@
 //		Policy:         policy,
 //		Profiles:       model.DefaultProfiles(),
 //		Servers:        states,
-//		Redact:         loader.NewRedactor(cfg.Servers),
+//		Redact:         config.NewRedactor(cfg.Servers),
 //		ConfigFindings: cfg.Findings,
 //	})
 //	_ = report.Write(os.Stdout, r, "markdown")
@@ -25,7 +25,7 @@
 // away, what the config says of a server or of the file, how a server
 // broke the protocol) come from Findings, the list the interface's
 // findings view shows too. Every string a report holds is masked by
-// Input.Redact (loader.NewRedactor): the config's secrets and credential
+// Input.Redact (config.NewRedactor): the config's secrets and credential
 // syntax never reach a report.
 //
 // The JSON form is versioned (Version) and documented in the README; its

@@ -8,7 +8,7 @@ import (
 // tools give away (model.Findings), then, server by server, what its
 // config says it should not (ConfigFinding) and how it broke the protocol
 // (the loader's "protocol" findings), then what the config file as a whole
-// says (file: loader.Config.Findings, on no server). The interface's findings view shows
+// says (file: config.Config.Findings, on no server). The interface's findings view shows
 // exactly this list and every report lists it, so the two never disagree.
 // Evidence is masked by red: the config's secrets in the tools' text, and
 // credential syntax too in the config's and the protocol's messages (nil

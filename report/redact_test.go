@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
 )
@@ -30,10 +31,10 @@ func writeAll(t *testing.T, r *report.Report) map[string]string {
 // echoed back, an env value) show none of them in any format, and
 // mcplens's own hint is left as written.
 func TestReportMasksConfigSecrets(t *testing.T) {
-	specs := []loader.ServerSpec{
-		{Label: "remote", Transport: loader.TransportHTTP, URL: "http://127.0.0.1:9/mcp?token=QTOKEN42",
-			Headers: []loader.Header{{Name: "X-Api-Key", Value: "HEADERVALUE77"}}},
-		{Label: "local", Command: "srv", Env: []loader.EnvVar{{Key: "SERVICE_PASSWORD", Value: "ENVPASS55"}}},
+	specs := []config.ServerSpec{
+		{Label: "remote", Transport: config.TransportHTTP, URL: "http://127.0.0.1:9/mcp?token=QTOKEN42",
+			Headers: []config.Header{{Name: "X-Api-Key", Value: "HEADERVALUE77"}}},
+		{Label: "local", Command: "srv", Env: []config.EnvVar{{Key: "SERVICE_PASSWORD", Value: "ENVPASS55"}}},
 	}
 	hint := "(the server wants authorization: mcplens does not run OAuth; give a token in the config's headers)"
 	states := []report.ServerState{
@@ -44,7 +45,7 @@ func TestReportMasksConfigSecrets(t *testing.T) {
 			Faults: []model.Finding{{Severity: model.Warn, Kind: "protocol", Server: "local", Evidence: "stdout carries text that is not JSON: using ENVPASS55"}},
 			Config: []string{"3:5: args: ${env:X} is not set; the client passes an empty string"}},
 	}
-	r := report.Build(report.Input{Config: "c", Policy: mustPolicy(t, "lionagi"), Servers: states, Redact: loader.NewRedactor(specs)})
+	r := report.Build(report.Input{Config: "c", Policy: mustPolicy(t, "lionagi"), Servers: states, Redact: config.NewRedactor(specs)})
 	for format, out := range writeAll(t, r) {
 		for _, secret := range []string{"QTOKEN42", "HEADERVALUE77", "ENVPASS55"} {
 			if strings.Contains(out, secret) {

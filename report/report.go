@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -28,7 +29,7 @@ type ServerState struct {
 	// what it advertised (possibly nothing).
 	Listed bool
 	// Config holds what the config says about this server that its
-	// client would not act on (loader.ServerSpec.Findings).
+	// client would not act on (config.ServerSpec.Findings).
 	Config []string
 	// Faults are the protocol faults the server committed (the loader's
 	// Event.Findings).
@@ -59,7 +60,7 @@ func (s *ServerState) Apply(ev loader.Event) {
 // pin records: its URL when it has one, else its command and arguments, as
 // run (the pin keeps only their fingerprint), shown with their secrets
 // masked (ServerSpec.Redacted). A lock file is meant to be committed.
-func TransportOf(spec loader.ServerSpec) model.Transport {
+func TransportOf(spec config.ServerSpec) model.Transport {
 	r := spec.Redacted()
 	if spec.URL != "" {
 		return model.Transport{URL: spec.URL, Shown: r.URL}
@@ -82,10 +83,10 @@ type Input struct {
 	// tools: differences are reported as accepted (Info), not as errors.
 	LockUpdated bool
 	// Redact masks the config's secrets in every string the report holds
-	// (loader.NewRedactor); nil masks credential syntax only.
+	// (config.NewRedactor); nil masks credential syntax only.
 	Redact *model.Redactor
 	// ConfigFindings are the config file's own findings
-	// (loader.Config.Findings).
+	// (config.Config.Findings).
 	ConfigFindings []string
 	// Findings, when not nil, is Findings(ConfigFindings, Servers, Redact)
 	// computed already (the interface has it): it is not computed again.

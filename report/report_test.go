@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/loader/demo"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
@@ -35,7 +36,7 @@ func TestMain(m *testing.M) {
 }
 
 // collect connects to every server of cfg and returns their settled states.
-func collect(t *testing.T, cfg *loader.Config) []report.ServerState {
+func collect(t *testing.T, cfg *config.Config) []report.ServerState {
 	t.Helper()
 	s := loader.Open(cfg, loader.Options{})
 	defer s.Close()
@@ -114,14 +115,14 @@ func TestGoldenDemo(t *testing.T) {
 // alike, under claude-code (which merges them), with a server that cannot
 // start.
 func TestGoldenCollisions(t *testing.T) {
-	cfg, err := loader.LoadConfig("../testdata/configs/collisions/labels-sanitize-alike.json")
+	cfg, err := config.Load("../testdata/configs/collisions/labels-sanitize-alike.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := range cfg.Servers {
 		cfg.Servers[i].Command = os.Args[0]
 	}
-	cfg.Servers = append(cfg.Servers, loader.ServerSpec{Label: "broken", Command: "/nonexistent/mcplens-test-server"})
+	cfg.Servers = append(cfg.Servers, config.ServerSpec{Label: "broken", Command: "/nonexistent/mcplens-test-server"})
 	r := report.Build(report.Input{
 		Config:   cfg.Path,
 		Policy:   mustPolicy(t, "claude-code"),
@@ -304,9 +305,9 @@ func TestWriteUnknownFormat(t *testing.T) {
 
 // A lock file is committed: the transport it pins carries no secret.
 func TestTransportOfRedacts(t *testing.T) {
-	stdio := report.TransportOf(loader.ServerSpec{Label: "s", Command: "srv", Args: []string{"--token", "sekrit", "--port", "9"},
-		Env: []loader.EnvVar{{Key: "API_KEY", Value: "sekrit"}}})
-	remote := report.TransportOf(loader.ServerSpec{Label: "r", URL: "https://h.example/mcp?key=sekrit"})
+	stdio := report.TransportOf(config.ServerSpec{Label: "s", Command: "srv", Args: []string{"--token", "sekrit", "--port", "9"},
+		Env: []config.EnvVar{{Key: "API_KEY", Value: "sekrit"}}})
+	remote := report.TransportOf(config.ServerSpec{Label: "r", URL: "https://h.example/mcp?key=sekrit"})
 	for _, tr := range []model.Transport{stdio, remote} {
 		if s := tr.String(); strings.Contains(s, "sekrit") {
 			t.Errorf("transport %s shows a secret", s)

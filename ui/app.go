@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -69,7 +70,7 @@ type Model struct {
 
 // New returns the interface for the servers of cfg, fed by backend. title
 // names the config in the header.
-func New(title string, specs []loader.ServerSpec, backend Backend) Model {
+func New(title string, specs []config.ServerSpec, backend Backend) Model {
 	m := Model{
 		c:        common{width: 100, height: 30, styles: DefaultStyles(true), keys: DefaultKeyMap()},
 		title:    title,

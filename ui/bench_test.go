@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcplens/mcplens/internal/scale"
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/ui"
 )
@@ -37,14 +38,14 @@ func (benchBackend) Call(context.Context, string, string, json.RawMessage) (load
 // tools carry generated names and descriptions and one shared ~1 KB schema:
 // rendering reads no more, and 200,000 rows of distinct schemas would not
 // fit a benchmark's memory.
-func benchSurface(rows int) ([]loader.ServerSpec, []loader.Event) {
+func benchSurface(rows int) ([]config.ServerSpec, []loader.Event) {
 	schema := json.RawMessage(scale.Schema(0, 0))
 	n := rows / benchTools
-	specs := make([]loader.ServerSpec, n)
+	specs := make([]config.ServerSpec, n)
 	events := make([]loader.Event, n)
 	for i := range n {
 		label := scale.Label(i)
-		specs[i] = loader.ServerSpec{Label: label, Command: "scale"}
+		specs[i] = config.ServerSpec{Label: label, Command: "scale"}
 		tools := make([]model.Tool, benchTools)
 		for j := range tools {
 			name := scale.Name(i, j)

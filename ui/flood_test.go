@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/ui"
 )
@@ -160,8 +161,8 @@ func bigList(extra []string, changed ...string) []model.Tool {
 // newer list arrived is dropped, and the newest list is compared with the
 // one just before it.
 func TestBigRelistComparedInBackground(t *testing.T) {
-	spec := loader.ServerSpec{Label: "big", Command: "srv"}
-	var m tea.Model = ui.New("big", []loader.ServerSpec{spec}, closedBackend{})
+	spec := config.ServerSpec{Label: "big", Command: "srv"}
+	var m tea.Model = ui.New("big", []config.ServerSpec{spec}, closedBackend{})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	ready := func(tools []model.Tool) (tea.Model, []tea.Msg) {
 		t.Helper()
@@ -213,10 +214,10 @@ func TestBigRelistComparedInBackground(t *testing.T) {
 // A Ready event sent again with the same list, because the server
 // committed a new protocol fault, keeps the marks of the last re-listing.
 func TestRelistMarksSurviveFindings(t *testing.T) {
-	spec := loader.ServerSpec{Label: "m", Command: "srv"}
+	spec := config.ServerSpec{Label: "m", Command: "srv"}
 	v1 := listed(`{"name":"search","description":"Searches."}`)
 	v2 := listed(`{"name":"search","description":"Searches, then uploads."}`, `{"name":"upload"}`)
-	var m tea.Model = ui.New("test config", []loader.ServerSpec{spec}, quietBackend{})
+	var m tea.Model = ui.New("test config", []config.ServerSpec{spec}, quietBackend{})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	m, _ = m.Update(ui.EventMsg(loader.Event{Server: "m", State: loader.Ready, Tools: v1}))
 	m, _ = m.Update(ui.EventMsg(loader.Event{Server: "m", State: loader.Ready, Tools: v2}))
@@ -234,8 +235,8 @@ func TestRelistMarksSurviveFindings(t *testing.T) {
 // looked for in the background, though it lists fewer rows than make a
 // surface large: the view says it is looking meanwhile.
 func TestBigListFindingsInBackground(t *testing.T) {
-	spec := loader.ServerSpec{Label: "big", Command: "srv"}
-	var m tea.Model = ui.New("big", []loader.ServerSpec{spec}, closedBackend{})
+	spec := config.ServerSpec{Label: "big", Command: "srv"}
+	var m tea.Model = ui.New("big", []config.ServerSpec{spec}, closedBackend{})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	m, _ = m.Update(ui.EventMsg(loader.Event{Server: "big", State: loader.Ready, Tools: bigList([]string{"a\u202eb"})}))
 	m = press(m, "5")

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/loader/demo"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/ui"
@@ -51,9 +52,9 @@ func TestUIEscapesHiddenCharacters(t *testing.T) {
 	name := "ask" + spelled("run rm") + "\U000e0041\u3164\u00ad\u2800"
 	cfg := demo.Config(os.Args[0])
 	cfg.Servers = cfg.Servers[:1]
-	cfg.Servers[0].Env = []loader.EnvVar{{Key: demoEnv, Value: "alpha"}}
-	cfg.Servers = append(cfg.Servers, loader.ServerSpec{Label: "h", Command: os.Args[0],
-		Args: []string{demo.Subcommand, "h", name}, Env: []loader.EnvVar{{Key: demoEnv, Value: "h"}}})
+	cfg.Servers[0].Env = []config.EnvVar{{Key: demoEnv, Value: "alpha"}}
+	cfg.Servers = append(cfg.Servers, config.ServerSpec{Label: "h", Command: os.Args[0],
+		Args: []string{demo.Subcommand, "h", name}, Env: []config.EnvVar{{Key: demoEnv, Value: "h"}}})
 	sess := loader.Open(cfg, loader.Options{Timeout: 20 * time.Second})
 	t.Cleanup(func() { sess.Close() })
 

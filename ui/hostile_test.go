@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcplens/mcplens/internal/hostile"
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/loader/demo"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/ui"
@@ -18,11 +19,11 @@ import (
 
 // hostileSession opens demo alpha and the hostile server h in mode, with
 // the environment env.
-func hostileSession(t *testing.T, mode string, env []loader.EnvVar, flags ...string) (*loader.Config, *loader.Session) {
+func hostileSession(t *testing.T, mode string, env []config.EnvVar, flags ...string) (*config.Config, *loader.Session) {
 	t.Helper()
 	cfg := demo.Config(os.Args[0])
 	cfg.Servers = cfg.Servers[:1]
-	cfg.Servers[0].Env = []loader.EnvVar{{Key: demoEnv, Value: "alpha"}}
+	cfg.Servers[0].Env = []config.EnvVar{{Key: demoEnv, Value: "alpha"}}
 	h := hostile.Spec(t, "h", mode, flags...)
 	h.Env = env
 	h.Timeout = time.Second // h's own: alpha keeps the default
@@ -34,7 +35,7 @@ func hostileSession(t *testing.T, mode string, env []loader.EnvVar, flags ...str
 
 // pump feeds m the session's events for d, or until every server of cfg
 // settled when d is 0, and returns how many events it fed.
-func pump(t *testing.T, m tea.Model, cfg *loader.Config, sess *loader.Session, d time.Duration) (tea.Model, int) {
+func pump(t *testing.T, m tea.Model, cfg *config.Config, sess *loader.Session, d time.Duration) (tea.Model, int) {
 	t.Helper()
 	if d == 0 {
 		return settle(t, m, cfg, sess), 0
@@ -145,7 +146,7 @@ func TestUIUnderHostileServers(t *testing.T) {
 
 // slowCallCancelled invokes h's slow tool, waits for its progress to show,
 // cancels it with esc and checks the result pane says so.
-func slowCallCancelled(t *testing.T, m tea.Model, cfg *loader.Config, sess *loader.Session) tea.Model {
+func slowCallCancelled(t *testing.T, m tea.Model, cfg *config.Config, sess *loader.Session) tea.Model {
 	t.Helper()
 	m = press(m, "G", "i") // h's slow tool is the last row
 	if got := screen(m); !strings.Contains(got, "invoke slow") {
@@ -201,7 +202,7 @@ func slowCallCancelled(t *testing.T, m tea.Model, cfg *loader.Config, sess *load
 
 // callEndsInError invokes h's echo, whose server exits mid-call, and checks
 // the call ends with an error and the server shows as failed.
-func callEndsInError(t *testing.T, m tea.Model, cfg *loader.Config, sess *loader.Session) tea.Model {
+func callEndsInError(t *testing.T, m tea.Model, cfg *config.Config, sess *loader.Session) tea.Model {
 	t.Helper()
 	m = press(m, "G", "i")
 	m = sendAndWait(t, m, "a call to a server that exits mid-call did not end")
@@ -316,7 +317,7 @@ func TestUIEscapesServerText(t *testing.T) {
 // TestUINeverShowsSecrets runs a server whose env and arguments carry
 // secrets, and checks no view or pane shows them.
 func TestUINeverShowsSecrets(t *testing.T) {
-	cfg, sess := hostileSession(t, "ok", []loader.EnvVar{{Key: "API_KEY", Value: "sk-SECRET-ENV"}}, "-token", "SECRET-ARG")
+	cfg, sess := hostileSession(t, "ok", []config.EnvVar{{Key: "API_KEY", Value: "sk-SECRET-ENV"}}, "-token", "SECRET-ARG")
 	var m tea.Model = ui.New("secrets", cfg.Servers, sess)
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
 	m, _ = pump(t, m, cfg, sess, 0)

@@ -8,14 +8,14 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 )
 
 // NeededInputs returns the inputs a config declares that one of its servers
 // uses and no answer has been given for: the VS Code ${input:ID} prompts.
-func NeededInputs(cfg *loader.Config) []loader.Input {
-	var needed []loader.Input
+func NeededInputs(cfg *config.Config) []config.Input {
+	var needed []config.Input
 	for _, in := range cfg.Inputs {
 		ref := "${input:" + in.ID + "}"
 		for _, s := range cfg.Servers {
@@ -28,7 +28,7 @@ func NeededInputs(cfg *loader.Config) []loader.Input {
 	return needed
 }
 
-func used(s loader.ServerSpec, ref string) bool {
+func used(s config.ServerSpec, ref string) bool {
 	for _, f := range s.Findings {
 		if strings.Contains(f, ref) {
 			return true
@@ -41,7 +41,7 @@ func used(s loader.ServerSpec, ref string) bool {
 // starts a server that uses one.
 type inputsModel struct {
 	c       common
-	inputs  []loader.Input
+	inputs  []config.Input
 	at      int
 	field   textinput.Model
 	answers map[string]string
@@ -50,7 +50,7 @@ type inputsModel struct {
 
 // NewInputs returns the program that asks for inputs; run it, then read
 // the answers with Answers.
-func NewInputs(inputs []loader.Input) tea.Model {
+func NewInputs(inputs []config.Input) tea.Model {
 	m := &inputsModel{
 		c:       common{width: 80, height: 24, styles: DefaultStyles(true), keys: DefaultKeyMap()},
 		inputs:  inputs,

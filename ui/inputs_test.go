@@ -6,7 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/ui"
 )
 
@@ -22,7 +22,7 @@ func TestInputsAskedAndAnswered(t *testing.T) {
     "alpha": {"command": "srv", "env": {"API_KEY": "${input:api-key}"}}
   }
 }`
-	cfg, err := loader.ParseConfig(".vscode/mcp.json", []byte(file))
+	cfg, err := config.Parse(".vscode/mcp.json", []byte(file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestInputsAskedAndAnswered(t *testing.T) {
 	if !complete || answers["api-key"] != "s3cret" {
 		t.Fatalf("Answers = %v, %v; want api-key answered", answers, complete)
 	}
-	cfg, err = loader.ParseConfigWith(".vscode/mcp.json", []byte(file), loader.ConfigOptions{Inputs: answers})
+	cfg, err = config.ParseWith(".vscode/mcp.json", []byte(file), config.Options{Inputs: answers})
 	if err != nil {
 		t.Fatal(err)
 	}

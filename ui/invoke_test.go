@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/ui"
 )
 
@@ -128,7 +129,7 @@ func (cutBackend) Call(context.Context, string, string, json.RawMessage) (loader
 // A call whose answer was cut says so under the frame, as `mcplens call`
 // does, beside the error naming the limit.
 func TestInvokeShowsCutAnswer(t *testing.T) {
-	var m tea.Model = ui.New("test config", []loader.ServerSpec{{Label: "a", Command: "srv"}}, cutBackend{})
+	var m tea.Model = ui.New("test config", []config.ServerSpec{{Label: "a", Command: "srv"}}, cutBackend{})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
 	m, _ = m.Update(ui.EventMsg(loader.Event{Server: "a", State: loader.Ready, Tools: listed(`{"name":"big"}`)}))
 	m = send(t, press(m, "i"))

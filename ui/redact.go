@@ -3,7 +3,7 @@ package ui
 import "github.com/mcplens/mcplens/model"
 
 // Whatever the interface shows of a server or a call goes through one of
-// these: the config's secrets are masked (loader.NewRedactor) before the
+// these: the config's secrets are masked (config.NewRedactor) before the
 // text is sanitized, so that no secret the config holds reaches the
 // screen, in a message, a frame or a description.
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcplens/mcplens/internal/hostile"
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
 	"github.com/mcplens/mcplens/ui"
@@ -40,11 +41,11 @@ func TestUIMasksSecretsInErrors(t *testing.T) {
 	defer echo.Close()
 	closed := httptest.NewServer(http.NotFoundHandler())
 	closed.Close() // nothing listens there any more: the connect error quotes the URL
-	cfg := &loader.Config{Path: "secrets.json", Servers: []loader.ServerSpec{
-		{Label: "gone", Transport: loader.TransportHTTP, URL: closed.URL + "/mcp?token=QTOKEN43", Timeout: 10 * time.Second},
-		{Label: "auth", Transport: loader.TransportHTTP, URL: auth.URL + "/mcp?token=QTOKEN42", Timeout: 10 * time.Second},
-		{Label: "echo", Transport: loader.TransportHTTP, URL: echo.URL + "/mcp", Timeout: 10 * time.Second,
-			Headers: []loader.Header{{Name: "X-Api-Key", Value: "HEADERVALUE77"}}},
+	cfg := &config.Config{Path: "secrets.json", Servers: []config.ServerSpec{
+		{Label: "gone", Transport: config.TransportHTTP, URL: closed.URL + "/mcp?token=QTOKEN43", Timeout: 10 * time.Second},
+		{Label: "auth", Transport: config.TransportHTTP, URL: auth.URL + "/mcp?token=QTOKEN42", Timeout: 10 * time.Second},
+		{Label: "echo", Transport: config.TransportHTTP, URL: echo.URL + "/mcp", Timeout: 10 * time.Second,
+			Headers: []config.Header{{Name: "X-Api-Key", Value: "HEADERVALUE77"}}},
 	}}
 	sess := loader.Open(cfg, loader.Options{})
 	t.Cleanup(func() { sess.Close() })
@@ -82,7 +83,7 @@ func TestUIMasksSecretsInErrors(t *testing.T) {
 // hostileConfig writes a Cursor config of three hostile servers: one
 // writes junk on stdout, one answers ids nobody asked for, and one is
 // started with an unset ${env:...} and a key Cursor does not read.
-func hostileConfig(t *testing.T) *loader.Config {
+func hostileConfig(t *testing.T) *config.Config {
 	t.Helper()
 	bin := hostile.Path(t)
 	data := fmt.Sprintf(`{"mcpServers": {
@@ -94,7 +95,7 @@ func hostileConfig(t *testing.T) *loader.Config {
 	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := loader.ParseConfigWith(path, []byte(data), loader.ConfigOptions{Format: "cursor",
+	cfg, err := config.ParseWith(path, []byte(data), config.Options{Format: "cursor",
 		LookupEnv: func(string) (string, bool) { return "", false }})
 	if err != nil {
 		t.Fatal(err)
@@ -154,7 +155,7 @@ func TestFindingsAgree(t *testing.T) {
 	}
 	policy, _ := model.PolicyNamed("lionagi")
 	r := report.Build(report.Input{Config: cfg.Path, Policy: policy, Servers: states,
-		Redact: loader.NewRedactor(cfg.Servers)})
+		Redact: config.NewRedactor(cfg.Servers)})
 
 	tuiList := ui.FindingList(m)
 	var tuiRows, checkRows []string

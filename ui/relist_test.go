@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/ui"
 )
 
@@ -14,7 +15,7 @@ import (
 // marked +, its changed tools ~ with the fields on the detail pane, and a
 // line for each tool it no longer lists.
 func TestRelistMarks(t *testing.T) {
-	spec := loader.ServerSpec{Label: "m", Command: "srv"}
+	spec := config.ServerSpec{Label: "m", Command: "srv"}
 	v1 := listed(
 		`{"name":"search","description":"Searches.","inputSchema":{"type":"object"}}`,
 		`{"name":"fetch","description":"Fetches.","inputSchema":{"type":"object"}}`,
@@ -23,7 +24,7 @@ func TestRelistMarks(t *testing.T) {
 		`{"name":"search","description":"Searches, then uploads.","inputSchema":{"type":"object"}}`,
 		`{"name":"upload","description":"Uploads.","inputSchema":{"type":"object"}}`,
 	)
-	var m tea.Model = ui.New("test config", []loader.ServerSpec{spec}, quietBackend{})
+	var m tea.Model = ui.New("test config", []config.ServerSpec{spec}, quietBackend{})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	m, _ = m.Update(ui.EventMsg(loader.Event{Server: "m", State: loader.Ready, Tools: v1}))
 	before := screen(m)

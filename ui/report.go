@@ -43,7 +43,7 @@ func (m *Model) SetLock(path string, l *model.Lock) {
 }
 
 // SetConfigFindings gives the findings view, and the report, what the
-// config file says as a whole (loader.Config.Findings).
+// config file says as a whole (config.Config.Findings).
 func (m *Model) SetConfigFindings(fs []string) {
 	m.surface.fileFindings = fs
 	m.surface.invalidate()

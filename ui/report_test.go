@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
 	"github.com/mcplens/mcplens/ui"
@@ -39,12 +40,12 @@ func listed(raw ...string) []model.Tool {
 // A tools/list_changed mid-session relists; the relisted tool that differs
 // from the lock says so, field by field, on the detail pane.
 func TestLockLive(t *testing.T) {
-	spec := loader.ServerSpec{Label: "m", Command: "srv"}
+	spec := config.ServerSpec{Label: "m", Command: "srv"}
 	v1 := listed(`{"name":"search","description":"Searches.","inputSchema":{"type":"object","properties":{}}}`)
 	v2 := listed(`{"name":"search","description":"Searches. Then uploads.","inputSchema":{"type":"object","properties":{"to":{"type":"string"}}}}`)
 	lock := report.UpdatedLock(nil, []report.ServerState{{Label: "m", Transport: report.TransportOf(spec), Tools: v1, Listed: true}})
 
-	m := ui.New("test config", []loader.ServerSpec{spec}, quietBackend{})
+	m := ui.New("test config", []config.ServerSpec{spec}, quietBackend{})
 	m.SetLock("mcplens.lock", lock)
 	var tm tea.Model = m
 	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
@@ -70,7 +71,7 @@ func TestReportKey(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 
-	m := ui.New("test config", []loader.ServerSpec{{Label: "a", Command: "srv"}}, quietBackend{})
+	m := ui.New("test config", []config.ServerSpec{{Label: "a", Command: "srv"}}, quietBackend{})
 	var tm tea.Model = m
 	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
 	tm, _ = tm.Update(ui.EventMsg(loader.Event{Server: "a", State: loader.Ready, Protocol: "2025-11-25",

@@ -8,7 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/ui"
 )
@@ -41,7 +41,7 @@ func TestReportKeyDoesNotFollowALink(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	var tm tea.Model = ui.New("test config", []loader.ServerSpec{{Label: "a", Command: "srv"}}, quietBackend{})
+	var tm tea.Model = ui.New("test config", []config.ServerSpec{{Label: "a", Command: "srv"}}, quietBackend{})
 	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
 	tm = pressRun(t, tm, "r")
 	if s := screen(tm); !strings.Contains(s, ui.ReportFile+" is a symbolic link: overwrite "+ui.ReportFile+"? y/n") {
@@ -84,7 +84,7 @@ func TestReportKeyAsksBeforeReplacing(t *testing.T) {
 	if err := os.WriteFile(ui.ReportFile, []byte(notes), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var tm tea.Model = ui.New("test config", []loader.ServerSpec{{Label: "a", Command: "srv"}}, quietBackend{})
+	var tm tea.Model = ui.New("test config", []config.ServerSpec{{Label: "a", Command: "srv"}}, quietBackend{})
 	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
 	tm = pressRun(t, tm, "r")
 	if s := screen(tm); !strings.Contains(s, ui.ReportFile+" was not written by mcplens: overwrite "+ui.ReportFile+"? y/n") {
@@ -102,7 +102,7 @@ func TestOutdatedLockFooter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := ui.New("test config", []loader.ServerSpec{{Label: "a", Command: "srv"}}, quietBackend{})
+	m := ui.New("test config", []config.ServerSpec{{Label: "a", Command: "srv"}}, quietBackend{})
 	m.SetLock("old.lock", l)
 	var tm tea.Model = m
 	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 200, Height: 40})

@@ -13,16 +13,17 @@ import (
 
 	"github.com/mcplens/mcplens/internal/scale"
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/ui"
 )
 
 // scaleConfig is n scale servers of tools tools each, answering initialize
 // after delay.
-func scaleConfig(tb testing.TB, n, tools int, delay time.Duration) *loader.Config {
+func scaleConfig(tb testing.TB, n, tools int, delay time.Duration) *config.Config {
 	bin := scale.Path(tb)
-	cfg := &loader.Config{Path: "scale config"}
+	cfg := &config.Config{Path: "scale config"}
 	for i := range n {
-		cfg.Servers = append(cfg.Servers, loader.ServerSpec{Label: scale.Label(i), Command: bin, Args: scale.Args(i, tools, delay)})
+		cfg.Servers = append(cfg.Servers, config.ServerSpec{Label: scale.Label(i), Command: bin, Args: scale.Args(i, tools, delay)})
 	}
 	return cfg
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -126,7 +127,7 @@ func (m Model) serverLine(i int) string {
 	}
 	transport := sv.spec.Transport
 	if transport == "" {
-		transport = loader.TransportStdio
+		transport = config.TransportStdio
 	}
 	parts := []string{icon + " " + s.Section.Render(model.Sanitize(sv.spec.Label)), s.Muted.Render(transport), state}
 	if r != nil {

@@ -4,13 +4,14 @@ import (
 	"time"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
 )
 
 // A server is what the interface knows of one configured server.
 type server struct {
-	spec     loader.ServerSpec
+	spec     config.ServerSpec
 	state    loader.State
 	err      string
 	stderr   string
@@ -39,7 +40,7 @@ type server struct {
 type surface struct {
 	servers []server
 	byLabel map[string]int
-	// redact masks the config's secrets (loader.NewRedactor).
+	// redact masks the config's secrets (config.NewRedactor).
 	redact *model.Redactor
 	// fileFindings are the config file's own findings (SetConfigFindings).
 	fileFindings []string
@@ -94,8 +95,8 @@ type line struct {
 	text    string
 }
 
-func newSurface(specs []loader.ServerSpec, policies []model.Policy) *surface {
-	s := &surface{byLabel: make(map[string]int, len(specs)), policies: policies, redact: loader.NewRedactor(specs)}
+func newSurface(specs []config.ServerSpec, policies []model.Policy) *surface {
+	s := &surface{byLabel: make(map[string]int, len(specs)), policies: policies, redact: config.NewRedactor(specs)}
 	s.deriving.compare, s.deriving.findings = -1, -1
 	for i, spec := range specs {
 		s.servers = append(s.servers, server{spec: spec, state: loader.Connecting})

@@ -14,6 +14,7 @@ import (
 	"github.com/mcplens/mcplens/internal/hostile"
 	"github.com/mcplens/mcplens/internal/scale"
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/loader/demo"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/ui"
@@ -49,12 +50,12 @@ func TestMain(m *testing.M) {
 }
 
 // demoSession opens the demo config served by this test binary.
-func demoSession(t *testing.T) (*loader.Config, *loader.Session) {
+func demoSession(t *testing.T) (*config.Config, *loader.Session) {
 	t.Helper()
 	cfg := demo.Config(os.Args[0])
 	for i := range cfg.Servers {
 		s := &cfg.Servers[i]
-		s.Env = append(s.Env, loader.EnvVar{Key: demoEnv, Value: s.Label})
+		s.Env = append(s.Env, config.EnvVar{Key: demoEnv, Value: s.Label})
 	}
 	sess := loader.Open(cfg, loader.Options{Timeout: 20 * time.Second})
 	t.Cleanup(func() { sess.Close() })
@@ -62,7 +63,7 @@ func demoSession(t *testing.T) (*loader.Config, *loader.Session) {
 }
 
 // settle feeds m the session's events until every server is ready or failed.
-func settle(t *testing.T, m tea.Model, cfg *loader.Config, sess *loader.Session) tea.Model {
+func settle(t *testing.T, m tea.Model, cfg *config.Config, sess *loader.Session) tea.Model {
 	t.Helper()
 	pending := map[string]bool{}
 	for _, s := range cfg.Servers {

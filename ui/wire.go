@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -26,7 +27,7 @@ type wireView struct {
 	shown []loader.Frame
 }
 
-func newWireView(specs []loader.ServerSpec) wireView {
+func newWireView(specs []config.ServerSpec) wireView {
 	w := wireView{frames: make(map[string][]loader.Frame, len(specs)), only: -1}
 	for _, s := range specs {
 		w.labels = append(w.labels, s.Label)

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 )
 
 // Modes is every fault the server commits, by mode name.
@@ -57,9 +57,9 @@ func Cleanup() {
 
 // Spec is a server labelled label running the hostile server in mode, with
 // extra flags.
-func Spec(t testing.TB, label, mode string, flags ...string) loader.ServerSpec {
+func Spec(t testing.TB, label, mode string, flags ...string) config.ServerSpec {
 	t.Helper()
-	return loader.ServerSpec{Label: label, Command: Path(t), Args: append([]string{"-mode", mode}, flags...)}
+	return config.ServerSpec{Label: label, Command: Path(t), Args: append([]string{"-mode", mode}, flags...)}
 }
 
 // Root returns the directory of the mcplens module.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/loader/demo"
 	"github.com/mcplens/mcplens/model"
 )
@@ -40,7 +41,7 @@ func TestCollisionConfigs(t *testing.T) {
 	for _, path := range paths {
 		name := strings.TrimSuffix(filepath.Base(path), ".json")
 		t.Run(name, func(t *testing.T) {
-			cfg, err := loader.LoadConfig(path)
+			cfg, err := config.Load(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,7 +72,7 @@ func TestCollisionConfigs(t *testing.T) {
 
 // listAll connects every server of cfg and returns what each listed, in
 // declaration order, checking the names crossed the wire unchanged.
-func listAll(t *testing.T, cfg *loader.Config) []model.Catalogue {
+func listAll(t *testing.T, cfg *config.Config) []model.Catalogue {
 	t.Helper()
 	sess := loader.Open(cfg, loader.Options{Timeout: 20 * time.Second})
 	defer sess.Close()

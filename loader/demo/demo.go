@@ -15,7 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 )
 
 // Subcommand is the hidden argument that makes mcplens serve a demo server:
@@ -24,10 +24,10 @@ const Subcommand = "__demo-server"
 
 // Config returns the demo config: servers alpha, beta and gamma, in that
 // order, each running exe with Subcommand and its label.
-func Config(exe string) *loader.Config {
-	cfg := &loader.Config{Path: "demo config"}
+func Config(exe string) *config.Config {
+	cfg := &config.Config{Path: "demo config"}
 	for _, label := range []string{"alpha", "beta", "gamma"} {
-		cfg.Servers = append(cfg.Servers, loader.ServerSpec{
+		cfg.Servers = append(cfg.Servers, config.ServerSpec{
 			Label:   label,
 			Command: exe,
 			Args:    []string{Subcommand, label},

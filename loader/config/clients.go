@@ -1,4 +1,4 @@
-package loader
+package config
 
 import (
 	"fmt"
@@ -42,7 +42,7 @@ func (r *reader) claudeUser() error {
 		}
 	}
 	if chosen == nil && r.opts.Project != "" {
-		return &ConfigError{Path: r.d.path, Msg: fmt.Sprintf("no project %q under \"projects\" (projects with servers: %s)",
+		return &Error{Path: r.d.path, Msg: fmt.Sprintf("no project %q under \"projects\" (projects with servers: %s)",
 			r.opts.Project, listOrNone(withServers))}
 	}
 	if chosen != nil {
@@ -67,7 +67,7 @@ func (r *reader) claudeUser() error {
 			"; add one with --project PATH")
 	}
 	if len(r.cfg.Servers) == 0 {
-		return &ConfigError{Path: r.d.path, Line: 1, Col: 1, Msg: fmt.Sprintf(
+		return &Error{Path: r.d.path, Line: 1, Col: 1, Msg: fmt.Sprintf(
 			"no servers: no user \"mcpServers\" and no project picked (projects with servers: %s)", listOrNone(withServers))}
 	}
 	return nil

@@ -1,4 +1,4 @@
-package loader_test
+package config_test
 
 import (
 	"errors"
@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -42,7 +42,7 @@ func lookupTestEnv(k string) (string, bool) {
 func configFiles(t *testing.T) []string {
 	t.Helper()
 	var files []string
-	root := filepath.Join("..", "testdata", "configs", "formats")
+	root := filepath.Join("..", "..", "testdata", "configs", "formats")
 	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -68,7 +68,7 @@ func TestConfigGoldens(t *testing.T) {
 	}
 	formats := map[string]bool{}
 	for _, path := range files {
-		t.Run(strings.TrimPrefix(filepath.ToSlash(path), "../testdata/configs/formats/"), func(t *testing.T) {
+		t.Run(strings.TrimPrefix(filepath.ToSlash(path), "../../testdata/configs/formats/"), func(t *testing.T) {
 			ws, err := filepath.Abs(filepath.Dir(path))
 			if err != nil {
 				t.Fatal(err)
@@ -76,14 +76,14 @@ func TestConfigGoldens(t *testing.T) {
 			if d := filepath.Base(ws); strings.HasPrefix(d, ".") || d == "zed" {
 				ws = filepath.Dir(ws)
 			}
-			opts := loader.ConfigOptions{
+			opts := config.Options{
 				LookupEnv: lookupTestEnv,
 				Home:      "/home/user",
 				Workspace: ws,
 				Project:   "/home/user/work/api",
 				Inputs:    map[string]string{"region": "eu-west"},
 			}
-			cfg, err := loader.LoadConfigWith(path, opts)
+			cfg, err := config.LoadWith(path, opts)
 			var got string
 			if err != nil {
 				got = "error: " + err.Error() + "\n"
@@ -105,14 +105,14 @@ func TestConfigGoldens(t *testing.T) {
 			}
 			want, err := os.ReadFile(golden)
 			if err != nil {
-				t.Fatalf("%v (run go test ./loader -run TestConfigGoldens -update)", err)
+				t.Fatalf("%v (run go test ./loader/config -run TestConfigGoldens -update)", err)
 			}
 			if got != string(want) {
 				t.Errorf("%s differs from %s:\n--- got\n%s--- want\n%s", path, golden, got, want)
 			}
 		})
 	}
-	for _, f := range loader.Formats() {
+	for _, f := range config.Formats() {
 		if !formats[f.Name] && !*update {
 			t.Errorf("no test config is read as %s", f.Name)
 		}
@@ -121,7 +121,7 @@ func TestConfigGoldens(t *testing.T) {
 
 // describeConfig renders a parsed config for a golden file, through
 // Redacted: keys visible, secret values masked.
-func describeConfig(cfg *loader.Config) string {
+func describeConfig(cfg *config.Config) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "format: %s\n", cfg.Format)
 	if cfg.Project != "" {
@@ -204,12 +204,12 @@ func TestDetectFormat(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, err := loader.ParseConfig(tt.path, []byte(tt.data))
+			cfg, err := config.Parse(tt.path, []byte(tt.data))
 			if err != nil {
-				t.Fatalf("ParseConfig(%q) error: %v", tt.path, err)
+				t.Fatalf("Parse(%q) error: %v", tt.path, err)
 			}
 			if cfg.Format != tt.want || cfg.Servers[0].Format != tt.want {
-				t.Errorf("ParseConfig(%q) format = %q, want %q", tt.path, cfg.Format, tt.want)
+				t.Errorf("Parse(%q) format = %q, want %q", tt.path, cfg.Format, tt.want)
 			}
 		})
 	}
@@ -217,24 +217,24 @@ func TestDetectFormat(t *testing.T) {
 
 func TestFormatOverride(t *testing.T) {
 	data := []byte(`{"mcpServers": {"a": {"command": "x", "url": "http://h", "env": {"K": "${env:K}"}}}}`)
-	cfg, err := loader.ParseConfigWith("x.json", data, loader.ConfigOptions{Format: "claude-desktop"})
+	cfg, err := config.ParseWith("x.json", data, config.Options{Format: "claude-desktop"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := cfg.Servers[0]
-	if cfg.Format != "claude-desktop" || s.Transport != loader.TransportStdio || s.Env[0].Value != "${env:K}" {
+	if cfg.Format != "claude-desktop" || s.Transport != config.TransportStdio || s.Env[0].Value != "${env:K}" {
 		t.Errorf("as claude-desktop: %+v, want stdio with env passed as written", s)
 	}
 	if want := []string{`1:39: unknown key "url": Claude Desktop does not read it`}; !reflect.DeepEqual(s.Findings, want) {
 		t.Errorf("findings = %q, want %q", s.Findings, want)
 	}
 
-	_, err = loader.ParseConfigWith("x.json", data, loader.ConfigOptions{Format: "vscode"})
+	_, err = config.ParseWith("x.json", data, config.Options{Format: "vscode"})
 	want := `x.json:1:1: no "servers" key at the top level (found "mcpServers": is this a Claude Desktop file? try --format claude-desktop)`
 	if err == nil || err.Error() != want {
 		t.Errorf("as vscode: error %v, want %s", err, want)
 	}
-	_, err = loader.ParseConfigWith("x.json", data, loader.ConfigOptions{Format: "nope"})
+	_, err = config.ParseWith("x.json", data, config.Options{Format: "nope"})
 	if err == nil || !strings.Contains(err.Error(), `unknown format "nope" (want one of: `+allFormats+")") {
 		t.Errorf("unknown format: error %v", err)
 	}
@@ -301,13 +301,13 @@ func TestConfigSyntaxErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := loader.ParseConfigWith(tt.path, []byte(tt.data), loader.ConfigOptions{Project: "/nope"})
+			_, err := config.ParseWith(tt.path, []byte(tt.data), config.Options{Project: "/nope"})
 			if err == nil || err.Error() != tt.want {
-				t.Errorf("ParseConfig(%q)\n got  %v\n want %s", tt.data, err, tt.want)
+				t.Errorf("Parse(%q)\n got  %v\n want %s", tt.data, err, tt.want)
 			}
-			var ce *loader.ConfigError
+			var ce *config.Error
 			if !errors.As(err, &ce) {
-				t.Errorf("error is %T, want *loader.ConfigError", err)
+				t.Errorf("error is %T, want *config.Error", err)
 			}
 		})
 	}
@@ -315,7 +315,7 @@ func TestConfigSyntaxErrors(t *testing.T) {
 
 func TestJSONCPositionsMatchTheFile(t *testing.T) {
 	data := "{\n  // a comment with \"quotes\" and a , comma\n  \"servers\": {\n    \"a\": {\"command\": \"x\", \"bogus\": 1,},\n  },\n}\n"
-	cfg, err := loader.ParseConfig("/p/.vscode/mcp.json", []byte(data))
+	cfg, err := config.Parse("/p/.vscode/mcp.json", []byte(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +327,7 @@ func TestJSONCPositionsMatchTheFile(t *testing.T) {
 		t.Errorf("config findings = %q, want none: VS Code reads comments", cfg.Findings)
 	}
 
-	cfg, err = loader.ParseConfig(".mcp.json", []byte("{\"mcpServers\": {\"a\": {\"command\": \"x\"}}, // c\n}"))
+	cfg, err = config.Parse(".mcp.json", []byte("{\"mcpServers\": {\"a\": {\"command\": \"x\"}}, // c\n}"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -368,7 +368,7 @@ func TestExpandVariables(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			data := fmt.Sprintf(`{"mcpServers": {"s": {"command": "x", "args": [%q]}}}`, tt.field)
-			cfg, err := loader.ParseConfigWith(tt.path, []byte(data), loader.ConfigOptions{
+			cfg, err := config.ParseWith(tt.path, []byte(data), config.Options{
 				LookupEnv: lookup, Home: "/home/u", Workspace: "/w/proj",
 			})
 			if err != nil {
@@ -384,7 +384,7 @@ func TestExpandVariables(t *testing.T) {
 
 func TestUnresolvedCommandIsNotStarted(t *testing.T) {
 	data := `{"mcpServers": {"a": {"command": "${env:NOPE}"}, "b": {"url": "https://${env:NOPE}/mcp"}}}`
-	cfg, err := loader.ParseConfigWith(".cursor/mcp.json", []byte(data), loader.ConfigOptions{LookupEnv: func(string) (string, bool) { return "", false }})
+	cfg, err := config.ParseWith(".cursor/mcp.json", []byte(data), config.Options{LookupEnv: func(string) (string, bool) { return "", false }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -405,21 +405,21 @@ func TestClaudeUserProjects(t *testing.T) {
     "/b": {"mcpServers": {"only-b": {"command": "b"}}}
   }
 }`
-	labels := func(cfg *loader.Config) string {
+	labels := func(cfg *config.Config) string {
 		var out []string
 		for _, s := range cfg.Servers {
 			out = append(out, s.Label+"="+s.Command+s.URL)
 		}
 		return strings.Join(out, " ")
 	}
-	cfg, err := loader.ParseConfigWith("/h/.claude.json", []byte(data), loader.ConfigOptions{Project: "/a"})
+	cfg, err := config.ParseWith("/h/.claude.json", []byte(data), config.Options{Project: "/a"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, want := labels(cfg), "mem=project-mem web=http://u extra=e"; got != want || cfg.Project != "/a" {
 		t.Errorf("with project /a: %s (project %q), want %s", got, cfg.Project, want)
 	}
-	cfg, err = loader.ParseConfigWith("/h/.claude.json", []byte(data), loader.ConfigOptions{Project: ""})
+	cfg, err = config.ParseWith("/h/.claude.json", []byte(data), config.Options{Project: ""})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -434,18 +434,18 @@ func TestClaudeUserProjects(t *testing.T) {
 func TestVSCodeInputs(t *testing.T) {
 	data := `{"inputs": [{"type": "promptString", "id": "k", "description": "Key", "password": true}],
 "servers": {"s": {"command": "x", "env": {"K": "${input:k}"}}}}`
-	cfg, err := loader.ParseConfigWith("/p/.vscode/mcp.json", []byte(data), loader.ConfigOptions{})
+	cfg, err := config.ParseWith("/p/.vscode/mcp.json", []byte(data), config.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []loader.Input{{ID: "k", Type: "promptString", Description: "Key", Password: true}}; !reflect.DeepEqual(cfg.Inputs, want) {
+	if want := []config.Input{{ID: "k", Type: "promptString", Description: "Key", Password: true}}; !reflect.DeepEqual(cfg.Inputs, want) {
 		t.Errorf("inputs = %+v, want %+v", cfg.Inputs, want)
 	}
 	s := cfg.Servers[0]
 	if s.Env[0].Value != "${input:k}" || len(s.Findings) != 1 || !strings.Contains(s.Findings[0], "needs an answer") {
 		t.Errorf("unanswered input: env %v, findings %q", s.Env, s.Findings)
 	}
-	cfg, err = loader.ParseConfigWith("/p/.vscode/mcp.json", []byte(data), loader.ConfigOptions{Inputs: map[string]string{"k": "answer"}})
+	cfg, err = config.ParseWith("/p/.vscode/mcp.json", []byte(data), config.Options{Inputs: map[string]string{"k": "answer"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package loader
+package config
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ import (
 func parseTOML(path string, data []byte) (*doc, error) {
 	d := &doc{path: path, data: data}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, &ConfigError{Path: path, Msg: "empty file"}
+		return nil, &Error{Path: path, Msg: "empty file"}
 	}
 	if off := tomlTooDeep(data); off >= 0 {
 		return nil, d.depthError(off)
@@ -35,10 +35,10 @@ func parseTOML(path string, data []byte) (*doc, error) {
 			line, col := de.Position() // col counts bytes
 			return nil, d.errorAt(lineOffset(data, line)+col-1, strings.TrimPrefix(de.Error(), "toml: "))
 		}
-		return nil, &ConfigError{Path: path, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
+		return nil, &Error{Path: path, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
 	}
 	if perr != nil { // the decoder accepted it; be sure
-		return nil, &ConfigError{Path: path, Msg: perr.Error()}
+		return nil, &Error{Path: path, Msg: perr.Error()}
 	}
 	d.root = root
 	return d, nil

@@ -1,4 +1,4 @@
-package loader_test
+package config_test
 
 import (
 	"os"
@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 )
 
-func TestFindConfigs(t *testing.T) {
+func TestLocate(t *testing.T) {
 	root := t.TempDir()
 	home := filepath.Join(root, "home")
 	project := filepath.Join(home, "src", "app")
@@ -33,7 +33,7 @@ func TestFindConfigs(t *testing.T) {
 	write(filepath.Join(home, ".codex", "config.toml"), "[mcp_servers.c]\ncommand = \"c\"\n")
 
 	var got []string
-	for _, f := range loader.FindConfigs(sub, home) {
+	for _, f := range config.Locate(sub, home, config.Options{}) {
 		rel, _ := filepath.Rel(root, f.Path)
 		line := f.Scope + " " + filepath.ToSlash(rel) + " "
 		if f.Err != nil {
@@ -52,6 +52,6 @@ func TestFindConfigs(t *testing.T) {
 		"user home/.config/zed/settings.json zed *",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("FindConfigs =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		t.Errorf("Locate =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -1,4 +1,4 @@
-package loader
+package config
 
 import (
 	"bufio"
@@ -420,7 +420,7 @@ func (r *reader) envFile(spec *ServerSpec, path string, raw *rawServer) []EnvVar
 		}
 		path = filepath.Join(base, path)
 	}
-	data, err := readConfigFile(path, r.opts.Limits.WithDefaults().Config) // bounded: it may be /dev/zero
+	data, err := readConfigFile(path, r.opts.maxSize()) // bounded: it may be /dev/zero
 	if err != nil {
 		spec.Findings = append(spec.Findings, fmt.Sprintf("%s: envFile: %v", r.d.at(raw.envFile.off), err))
 		return nil

@@ -1,4 +1,4 @@
-package loader
+package config
 
 import (
 	"os"
@@ -184,11 +184,11 @@ type reader struct {
 	d    *doc
 	f    *format
 	exp  *expander
-	opts ConfigOptions
+	opts Options
 	cfg  *Config
 }
 
-func newReader(d *doc, f *format, opts ConfigOptions) *reader {
+func newReader(d *doc, f *format, opts Options) *reader {
 	lookup := opts.LookupEnv
 	if lookup == nil {
 		lookup = os.LookupEnv
@@ -260,7 +260,7 @@ func (r *reader) serversMember(obj *node) (*member, error) {
 				break
 			}
 		}
-		return nil, &ConfigError{Path: r.d.path, Line: 1, Col: 1, Msg: msg}
+		return nil, &Error{Path: r.d.path, Line: 1, Col: 1, Msg: msg}
 	}
 	return found, nil
 }

@@ -1,4 +1,4 @@
-package loader
+package config
 
 import (
 	"bytes"
@@ -83,9 +83,9 @@ type doc struct {
 }
 
 // errorAt builds a ConfigError at byte offset off of the file.
-func (d *doc) errorAt(off int, msg string) *ConfigError {
+func (d *doc) errorAt(off int, msg string) *Error {
 	line, col := position(d.data, off)
-	return &ConfigError{Path: d.path, Line: line, Col: col, Msg: msg}
+	return &Error{Path: d.path, Line: line, Col: col, Msg: msg}
 }
 
 // at formats the position of byte offset off as "line:col".
@@ -120,7 +120,7 @@ func parseJSON(path string, data []byte) (*doc, error) {
 	}
 	text := data[base:]
 	if len(bytes.TrimSpace(text)) == 0 {
-		return nil, &ConfigError{Path: path, Msg: "empty file"}
+		return nil, &Error{Path: path, Msg: "empty file"}
 	}
 	if off := jsonTooDeep(text); off >= 0 {
 		return nil, d.depthError(base + off)

@@ -1,4 +1,4 @@
-package loader
+package config
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -90,20 +91,20 @@ type Config struct {
 	Project string
 }
 
-// A ConfigError is a config that cannot be used, with the position of the
+// An Error is a config that cannot be used, with the position of the
 // offending token. Line and Col are 1-based (Col counts characters); both
 // are 0 when the error has no position.
-type ConfigError struct {
+type Error struct {
 	Path      string
 	Line, Col int
 	Msg       string
-	// Err is the cause when it is an error of its own (a *LimitError).
+	// Err is the cause when it is an error of its own (a *SizeError).
 	Err error
 }
 
-func (e *ConfigError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
-func (e *ConfigError) Error() string {
+func (e *Error) Error() string {
 	if e.Line == 0 {
 		return fmt.Sprintf("%s: %s", e.Path, e.Msg)
 	}
@@ -112,7 +113,7 @@ func (e *ConfigError) Error() string {
 
 // ConfigOptions tune how a config is read. The zero value reads the file as
 // its client would on this machine.
-type ConfigOptions struct {
+type Options struct {
 	// Format forces a format by name (see Formats); "" detects it from the
 	// file's name and content.
 	Format string
@@ -128,24 +129,58 @@ type ConfigOptions struct {
 	Workspace string
 	// Inputs answers VS Code's ${input:ID} variables, by ID.
 	Inputs map[string]string
-	// Limits bounds the config file (Limits.Config); unset, its default.
-	Limits Limits
+	// MaxSize bounds the config file, in bytes; 0 means DefaultMaxSize.
+	// An envFile it names is bounded alike.
+	MaxSize int64
 }
 
-// LoadConfig reads and parses the config file at path, detecting its format.
-func LoadConfig(path string) (*Config, error) {
-	return LoadConfigWith(path, ConfigOptions{})
+// DefaultMaxSize is the size a config file may have unless raised
+// (--limit config=SIZE).
+const DefaultMaxSize = 4 << 20
+
+// maxSize is the bound on a config file that o sets.
+func (o Options) maxSize() int64 {
+	if o.MaxSize > 0 {
+		return o.MaxSize
+	}
+	return DefaultMaxSize
 }
 
-// LoadConfigWith reads and parses the config file at path. A file that is
+// A SizeError says that a config file is over its bound (Options.MaxSize).
+type SizeError struct {
+	Max  int64  // the bound in force
+	What string // what went over it: the file's path, or "the file"
+}
+
+func (e *SizeError) Error() string {
+	return fmt.Sprintf("%s is over the %s config limit; raise it with --limit config=SIZE or MCPLENS_LIMIT_CONFIG",
+		e.What, sizeText(e.Max))
+}
+
+// sizeText writes n bytes as --limit reads them: 4MiB, 64KiB, 1500B.
+func sizeText(n int64) string {
+	unit := 0
+	for unit < 3 && n >= 1024 && n%1024 == 0 {
+		n /= 1024
+		unit++
+	}
+	return strconv.FormatInt(n, 10) + [...]string{"B", "KiB", "MiB", "GiB"}[unit]
+}
+
+// Load reads and parses the config file at path, detecting its format.
+func Load(path string) (*Config, error) {
+	return LoadWith(path, Options{})
+}
+
+// LoadWith reads and parses the config file at path. A file that is
 // not a regular file (a FIFO, a device, a socket) is refused without
-// blocking; one over opts.Limits.Config is refused unread.
-func LoadConfigWith(path string, opts ConfigOptions) (*Config, error) {
-	data, err := readConfigFile(path, opts.Limits.WithDefaults().Config)
+// blocking; one over opts.MaxSize is refused unread.
+func LoadWith(path string, opts Options) (*Config, error) {
+	data, err := readConfigFile(path, opts.maxSize())
 	if err != nil {
 		return nil, fmt.Errorf("loading config: %w", err)
 	}
-	return ParseConfigWith(path, data, opts)
+	return ParseWith(path, data, opts)
 }
 
 // readConfigFile reads the file at path, which must be a regular file of
@@ -165,7 +200,7 @@ func readConfigFile(path string, limit int64) ([]byte, error) {
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is %s, not a regular file", path, fileKind(st.Mode()))
 	}
-	over := &LimitError{Limit: "config", Max: limit, What: path}
+	over := &SizeError{Max: limit, What: path}
 	if st.Size() > limit {
 		return nil, over
 	}
@@ -197,25 +232,25 @@ func fileKind(mode fs.FileMode) string {
 	return "a special file"
 }
 
-// ParseConfig parses data, the contents of the config file at path,
-// detecting its format. Every error is a *ConfigError, naming
+// Parse parses data, the contents of the config file at path,
+// detecting its format. Every error is a *Error, naming
 // path:line:col where it has a position.
-func ParseConfig(path string, data []byte) (*Config, error) {
-	return ParseConfigWith(path, data, ConfigOptions{})
+func Parse(path string, data []byte) (*Config, error) {
+	return ParseWith(path, data, Options{})
 }
 
-// ParseConfigWith parses data, the contents of the config file at path.
+// ParseWith parses data, the contents of the config file at path.
 // An unknown key or an unresolved variable is a finding, not an error; a
 // server that cannot be started is Blocked, saying why.
-func ParseConfigWith(path string, data []byte, opts ConfigOptions) (*Config, error) {
-	if limit := opts.Limits.WithDefaults().Config; int64(len(data)) > limit {
-		over := &LimitError{Limit: "config", Max: limit, What: "the file"}
-		return nil, &ConfigError{Path: path, Msg: over.Error(), Err: over}
+func ParseWith(path string, data []byte, opts Options) (*Config, error) {
+	if limit := opts.maxSize(); int64(len(data)) > limit {
+		over := &SizeError{Max: limit, What: "the file"}
+		return nil, &Error{Path: path, Msg: over.Error(), Err: over}
 	}
 	var f *format
 	if opts.Format != "" {
 		if f = formatNamed(opts.Format); f == nil {
-			return nil, &ConfigError{Path: path, Msg: fmt.Sprintf("unknown format %q (want one of: %s)", opts.Format, formatNames())}
+			return nil, &Error{Path: path, Msg: fmt.Sprintf("unknown format %q (want one of: %s)", opts.Format, formatNames())}
 		}
 	}
 	d, f, err := readDoc(path, data, f)
@@ -264,7 +299,7 @@ func readDoc(path string, data []byte, f *format) (*doc, *format, error) {
 		}
 	}
 	if err != nil {
-		if ce, ok := err.(*ConfigError); ok && ext != ".json" && ext != ".jsonc" {
+		if ce, ok := err.(*Error); ok && ext != ".json" && ext != ".jsonc" {
 			ce.Msg = fmt.Sprintf("not a config: neither JSON nor TOML (tried %s): %s", formatNames(), ce.Msg)
 		}
 		return nil, nil, err
@@ -281,7 +316,7 @@ func notAConfig(d *doc) error {
 		return d.errorAt(d.root.off, fmt.Sprintf("not an MCP client config: the top level is %s (tried %s)",
 			d.root.describe(), formatNames()))
 	}
-	return &ConfigError{Path: d.path, Line: 1, Col: 1, Msg: fmt.Sprintf(
+	return &Error{Path: d.path, Line: 1, Col: 1, Msg: fmt.Sprintf(
 		`not an MCP client config: no "mcpServers", "servers", "context_servers" or "mcp_servers" key at the top level (tried %s)`,
 		formatNames())}
 }

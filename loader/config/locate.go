@@ -1,4 +1,4 @@
-package loader
+package config
 
 import (
 	"os"
@@ -6,8 +6,8 @@ import (
 	"slices"
 )
 
-// A FoundConfig is a config file found where a client keeps one.
-type FoundConfig struct {
+// A Found is a config file located where a client keeps one.
+type Found struct {
 	Path string
 	// Scope is "project" for a file of the current directory or one above
 	// it, "user" for one in the user's own settings.
@@ -53,19 +53,14 @@ func userFiles(home string) []string {
 	}
 }
 
-// FindConfigs lists the config files of every client it knows: those of
-// dir and of each folder above it (below home), then the user's own. Each
-// is read to say its format and servers; nothing is started.
-func FindConfigs(dir, home string) []FoundConfig {
-	return FindConfigsWith(dir, home, ConfigOptions{})
-}
-
-// FindConfigsWith is FindConfigs reading each file as opts say. Each file
-// is read as LoadConfigWith reads it, within the same bounds: one that is
-// too large, nested too deep or not a regular file (a FIFO named
-// .mcp.json) gets its error, and the others are listed as usual.
-func FindConfigsWith(dir, home string, opts ConfigOptions) []FoundConfig {
-	var found []FoundConfig
+// Locate lists the config files of every client it knows: those of dir
+// and of each folder above it (below home), then the user's own. Each is
+// read as LoadWith reads it, with opts and within the same bounds, to say
+// its format and servers; nothing is started. A file that is too large,
+// nested too deep or not a regular file (a FIFO named .mcp.json) gets its
+// error, and the others are listed as usual.
+func Locate(dir, home string, opts Options) []Found {
+	var found []Found
 	seen := map[string]bool{}
 	add := func(path, scope string) {
 		abs, err := filepath.Abs(path)
@@ -76,8 +71,8 @@ func FindConfigsWith(dir, home string, opts ConfigOptions) []FoundConfig {
 			return
 		}
 		seen[abs] = true
-		f := FoundConfig{Path: abs, Scope: scope}
-		f.Config, f.Err = LoadConfigWith(abs, opts)
+		f := Found{Path: abs, Scope: scope}
+		f.Config, f.Err = LoadWith(abs, opts)
 		found = append(found, f)
 	}
 	for d := dir; ; d = filepath.Dir(d) {

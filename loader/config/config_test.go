@@ -1,4 +1,4 @@
-package loader_test
+package config_test
 
 import (
 	"errors"
@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 )
 
-func TestParseConfigKeepsOrder(t *testing.T) {
+func TestParseKeepsOrder(t *testing.T) {
 	data := `{
   "other": {"ignored": true},
   "mcpServers": {
@@ -23,9 +23,9 @@ func TestParseConfigKeepsOrder(t *testing.T) {
     "omega": {"command": "o", "args": []}
   }
 }`
-	cfg, err := loader.ParseConfig("order.json", []byte(data))
+	cfg, err := config.Parse("order.json", []byte(data))
 	if err != nil {
-		t.Fatalf("ParseConfig: %v", err)
+		t.Fatalf("Parse: %v", err)
 	}
 	if cfg.Path != "order.json" {
 		t.Errorf("Path = %q, want %q", cfg.Path, "order.json")
@@ -41,7 +41,7 @@ func TestParseConfigKeepsOrder(t *testing.T) {
 	if want := []string{"--one", "two"}; zeta.Command != "z" || !reflect.DeepEqual(zeta.Args, want) {
 		t.Errorf("zeta = %q %q, want %q %q", zeta.Command, zeta.Args, "z", want)
 	}
-	wantEnv := []loader.EnvVar{{"Z", "1"}, {"A", "2"}, {"M", "3"}}
+	wantEnv := []config.EnvVar{{"Z", "1"}, {"A", "2"}, {"M", "3"}}
 	if !reflect.DeepEqual(zeta.Env, wantEnv) {
 		t.Errorf("zeta env = %v, want %v", zeta.Env, wantEnv)
 	}
@@ -60,7 +60,7 @@ func TestParseConfigKeepsOrder(t *testing.T) {
 	}
 }
 
-func TestParseConfigErrors(t *testing.T) {
+func TestParseErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		data string
@@ -184,45 +184,45 @@ func TestParseConfigErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, err := loader.ParseConfig("x.json", []byte(tt.data))
+			cfg, err := config.Parse("x.json", []byte(tt.data))
 			if err == nil {
-				t.Fatalf("ParseConfig(%q) = %+v, want error %q", tt.data, cfg, tt.want)
+				t.Fatalf("Parse(%q) = %+v, want error %q", tt.data, cfg, tt.want)
 			}
 			if err.Error() != tt.want {
-				t.Errorf("ParseConfig(%q) error\n got  %s\n want %s", tt.data, err, tt.want)
+				t.Errorf("Parse(%q) error\n got  %s\n want %s", tt.data, err, tt.want)
 			}
-			var ce *loader.ConfigError
+			var ce *config.Error
 			if !errors.As(err, &ce) || ce.Path != "x.json" {
-				t.Errorf("ParseConfig(%q) error is %T, want *loader.ConfigError for x.json", tt.data, err)
+				t.Errorf("Parse(%q) error is %T, want *config.Error for x.json", tt.data, err)
 			}
 		})
 	}
 }
 
-func TestLoadConfig(t *testing.T) {
+func TestLoad(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "mcp.json")
 	if err := os.WriteFile(path, []byte(`{"mcpServers": {"b": {"command": "x"}, "a": {"command": "y"}}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := loader.LoadConfig(path)
+	cfg, err := config.Load(path)
 	if err != nil {
-		t.Fatalf("LoadConfig: %v", err)
+		t.Fatalf("Load: %v", err)
 	}
 	if cfg.Path != path || len(cfg.Servers) != 2 || cfg.Servers[0].Label != "b" {
-		t.Errorf("LoadConfig = %+v, want b then a from %s", cfg, path)
+		t.Errorf("Load = %+v, want b then a from %s", cfg, path)
 	}
 
-	_, err = loader.LoadConfig(filepath.Join(dir, "missing.json"))
+	_, err = config.Load(filepath.Join(dir, "missing.json"))
 	if err == nil || !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "missing.json") {
-		t.Errorf("LoadConfig(missing) error = %v, want a not-exist error naming the file", err)
+		t.Errorf("Load(missing) error = %v, want a not-exist error naming the file", err)
 	}
 }
 
-// FuzzParseConfig feeds every format (and detection) arbitrary bytes: the
+// FuzzParse feeds every format (and detection) arbitrary bytes: the
 // parser never panics, every error names a position or none, and every
 // server it returns has a label and either something to start or a reason.
-func FuzzParseConfig(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	f.Add(uint8(0), []byte(`{"mcpServers": {"a": {"command": "x", "args": ["1"], "env": {"K": "V"}}}}`))
 	f.Add(uint8(2), []byte(`{"mcpServers": {"b": {"command": "x"}, "a": {"url": "${env:U}", "headers": {"A": "b"}}}}`))
 	f.Add(uint8(0), []byte(`{"mcpServers": {}}`))
@@ -235,19 +235,19 @@ func FuzzParseConfig(f *testing.F) {
 	f.Add(uint8(8), []byte(`{"context_servers": {"z": {"command": {"path": "p", "args": ["a"]}}, "e": {"source": "extension"}}}`))
 	f.Add(uint8(2), []byte(`{"projects": {"/p": {"mcpServers": {"a": {"command": "x"}}}}, "mcpServers": {"a": {"command": "y"}}}`))
 	f.Fuzz(func(t *testing.T, format uint8, data []byte) {
-		opts := loader.ConfigOptions{
+		opts := config.Options{
 			LookupEnv: func(k string) (string, bool) { return "v", k == "H" || k == "U" },
 			Home:      "/home/u", Workspace: "/w", Project: "/p",
 		}
-		names := loader.Formats()
+		names := config.Formats()
 		if i := int(format); i > 0 && i <= len(names) {
 			opts.Format = names[i-1].Name
 		}
-		cfg, err := loader.ParseConfigWith("f.conf", data, opts)
+		cfg, err := config.ParseWith("f.conf", data, opts)
 		if err != nil {
-			var ce *loader.ConfigError
+			var ce *config.Error
 			if !errors.As(err, &ce) {
-				t.Fatalf("error %v is %T, want *loader.ConfigError", err, err)
+				t.Fatalf("error %v is %T, want *config.Error", err, err)
 			}
 			if ce.Line < 0 || ce.Col < 0 || (ce.Line == 0) != (ce.Col == 0) {
 				t.Fatalf("error %q has position %d:%d", err, ce.Line, ce.Col)
@@ -255,27 +255,27 @@ func FuzzParseConfig(f *testing.F) {
 			return
 		}
 		if len(cfg.Servers) == 0 {
-			t.Fatalf("ParseConfig(%q) = no servers and no error", data)
+			t.Fatalf("Parse(%q) = no servers and no error", data)
 		}
 		seen := map[string]bool{}
 		for _, s := range cfg.Servers {
 			if s.Label == "" || seen[s.Label] {
-				t.Fatalf("ParseConfig(%q) has server %+v with an empty or repeated label", data, s)
+				t.Fatalf("Parse(%q) has server %+v with an empty or repeated label", data, s)
 			}
 			seen[s.Label] = true
 			switch {
 			case s.Blocked != "":
-			case s.Transport == loader.TransportStdio && s.Command != "":
-			case (s.Transport == loader.TransportHTTP || s.Transport == loader.TransportSSE) && s.URL != "":
+			case s.Transport == config.TransportStdio && s.Command != "":
+			case (s.Transport == config.TransportHTTP || s.Transport == config.TransportSSE) && s.URL != "":
 			default:
-				t.Fatalf("ParseConfig(%q) has server %+v with nothing to start and no reason", data, s)
+				t.Fatalf("Parse(%q) has server %+v with nothing to start and no reason", data, s)
 			}
 		}
 	})
 }
 
-func ExampleParseConfig() {
-	cfg, err := loader.ParseConfig("mcp.json", []byte(`{"mcpServers": {
+func ExampleParse() {
+	cfg, err := config.Parse("mcp.json", []byte(`{"mcpServers": {
 		"beta":  {"command": "beta-server"},
 		"alpha": {"command": "npx", "args": ["-y", "alpha-server"], "env": {"TOKEN": "t"}}
 	}}`))
@@ -287,7 +287,7 @@ func ExampleParseConfig() {
 		fmt.Println(s.Label, s.Command, s.Args, s.Env)
 	}
 
-	_, err = loader.ParseConfig("bad.json", []byte("{\n  \"mcpServers\": {,}\n}"))
+	_, err = config.Parse("bad.json", []byte("{\n  \"mcpServers\": {,}\n}"))
 	fmt.Println(err)
 	// Output:
 	// beta beta-server [] []

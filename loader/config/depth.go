@@ -1,4 +1,4 @@
-package loader
+package config
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 const maxDepth = 512
 
 // depthError says where a document nests past maxDepth.
-func (d *doc) depthError(off int) *ConfigError {
+func (d *doc) depthError(off int) *Error {
 	return d.errorAt(off, fmt.Sprintf("nested more than %d levels deep; no MCP client config nests that deep", maxDepth))
 }
 

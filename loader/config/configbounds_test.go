@@ -1,4 +1,4 @@
-package loader_test
+package config_test
 
 import (
 	"errors"
@@ -10,28 +10,28 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 )
 
-// loadWithin runs LoadConfigWith in the background and fails the test when
+// loadWithin runs LoadWith in the background and fails the test when
 // it has not returned by the deadline: a config that blocks must be
 // refused, not waited on.
-func loadWithin(t *testing.T, path string, opts loader.ConfigOptions, deadline time.Duration) (*loader.Config, error) {
+func loadWithin(t *testing.T, path string, opts config.Options, deadline time.Duration) (*config.Config, error) {
 	t.Helper()
 	type result struct {
-		cfg *loader.Config
+		cfg *config.Config
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		cfg, err := loader.LoadConfigWith(path, opts)
+		cfg, err := config.LoadWith(path, opts)
 		done <- result{cfg, err}
 	}()
 	select {
 	case r := <-done:
 		return r.cfg, r.err
 	case <-time.After(deadline):
-		t.Fatalf("LoadConfig(%s) still running after %s", path, deadline)
+		t.Fatalf("Load(%s) still running after %s", path, deadline)
 	}
 	return nil, nil
 }
@@ -67,14 +67,14 @@ func TestConfigTooDeep(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tt.text), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err := loadWithin(t, path, loader.ConfigOptions{}, time.Minute)
-			var ce *loader.ConfigError
+			_, err := loadWithin(t, path, config.Options{}, time.Minute)
+			var ce *config.Error
 			if !errors.As(err, &ce) {
-				t.Fatalf("LoadConfig(%s) = %v, want a *ConfigError", tt.file, err)
+				t.Fatalf("Load(%s) = %v, want a *config.Error", tt.file, err)
 			}
 			if got := err.Error(); !strings.HasPrefix(got, path+tt.at[len(tt.file):]) ||
 				!strings.Contains(got, "nested more than 512 levels deep") {
-				t.Errorf("LoadConfig(%s) = %q, want %q and nested more than 512 levels deep", tt.file, got, tt.at)
+				t.Errorf("Load(%s) = %q, want %q and nested more than 512 levels deep", tt.file, got, tt.at)
 			}
 		})
 	}
@@ -89,13 +89,13 @@ func TestConfigDeepWithinBound(t *testing.T) {
 	json := `{"mcpServers": {` + server + `}, "x": ` + strings.Repeat("[", 511) + strings.Repeat("]", 511) + "}"
 	toml := "[mcp_servers.s]\ncommand = \"x\"\n[x" + strings.Repeat(".a", 510) + "]\ny = 1\n"
 	for name, text := range map[string]string{"ok.json": json, "ok.toml": toml} {
-		if _, err := loader.ParseConfig(name, []byte(text)); err != nil {
-			t.Errorf("ParseConfig(%s) = %v, want no error", name, err)
+		if _, err := config.Parse(name, []byte(text)); err != nil {
+			t.Errorf("Parse(%s) = %v, want no error", name, err)
 		}
 	}
 	for name, text := range map[string]string{"over.json": strings.Replace(json, "[", "[[", 1), "over.toml": strings.Replace(toml, "[x", "[x.a", 1)} {
-		if _, err := loader.ParseConfig(name, []byte(text)); err == nil || !strings.Contains(err.Error(), "nested more than 512") {
-			t.Errorf("ParseConfig(%s) = %v, want nested more than 512 levels deep", name, err)
+		if _, err := config.Parse(name, []byte(text)); err == nil || !strings.Contains(err.Error(), "nested more than 512") {
+			t.Errorf("Parse(%s) = %v, want nested more than 512 levels deep", name, err)
 		}
 	}
 }
@@ -114,14 +114,14 @@ func TestConfigNotARegularFile(t *testing.T) {
 		{dir, "is a directory, not a regular file"},
 	}
 	for _, tt := range tests {
-		_, err := loadWithin(t, tt.path, loader.ConfigOptions{}, 10*time.Second)
+		_, err := loadWithin(t, tt.path, config.Options{}, 10*time.Second)
 		if err == nil || !strings.HasPrefix(err.Error(), "loading config: ") || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("LoadConfig(%s) = %v, want %q", tt.path, err, tt.want)
+			t.Errorf("Load(%s) = %v, want %q", tt.path, err, tt.want)
 		}
 	}
 }
 
-// A config file over Limits.Config is refused unread, with an error naming
+// A config file over Options.MaxSize is refused unread, with an error naming
 // the limit and how to raise it; raised, the same file loads.
 func TestConfigTooLarge(t *testing.T) {
 	dir := t.TempDir()
@@ -136,10 +136,10 @@ func TestConfigTooLarge(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	_, err = loadWithin(t, sparse, loader.ConfigOptions{}, 10*time.Second)
+	_, err = loadWithin(t, sparse, config.Options{}, 10*time.Second)
 	want := "over the 4MiB config limit; raise it with --limit config=SIZE or MCPLENS_LIMIT_CONFIG"
-	if !errors.Is(err, loader.ErrLimit) || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "huge.json") {
-		t.Errorf("LoadConfig(5 GB file) = %v, want %q", err, want)
+	if !isSizeError(err) || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "huge.json") {
+		t.Errorf("Load(5 GB file) = %v, want %q", err, want)
 	}
 
 	// Just over the limit: padding after a valid config.
@@ -148,16 +148,21 @@ func TestConfigTooLarge(t *testing.T) {
 	if err := os.WriteFile(big, []byte(body+strings.Repeat(" ", 4<<20-len(body)+1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := loader.LoadConfig(big); !errors.Is(err, loader.ErrLimit) {
-		t.Errorf("LoadConfig(4 MiB + 1 byte) = %v, want the config limit", err)
+	if _, err := config.Load(big); !isSizeError(err) {
+		t.Errorf("Load(4 MiB + 1 byte) = %v, want the config limit", err)
 	}
-	if _, err := loader.ParseConfig(big, make([]byte, 4<<20+1)); !errors.Is(err, loader.ErrLimit) {
-		t.Errorf("ParseConfig(4 MiB + 1 byte) = %v, want the config limit", err)
+	if _, err := config.Parse(big, make([]byte, 4<<20+1)); !isSizeError(err) {
+		t.Errorf("Parse(4 MiB + 1 byte) = %v, want the config limit", err)
 	}
-	cfg, err := loader.LoadConfigWith(big, loader.ConfigOptions{Limits: loader.Limits{Config: 8 << 20}})
+	cfg, err := config.LoadWith(big, config.Options{MaxSize: 8 << 20})
 	if err != nil || len(cfg.Servers) != 1 {
-		t.Errorf("LoadConfig with config=8MiB = %v, %v; want one server", cfg, err)
+		t.Errorf("Load with config=8MiB = %v, %v; want one server", cfg, err)
 	}
+}
+
+func isSizeError(err error) bool {
+	var se *config.SizeError
+	return errors.As(err, &se)
 }
 
 // An envFile is read within the same bounds: /dev/zero is a finding, not
@@ -169,7 +174,7 @@ func TestEnvFileNotARegularFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := loadWithin(t, path, loader.ConfigOptions{Format: "vscode"}, 10*time.Second)
+	cfg, err := loadWithin(t, path, config.Options{Format: "vscode"}, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,9 +183,9 @@ func TestEnvFileNotARegularFile(t *testing.T) {
 	}
 }
 
-// FindConfigs reads each file it finds within the bounds: a deep one and a
+// Locate reads each file it finds within the bounds: a deep one and a
 // FIFO get their errors, and the file beside them is listed as usual.
-func TestFindConfigsBounded(t *testing.T) {
+func TestLocateBounded(t *testing.T) {
 	home := t.TempDir()
 	project := filepath.Join(home, "src", "app")
 	for _, d := range []string{".cursor", ".vscode"} {
@@ -200,13 +205,13 @@ func TestFindConfigsBounded(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(project, ".vscode", "mcp.json"), []byte(`{"servers": {"v": {"command": "v"}}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan []loader.FoundConfig, 1)
-	go func() { done <- loader.FindConfigs(project, home) }()
-	var found []loader.FoundConfig
+	done := make(chan []config.Found, 1)
+	go func() { done <- config.Locate(project, home, config.Options{}) }()
+	var found []config.Found
 	select {
 	case found = <-done:
 	case <-time.After(time.Minute):
-		t.Fatal("FindConfigs still running after a minute")
+		t.Fatal("Locate still running after a minute")
 	}
 	var got []string
 	for _, f := range found {
@@ -224,6 +229,6 @@ func TestFindConfigsBounded(t *testing.T) {
 		".vscode/mcp.json: vscode",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("FindConfigs =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		t.Errorf("Locate =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -1,4 +1,4 @@
-package loader
+package config
 
 import (
 	"slices"
@@ -10,7 +10,7 @@ import (
 // client (Tool.FilteredBy), so every view shows it as filtered by config
 // rather than leaving it out. A row without a usable name matches no
 // filter but a disabled server.
-func (s ServerSpec) markFiltered(tools []model.Tool) {
+func (s ServerSpec) MarkFiltered(tools []model.Tool) {
 	include, exclude := "includeTools", "excludeTools"
 	switch s.Format {
 	case "codex":
