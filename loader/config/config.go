@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -247,7 +248,7 @@ func ParseWith(path string, data []byte, opts Options) (*Config, error) {
 		over := &SizeError{Max: limit, What: "the file"}
 		return nil, &Error{Path: path, Msg: over.Error(), Err: over}
 	}
-	var f *format
+	var f format
 	if opts.Format != "" {
 		if f = formatNamed(opts.Format); f == nil {
 			return nil, &Error{Path: path, Msg: fmt.Sprintf("unknown format %q (want one of: %s)", opts.Format, formatNames())}
@@ -261,28 +262,28 @@ func ParseWith(path string, data []byte, opts Options) (*Config, error) {
 	if err := f.read(r); err != nil {
 		return nil, err
 	}
-	if d.jsonc && f.strict {
+	if d.jsonc && r.lay.strict {
 		r.cfg.Findings = append(r.cfg.Findings, fmt.Sprintf(
-			"the file has comments or trailing commas, which are not JSON: %s would reject it", f.Client))
+			"the file has comments or trailing commas, which are not JSON: %s would reject it", r.lay.Client))
 	}
 	return r.cfg, nil
 }
 
 // readDoc parses the file and settles its format: the one given, else the
 // one its name says, else the one its content fits.
-func readDoc(path string, data []byte, f *format) (*doc, *format, error) {
+func readDoc(path string, data []byte, f format) (*doc, format, error) {
 	if f == nil {
-		f = formatByName(path)
+		f = formatAt(path)
 	}
 	ext := strings.ToLower(filepath.Ext(path))
 	switch {
-	case f != nil && f.toml, f == nil && ext == ".toml":
+	case f != nil && f.layout().toml, f == nil && ext == ".toml":
 		d, err := parseTOML(path, data)
 		if err != nil {
 			return nil, nil, err
 		}
 		if f == nil {
-			if f = formatByContent(d.root); f == nil {
+			if f = formatFitting(d.root); f == nil {
 				return nil, nil, notAConfig(d)
 			}
 		}
@@ -304,7 +305,7 @@ func readDoc(path string, data []byte, f *format) (*doc, *format, error) {
 		}
 		return nil, nil, err
 	}
-	if f = formatByContent(d.root); f == nil {
+	if f = formatFitting(d.root); f == nil {
 		return nil, nil, notAConfig(d)
 	}
 	return d, f, nil
@@ -317,21 +318,22 @@ func notAConfig(d *doc) error {
 			d.root.describe(), formatNames()))
 	}
 	return &Error{Path: d.path, Line: 1, Col: 1, Msg: fmt.Sprintf(
-		`not an MCP client config: no "mcpServers", "servers", "context_servers" or "mcp_servers" key at the top level (tried %s)`,
-		formatNames())}
+		"not an MCP client config: no %s key at the top level (tried %s)", serversKeys(), formatNames())}
 }
 
 // workspaceOf is the folder a project config belongs to: the parent of the
-// .vscode or .cursor folder holding it.
-func workspaceOf(path string) string {
-	abs, err := filepath.Abs(path)
+// client's folder holding it (.vscode, .cursor; see layout.project), else
+// the current directory.
+func workspaceOf(file string) string {
+	abs, err := filepath.Abs(file)
 	if err != nil {
 		return ""
 	}
 	dir := filepath.Dir(abs)
-	switch filepath.Base(dir) {
-	case ".vscode", ".cursor", ".gemini", ".zed", ".codex":
-		return filepath.Dir(dir)
+	for _, f := range formats {
+		if folder := path.Dir(f.layout().project); folder != "." && filepath.Base(dir) == folder {
+			return filepath.Dir(dir)
+		}
 	}
 	wd, _ := os.Getwd()
 	return wd

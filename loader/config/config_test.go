@@ -124,7 +124,7 @@ func TestParseErrors(t *testing.T) {
 		{
 			name: "no servers key",
 			data: `{"name": "not-a-config", "version": "1.0.0"}`,
-			want: `x.json:1:1: not an MCP client config: no "mcpServers", "servers", "context_servers" or "mcp_servers" key at the top level (tried ` + allFormats + `)`,
+			want: `x.json:1:1: not an MCP client config: no "mcpServers", "servers", "mcp_servers" or "context_servers" key at the top level (tried ` + allFormats + `)`,
 		},
 		{
 			name: "mcpServers twice",

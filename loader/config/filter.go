@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/mcplens/mcplens/model"
@@ -12,11 +13,9 @@ import (
 // filter but a disabled server.
 func (s ServerSpec) MarkFiltered(tools []model.Tool) {
 	include, exclude := "includeTools", "excludeTools"
-	switch s.Format {
-	case "codex":
-		include, exclude = "enabled_tools", "disabled_tools"
-	case "windsurf":
-		exclude = "disabledTools"
+	if f := formatNamed(s.Format); f != nil {
+		include = cmp.Or(f.layout().include, include)
+		exclude = cmp.Or(f.layout().exclude, exclude)
 	}
 	for i := range tools {
 		t := &tools[i]

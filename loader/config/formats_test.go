@@ -199,6 +199,8 @@ func TestDetectFormat(t *testing.T) {
 		{"httpUrl", "x.json", `{"mcpServers": {"a": {"httpUrl": "http://h"}}}`, "gemini-cli"},
 		{"excludeTools", "x.json", `{"mcpServers": {"a": {"command": "x", "excludeTools": []}}}`, "gemini-cli"},
 		{"env: variables", "x.json", `{"mcpServers": {"a": {"command": "x", "env": {"K": "${env:K}"}}}}`, "cursor"},
+		{"a client's key over another's variables", "x.json",
+			`{"mcpServers": {"a": {"command": "x", "env": {"K": "${env:K}"}}, "b": {"serverUrl": "http://h"}}}`, "windsurf"},
 		{"plain mcpServers", "x.json", `{"mcpServers": {"a": {"command": "x"}}}`, "claude-code"},
 		{"jsonc content", "x.json", "{\"servers\": {\"a\": {\"command\": \"x\",},}, // c\n}", "vscode"},
 	}
@@ -290,7 +292,7 @@ func TestConfigSyntaxErrors(t *testing.T) {
 			name: "toml that is not codex",
 			path: "Cargo.toml",
 			data: "[package]\nname = \"x\"\n",
-			want: `Cargo.toml:1:1: not an MCP client config: no "mcpServers", "servers", "context_servers" or "mcp_servers" key at the top level (tried ` + allFormats + `)`,
+			want: `Cargo.toml:1:1: not an MCP client config: no "mcpServers", "servers", "mcp_servers" or "context_servers" key at the top level (tried ` + allFormats + `)`,
 		},
 		{
 			name: "claude.json with an unknown project",

@@ -17,40 +17,19 @@ type Found struct {
 	Err    error
 }
 
-// projectFiles are where clients keep a project's servers, relative to the
-// project's folder.
-var projectFiles = []string{
-	".mcp.json",
-	".cursor/mcp.json",
-	".vscode/mcp.json",
-	".gemini/settings.json",
-	".zed/settings.json",
-	".codex/config.toml",
+// userDirs are the folders clients keep the user's settings under.
+type userDirs struct {
+	home       string
+	config     string // $XDG_CONFIG_HOME, else ~/.config
+	appSupport string // macOS's ~/Library/Application Support
 }
 
-// userFiles returns where clients keep the user's servers.
-func userFiles(home string) []string {
+func userDirsOf(home string) userDirs {
 	config := os.Getenv("XDG_CONFIG_HOME")
 	if config == "" {
 		config = filepath.Join(home, ".config")
 	}
-	codex := os.Getenv("CODEX_HOME")
-	if codex == "" {
-		codex = filepath.Join(home, ".codex")
-	}
-	appSupport := filepath.Join(home, "Library", "Application Support")
-	return []string{
-		filepath.Join(home, ".claude.json"),
-		filepath.Join(config, "Claude", "claude_desktop_config.json"),
-		filepath.Join(appSupport, "Claude", "claude_desktop_config.json"),
-		filepath.Join(home, ".cursor", "mcp.json"),
-		filepath.Join(home, ".codeium", "windsurf", "mcp_config.json"),
-		filepath.Join(config, "Code", "User", "mcp.json"),
-		filepath.Join(appSupport, "Code", "User", "mcp.json"),
-		filepath.Join(home, ".gemini", "settings.json"),
-		filepath.Join(codex, "config.toml"),
-		filepath.Join(config, "zed", "settings.json"),
-	}
+	return userDirs{home: home, config: config, appSupport: filepath.Join(home, "Library", "Application Support")}
 }
 
 // Locate lists the config files of every client it knows: those of dir
@@ -79,16 +58,21 @@ func Locate(dir, home string, opts Options) []Found {
 		if home != "" && d == home {
 			break
 		}
-		for _, rel := range projectFiles {
-			add(filepath.Join(d, filepath.FromSlash(rel)), "project")
+		for _, f := range formats {
+			if rel := f.layout().project; rel != "" {
+				add(filepath.Join(d, filepath.FromSlash(rel)), "project")
+			}
 		}
 		if filepath.Dir(d) == d {
 			break
 		}
 	}
 	if home != "" {
-		for _, path := range userFiles(home) {
-			add(path, "user")
+		dirs := userDirsOf(home)
+		for _, f := range formats {
+			for _, path := range f.userFiles(dirs) {
+				add(path, "user")
+			}
 		}
 	}
 	return slices.Clip(found)

@@ -4,9 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"math"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -33,76 +31,20 @@ type rawServer struct {
 	args, envVars        []str
 	env, headers, envHdr []pair
 	include, exclude     []string
-	includeKey           string // the key that gave include ("includeTools")
-	excludeKey           string
 	disabled             bool
 	disabledWhy          string
 	timeout              time.Duration
-}
-
-// serverList reads the object of servers of member m. An empty object is
-// an error unless emptyOK.
-func (r *reader) serverList(m *member, emptyOK bool) ([]ServerSpec, error) {
-	v := m.val
-	if v.kind != objectNode {
-		return nil, r.d.errorAt(v.off, fmt.Sprintf("%q is %s, want an object", m.key, v.describe()))
-	}
-	if len(v.members) == 0 && !emptyOK {
-		return nil, r.d.errorAt(m.off, fmt.Sprintf("no servers: %q is empty", m.key))
-	}
-	var specs []ServerSpec
-	declared := map[string]int{} // label -> offset of its key
-	for _, s := range v.members {
-		if p := labelProblem(s.key); p != "" {
-			return nil, r.d.errorAt(s.off, p)
-		}
-		if first, dup := declared[s.key]; dup {
-			return nil, r.d.errorAt(s.off, fmt.Sprintf("duplicate server label %q (first declared at %s)", s.key, r.d.at(first)))
-		}
-		declared[s.key] = s.off
-		spec, err := r.server(s.key, s.val)
-		if err != nil {
-			return nil, err
-		}
-		specs = append(specs, spec)
-	}
-	return specs, nil
-}
-
-// server reads one server object.
-func (r *reader) server(label string, n *node) (ServerSpec, error) {
-	spec := ServerSpec{Label: label, Format: r.f.Name}
-	if n.kind != objectNode {
-		return spec, r.d.errorAt(n.off, fmt.Sprintf("server %q is %s, want an object", label, n.describe()))
-	}
-	raw := rawServer{label: label}
-	seen := map[string]bool{}
-	for _, m := range n.members {
-		if seen[m.key] {
-			return spec, r.d.errorAt(m.off, fmt.Sprintf("server %q: %q appears twice", label, m.key))
-		}
-		seen[m.key] = true
-		if !r.f.defines(m.key) {
-			spec.Unknown = append(spec.Unknown, m.key)
-			spec.Findings = append(spec.Findings, fmt.Sprintf("%s: unknown key %q: %s does not read it", r.d.at(m.off), m.key, r.f.Client))
-			continue
-		}
-		if err := r.field(&raw, m); err != nil {
-			return spec, err
-		}
-	}
-	r.build(&spec, &raw)
-	return spec, nil
 }
 
 // field reads one key the format defines.
 func (r *reader) field(raw *rawServer, m member) error {
 	var err error
 	switch m.key {
+	case r.lay.include: // a defined key, never ""
+		raw.include, err = r.names(raw.label, m)
+	case r.lay.exclude:
+		raw.exclude, err = r.names(raw.label, m)
 	case "command":
-		if r.f.Name == "zed" && m.val.kind == objectNode {
-			return r.zedCommand(raw, m.val)
-		}
 		raw.command, err = r.str(raw.label, m)
 		if err == nil && raw.command.set && raw.command.s == "" {
 			err = r.d.errorAt(m.val.off, fmt.Sprintf("server %q: empty command", raw.label))
@@ -133,12 +75,6 @@ func (r *reader) field(raw *rawServer, m member) error {
 		raw.headers, err = r.pairs(raw.label, m)
 	case "env_http_headers":
 		raw.envHdr, err = r.pairs(raw.label, m)
-	case "includeTools", "enabled_tools":
-		raw.include, err = r.names(raw.label, m)
-		raw.includeKey = m.key
-	case "excludeTools", "disabled_tools", "disabledTools":
-		raw.exclude, err = r.names(raw.label, m)
-		raw.excludeKey = m.key
 	case "enabled", "disabled":
 		var b bool
 		if b, err = r.bool(raw.label, m); err == nil && b == (m.key == "disabled") {
@@ -151,105 +87,6 @@ func (r *reader) field(raw *rawServer, m member) error {
 		raw.timeout, err = r.duration(raw.label, m, time.Second)
 	}
 	return err
-}
-
-// zedCommand reads Zed's {"path": ..., "args": [...], "env": {...}} form.
-func (r *reader) zedCommand(raw *rawServer, obj *node) error {
-	for _, m := range obj.members {
-		var err error
-		switch m.key {
-		case "path", "command":
-			raw.command, err = r.str(raw.label, m)
-		case "args":
-			raw.args, err = r.strs(raw.label, m)
-		case "env":
-			raw.env, err = r.pairs(raw.label, m)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// str reads a string value; null counts as absent.
-func (r *reader) str(label string, m member) (str, error) {
-	switch m.val.kind {
-	case nullNode:
-		return str{}, nil
-	case stringNode:
-		return str{s: m.val.text, off: m.val.off, set: true}, nil
-	}
-	return str{}, r.d.errorAt(m.val.off, fmt.Sprintf("server %q: %s is %s, want a string", label, m.key, m.val.describe()))
-}
-
-// strs reads an array of strings; null means none.
-func (r *reader) strs(label string, m member) ([]str, error) {
-	switch m.val.kind {
-	case nullNode:
-		return nil, nil
-	case arrayNode:
-	default:
-		return nil, r.d.errorAt(m.val.off, fmt.Sprintf("server %q: %s is %s, want an array of strings", label, m.key, m.val.describe()))
-	}
-	out := []str{}
-	for i, e := range m.val.elems {
-		if e.kind != stringNode {
-			return nil, r.d.errorAt(e.off, fmt.Sprintf("server %q: %s[%d] is %s, want a string", label, m.key, i, e.describe()))
-		}
-		out = append(out, str{s: e.text, off: e.off, set: true})
-	}
-	return out, nil
-}
-
-// names reads an array of tool names.
-func (r *reader) names(label string, m member) ([]string, error) {
-	ss, err := r.strs(label, m)
-	var out []string
-	for _, s := range ss {
-		out = append(out, s.s)
-	}
-	return out, err
-}
-
-// pairs reads an object of strings, in file order; null means none.
-func (r *reader) pairs(label string, m member) ([]pair, error) {
-	switch m.val.kind {
-	case nullNode:
-		return nil, nil
-	case objectNode:
-	default:
-		return nil, r.d.errorAt(m.val.off, fmt.Sprintf("server %q: %s is %s, want an object of strings", label, m.key, m.val.describe()))
-	}
-	out := []pair{}
-	seen := map[string]bool{}
-	for _, e := range m.val.members {
-		if seen[e.key] {
-			return nil, r.d.errorAt(e.off, fmt.Sprintf("server %q: %s %q appears twice", label, m.key, e.key))
-		}
-		seen[e.key] = true
-		if e.val.kind != stringNode {
-			return nil, r.d.errorAt(e.val.off, fmt.Sprintf("server %q: %s %q is %s, want a string", label, m.key, e.key, e.val.describe()))
-		}
-		out = append(out, pair{key: e.key, val: str{s: e.val.text, off: e.val.off, set: true}})
-	}
-	return out, nil
-}
-
-func (r *reader) bool(label string, m member) (bool, error) {
-	if m.val.kind != boolNode {
-		return false, r.d.errorAt(m.val.off, fmt.Sprintf("server %q: %s is %s, want a boolean", label, m.key, m.val.describe()))
-	}
-	return m.val.text == "true", nil
-}
-
-// duration reads a positive number of units.
-func (r *reader) duration(label string, m member, unit time.Duration) (time.Duration, error) {
-	f, err := strconv.ParseFloat(m.val.text, 64)
-	if m.val.kind != numberNode || err != nil || f <= 0 || math.IsInf(f, 0) || f*float64(unit) > float64(math.MaxInt64) {
-		return 0, r.d.errorAt(m.val.off, fmt.Sprintf("server %q: %s is %s, want a positive number", label, m.key, m.val.describe()))
-	}
-	return time.Duration(f * float64(unit)), nil
 }
 
 // build turns what a server object said into its spec: the transport the
@@ -278,7 +115,11 @@ func (r *reader) build(spec *ServerSpec, raw *rawServer) {
 		return s
 	}
 
-	spec.Transport, spec.URL = r.transport(spec, raw)
+	var blocked string
+	spec.Transport, spec.URL, blocked = r.f.transport(raw)
+	if blocked != "" {
+		spec.Blocked = blocked
+	}
 	address := raw.url
 	switch {
 	case raw.httpURL.set && spec.URL == raw.httpURL.s:
@@ -291,7 +132,7 @@ func (r *reader) build(spec *ServerSpec, raw *rawServer) {
 	case TransportStdio:
 		if !raw.command.set {
 			if spec.Blocked == "" {
-				spec.Blocked = r.nothingToStart(raw)
+				spec.Blocked = r.f.nothingToStart(raw)
 			}
 			break
 		}
@@ -349,7 +190,7 @@ func (r *reader) build(spec *ServerSpec, raw *rawServer) {
 		}
 	}
 	if spec.Transport != TransportStdio && (raw.command.set || len(raw.args) > 0) {
-		note(raw.command.off, "%s connects to the url; command and args are not used", r.f.Client)
+		note(raw.command.off, "%s connects to the url; command and args are not used", r.lay.Client)
 	}
 
 	spec.IncludeTools, spec.ExcludeTools = raw.include, raw.exclude
@@ -358,56 +199,6 @@ func (r *reader) build(spec *ServerSpec, raw *rawServer) {
 		spec.Findings = append(spec.Findings, fmt.Sprintf("disabled (%s): every tool is shown filtered", raw.disabledWhy))
 	}
 	spec.Timeout = raw.timeout
-}
-
-// transport picks the transport the format's client would use, and its URL
-// as written.
-func (r *reader) transport(spec *ServerSpec, raw *rawServer) (string, string) {
-	switch r.f.Name {
-	case "gemini-cli":
-		switch {
-		case raw.httpURL.set:
-			return TransportHTTP, raw.httpURL.s
-		case raw.url.set && raw.typ.s == "http":
-			return TransportHTTP, raw.url.s
-		case raw.url.set:
-			return TransportSSE, raw.url.s
-		}
-		return TransportStdio, ""
-	case "windsurf":
-		if raw.serverURL.set {
-			return TransportHTTP, raw.serverURL.s
-		}
-	case "claude-code", "vscode":
-		switch t := raw.typ.s; {
-		case t == TransportStdio, t == TransportHTTP, t == TransportSSE:
-			return t, raw.url.s
-		case raw.typ.set:
-			spec.Blocked = fmt.Sprintf("type %q is not one of stdio, http, sse", t)
-			return TransportStdio, ""
-		}
-	case "claude-desktop":
-		return TransportStdio, ""
-	}
-	if raw.url.set && !raw.command.set {
-		return TransportHTTP, raw.url.s
-	}
-	return TransportStdio, ""
-}
-
-// nothingToStart says why a server with no command cannot be started.
-func (r *reader) nothingToStart(raw *rawServer) string {
-	switch {
-	case r.f.Name == "zed" && raw.source.s == "extension":
-		return "a Zed extension provides this server; mcplens cannot start it"
-	case r.f.Name == "claude-desktop":
-		return `no "command": Claude Desktop starts only stdio servers from this file`
-	}
-	urlKey := map[string]string{"windsurf": `"serverUrl"`, "gemini-cli": `"url" or "httpUrl"`}[r.f.Name]
-	if urlKey == "" {
-		urlKey = `"url"`
-	}
-	return `no "command" or ` + urlKey + `: nothing to start`
 }
 
 // envFile reads a dotenv file: KEY=VALUE lines, # comments, optional

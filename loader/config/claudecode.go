@@ -3,9 +3,49 @@ package config
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 )
+
+// claudeCode is Claude Code's .mcp.json and ~/.claude.json: shell
+// variables (${VAR:-default}), a transport "type", and in ~/.claude.json
+// the servers of each project besides the user's.
+type claudeCode struct{ defaults }
+
+var claudeCodeLayout = layout{
+	Format:     Format{"claude-code", "Claude Code", ".mcp.json, ~/.claude.json"},
+	serversKey: "mcpServers", project: ".mcp.json", strict: true, dialect: shellVars,
+	keys: []string{"type", "command", "args", "env", "url", "headers"},
+}
+
+func (claudeCode) layout() *layout { return &claudeCodeLayout }
+
+func (claudeCode) claims(base, dir string) bool { return base == ".mcp.json" || base == ".claude.json" }
+
+// fit: "mcpServers" alone is read as Claude Code's, the most common.
+func (claudeCode) fit(root *node) fit {
+	switch {
+	case root.get("projects") != nil:
+		return sureFit
+	case root.get("mcpServers") != nil:
+		return plainFit
+	}
+	return noFit
+}
+
+func (claudeCode) userFiles(d userDirs) []string {
+	return []string{filepath.Join(d.home, ".claude.json")}
+}
+
+func (claudeCode) read(r *reader) error {
+	if r.d.root.kind == objectNode && r.d.root.get("projects") != nil {
+		return r.claudeUser()
+	}
+	return r.readServers()
+}
+
+func (claudeCode) transport(raw *rawServer) (string, string, string) { return typedTransport(raw) }
 
 // claudeUser reads ~/.claude.json: the user's servers under "mcpServers",
 // then those of one project under "projects.<path>.mcpServers". A project
@@ -78,86 +118,4 @@ func listOrNone(s []string) string {
 		return "none"
 	}
 	return strings.Join(s, ", ")
-}
-
-// inputs reads VS Code's top-level "inputs": the values ${input:ID} asks
-// the user for.
-func (r *reader) inputs() error {
-	root := r.d.root
-	if root.kind != objectNode {
-		return nil // serversMember reports it
-	}
-	m := root.get("inputs")
-	if m == nil || m.val.kind == nullNode {
-		return nil
-	}
-	if m.val.kind != arrayNode {
-		return r.d.errorAt(m.val.off, fmt.Sprintf(`"inputs" is %s, want an array`, m.val.describe()))
-	}
-	r.exp.declared = map[string]Input{}
-	for i, e := range m.val.elems {
-		if e.kind != objectNode {
-			return r.d.errorAt(e.off, fmt.Sprintf("inputs[%d] is %s, want an object", i, e.describe()))
-		}
-		var in Input
-		for _, f := range e.members {
-			switch {
-			case f.key == "id" && f.val.kind == stringNode:
-				in.ID = f.val.text
-			case f.key == "type" && f.val.kind == stringNode:
-				in.Type = f.val.text
-			case f.key == "description" && f.val.kind == stringNode:
-				in.Description = f.val.text
-			case f.key == "password" && f.val.kind == boolNode:
-				in.Password = f.val.text == "true"
-			}
-		}
-		if in.ID == "" {
-			return r.d.errorAt(e.off, fmt.Sprintf(`inputs[%d] has no "id"`, i))
-		}
-		r.cfg.Inputs = append(r.cfg.Inputs, in)
-		r.exp.declared[in.ID] = in
-	}
-	return nil
-}
-
-// geminiServerLists applies Gemini CLI's "mcp": {"allowed": [...],
-// "excluded": [...]}: a server not allowed, or excluded, is not started by
-// the client; mcplens lists it with every tool filtered.
-func (r *reader) geminiServerLists() error {
-	mcp := r.d.root.get("mcp")
-	if mcp == nil || mcp.val.kind != objectNode {
-		return nil
-	}
-	list := func(key string) ([]string, bool, error) {
-		m := mcp.val.get(key)
-		if m == nil {
-			return nil, false, nil
-		}
-		names, err := r.names("mcp", *m)
-		return names, true, err
-	}
-	allowed, hasAllowed, err := list("allowed")
-	if err != nil {
-		return err
-	}
-	excluded, _, err := list("excluded")
-	if err != nil {
-		return err
-	}
-	for i := range r.cfg.Servers {
-		s := &r.cfg.Servers[i]
-		why := ""
-		switch {
-		case slices.Contains(excluded, s.Label):
-			why = "listed in mcp.excluded"
-		case hasAllowed && !slices.Contains(allowed, s.Label):
-			why = "not listed in mcp.allowed"
-		}
-		if why != "" && !s.Disabled {
-			s.Disabled = true
-			s.Findings = append(s.Findings, "disabled ("+why+"): every tool is shown filtered")
-		}
-	}
-	return nil
 }

@@ -1,0 +1,31 @@
+package config
+
+import "path/filepath"
+
+// claudeDesktop is Claude Desktop's claude_desktop_config.json: stdio
+// servers only, strings as written. Its content looks like Claude Code's,
+// so only its file name tells it apart.
+type claudeDesktop struct{ defaults }
+
+var claudeDesktopLayout = layout{
+	Format:     Format{"claude-desktop", "Claude Desktop", "claude_desktop_config.json"},
+	serversKey: "mcpServers", strict: true, dialect: noVars,
+	keys: []string{"command", "args", "env"},
+}
+
+func (claudeDesktop) layout() *layout { return &claudeDesktopLayout }
+
+func (claudeDesktop) claims(base, dir string) bool { return base == "claude_desktop_config.json" }
+
+func (claudeDesktop) transport(*rawServer) (string, string, string) { return TransportStdio, "", "" }
+
+func (claudeDesktop) nothingToStart(*rawServer) string {
+	return `no "command": Claude Desktop starts only stdio servers from this file`
+}
+
+func (claudeDesktop) userFiles(d userDirs) []string {
+	return []string{
+		filepath.Join(d.config, "Claude", "claude_desktop_config.json"),
+		filepath.Join(d.appSupport, "Claude", "claude_desktop_config.json"),
+	}
+}

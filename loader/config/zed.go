@@ -1,0 +1,63 @@
+package config
+
+import "path/filepath"
+
+// zed is Zed's settings.json: servers under "context_servers", a command
+// given as {"path", "args", "env"}, and servers an extension provides.
+type zed struct{ defaults }
+
+var zedLayout = layout{
+	Format:     Format{"zed", "Zed", "~/.config/zed/settings.json, .zed/settings.json"},
+	serversKey: "context_servers", project: ".zed/settings.json", dialect: noVars,
+	keys: []string{"command", "args", "env", "url", "headers", "source", "settings"},
+}
+
+func (zed) layout() *layout { return &zedLayout }
+
+func (zed) claims(base, dir string) bool {
+	return base == "settings.json" && (dir == "zed" || dir == ".zed")
+}
+
+func (zed) userFiles(d userDirs) []string {
+	return []string{filepath.Join(d.config, "zed", "settings.json")}
+}
+
+func (zed) fit(root *node) fit {
+	if root.get("context_servers") != nil {
+		return sureFit
+	}
+	return noFit
+}
+
+func (zed) field(r *reader, raw *rawServer, m member) error {
+	if m.key == "command" && m.val.kind == objectNode {
+		return r.zedCommand(raw, m.val)
+	}
+	return r.field(raw, m)
+}
+
+func (z zed) nothingToStart(raw *rawServer) string {
+	if raw.source.s == "extension" {
+		return "a Zed extension provides this server; mcplens cannot start it"
+	}
+	return z.defaults.nothingToStart(raw)
+}
+
+// zedCommand reads Zed's {"path": ..., "args": [...], "env": {...}} form.
+func (r *reader) zedCommand(raw *rawServer, obj *node) error {
+	for _, m := range obj.members {
+		var err error
+		switch m.key {
+		case "path", "command":
+			raw.command, err = r.str(raw.label, m)
+		case "args":
+			raw.args, err = r.strs(raw.label, m)
+		case "env":
+			raw.env, err = r.pairs(raw.label, m)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
