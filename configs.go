@@ -30,10 +30,10 @@ func formatNames() string {
 	return strings.Join(names, ", ")
 }
 
-// runDiscover prints the config files found for the current directory and
-// the user, with their format and servers, starting nothing. Each file is
-// read within limits (Limits.Config).
-func runDiscover(stdout, stderr io.Writer, limits loader.Limits) int {
+// runLocate serves --discover: it prints the config files located for the
+// current directory and the user, with their format and servers, starting
+// nothing. Each file is read within limits (Limits.Config).
+func runLocate(stdout, stderr io.Writer, limits loader.Limits) int {
 	wd, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens: %v\n", err)

@@ -109,7 +109,7 @@ func run(args []string, stderr io.Writer) int {
 	}
 	copts.MaxSize = limits.WithDefaults().Config
 	if *discover {
-		return runDiscover(os.Stdout, stderr, limits)
+		return runLocate(os.Stdout, stderr, limits)
 	}
 	if _, ok := model.PolicyNamed(*policy); !ok {
 		fmt.Fprintf(stderr, "mcplens: unknown policy %q (want one of: %s)\n", *policy, policyNames())

@@ -1,13 +1,7 @@
-// Package loader turns a config file into live MCP connections and reports
-// what each server advertises, byte for byte.
-//
-// LoadConfig reads any client's config (Claude Desktop, Claude Code, Cursor,
-// Windsurf, VS Code, Gemini CLI, Codex, Zed; see Formats) as that client
-// would: its servers in declaration order (the first-declared server wins
-// under the legacy naming policies), variables expanded its way, tool
-// filters kept. It reads only a regular file, of at most Limits.Config
-// bytes, and refuses one nested more than 512 levels deep before any
-// parser recurses into it, saying where (path:line:col).
+// Package loader runs sessions only: it turns the servers of a
+// config.Config into live MCP connections and reports what each server
+// advertises, byte for byte. Reading config files is loader/config's job;
+// loader imports it (and model) and never ui or report.
 //
 // Open spawns each stdio server as its own child process and taps its
 // stdin and stdout so each JSON-RPC line is kept exactly as it crossed the
