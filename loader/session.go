@@ -111,7 +111,7 @@ type Session struct {
 
 // Open starts connecting to every server of cfg at once and returns without
 // waiting: progress arrives on Events. A label repeated in cfg (which
-// ParseConfig never returns) is connected once, as first declared.
+// config.Parse never returns) is connected once, as first declared.
 func Open(cfg *config.Config, opts Options) *Session {
 	runTimeout := opts.Timeout
 	if opts.Timeout <= 0 {
@@ -137,7 +137,7 @@ func Open(cfg *config.Config, opts Options) *Session {
 	}
 	for _, spec := range cfg.Servers {
 		if s.byName[spec.Label] != nil {
-			continue // a label names one server; ParseConfig rejects repeats
+			continue // a label names one server; config.Parse rejects repeats
 		}
 		c := newConn(s, spec)
 		c.timeout = ConnectTimeout(spec, runTimeout)

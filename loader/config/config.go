@@ -112,7 +112,7 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg)
 }
 
-// ConfigOptions tune how a config is read. The zero value reads the file as
+// Options tune how a config is read. The zero value reads the file as
 // its client would on this machine.
 type Options struct {
 	// Format forces a format by name (see Formats); "" detects it from the

@@ -7,7 +7,7 @@ import (
 	"github.com/mcplens/mcplens/model"
 )
 
-// markFiltered marks each row the server's config withholds from the
+// MarkFiltered marks each row the server's config withholds from the
 // client (Tool.FilteredBy), so every view shows it as filtered by config
 // rather than leaving it out. A row without a usable name matches no
 // filter but a disabled server.

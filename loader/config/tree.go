@@ -76,7 +76,7 @@ type doc struct {
 	jsonc bool
 }
 
-// errorAt builds a ConfigError at byte offset off of the file.
+// errorAt builds an Error at byte offset off of the file.
 func (d *doc) errorAt(off int, msg string) *Error {
 	line, col := position(d.data, off)
 	return &Error{Path: d.path, Line: line, Col: col, Msg: msg}
