@@ -21,7 +21,7 @@ type Format struct {
 // defaults and overrides what its client does otherwise; formats lists
 // them all.
 type format interface {
-	// layout is what the format's file holds.
+	// layout is the format's name, files, syntax and keys.
 	layout() *layout
 	// claims reports whether a file named base in a folder named dir is
 	// where the client keeps its config.
@@ -41,8 +41,9 @@ type format interface {
 	userFiles(d userDirs) []string
 }
 
-// A layout is what a format's file holds: its name, the key its servers
-// are under, its syntax, and the keys a server may have.
+// A layout is what a format is as data: its name, where its client keeps
+// it, the key its servers are under, its syntax, and the keys a server
+// may have.
 type layout struct {
 	Format
 	serversKey string
