@@ -36,35 +36,32 @@ type rawServer struct {
 	timeout              time.Duration
 }
 
+// strings are the server keys whose value is one string, each with where
+// it goes in raw.
+func (raw *rawServer) strings() map[string]*str {
+	return map[string]*str{
+		"command": &raw.command, "type": &raw.typ, "url": &raw.url, "serverUrl": &raw.serverURL,
+		"httpUrl": &raw.httpURL, "cwd": &raw.cwd, "envFile": &raw.envFile,
+		"bearer_token_env_var": &raw.bearer, "source": &raw.source,
+	}
+}
+
 // field reads one key the format defines.
 func (r *reader) field(raw *rawServer, m member) error {
+	if p := raw.strings()[m.key]; p != nil {
+		var err error
+		*p, err = r.str(raw.label, m)
+		if err == nil && m.key == "command" && p.set && p.s == "" {
+			err = r.d.errorAt(m.val.off, fmt.Sprintf("server %q: empty command", raw.label))
+		}
+		return err
+	}
 	var err error
 	switch m.key {
 	case r.lay.include: // a defined key, never ""
 		raw.include, err = r.names(raw.label, m)
 	case r.lay.exclude:
 		raw.exclude, err = r.names(raw.label, m)
-	case "command":
-		raw.command, err = r.str(raw.label, m)
-		if err == nil && raw.command.set && raw.command.s == "" {
-			err = r.d.errorAt(m.val.off, fmt.Sprintf("server %q: empty command", raw.label))
-		}
-	case "type":
-		raw.typ, err = r.str(raw.label, m)
-	case "url":
-		raw.url, err = r.str(raw.label, m)
-	case "serverUrl":
-		raw.serverURL, err = r.str(raw.label, m)
-	case "httpUrl":
-		raw.httpURL, err = r.str(raw.label, m)
-	case "cwd":
-		raw.cwd, err = r.str(raw.label, m)
-	case "envFile":
-		raw.envFile, err = r.str(raw.label, m)
-	case "bearer_token_env_var":
-		raw.bearer, err = r.str(raw.label, m)
-	case "source":
-		raw.source, err = r.str(raw.label, m)
 	case "args":
 		raw.args, err = r.strs(raw.label, m)
 	case "env_vars":
