@@ -37,7 +37,7 @@ func Collect(ctx context.Context, events <-chan loader.Event, specs []loader.Ser
 			if !ok {
 				return states, nil
 			}
-			if i, known := at[ev.Server]; known && !ev.Wire {
+			if i, known := at[ev.Server]; known && !ev.Frames {
 				states[i].Apply(ev)
 			}
 		case <-ctx.Done():

@@ -11,10 +11,10 @@ import (
 	"time"
 )
 
-func TestWireKeepsLastFrames(t *testing.T) {
-	w := newWire("a", nil)
+func TestFrameLogKeepsLastFrames(t *testing.T) {
+	w := newFrameLog("a")
 	for i := range MaxFrames + 10 {
-		w.record(Out, []byte{byte('0' + i%10)}, 1, frameUnchecked)
+		record(w, Out, []byte{byte('0' + i%10)}, 1, frameUnchecked)
 	}
 	if got, want := w.Len(), MaxFrames+10; got != want {
 		t.Errorf("Len() = %d, want %d", got, want)
@@ -34,23 +34,23 @@ func TestWireKeepsLastFrames(t *testing.T) {
 	}
 }
 
-func TestWireCutsLongFrames(t *testing.T) {
-	w := newWire("a", nil)
+func TestFrameLogCutsLongFrames(t *testing.T) {
+	w := newFrameLog("a")
 	var whole []byte
-	w.setWatch(func(_ Direction, line []byte, _ int, _ bool) { whole = bytes.Clone(line) })
+	watch := observerFunc(func(f *frameInfo) { whole = bytes.Clone(f.line) })
 	long := bytes.Repeat([]byte("x"), MaxFrameBytes+5)
-	w.record(In, long, len(long), frameUnchecked)
+	record(observers{w, watch}, In, long, len(long), frameUnchecked)
 	f := w.Frames()[0]
 	if len(f.Bytes) != MaxFrameBytes || f.Size != len(long) || !f.Truncated() {
 		t.Errorf("frame kept %d of %d bytes (truncated %v), want %d of %d", len(f.Bytes), f.Size, f.Truncated(), MaxFrameBytes, len(long))
 	}
 	if len(whole) != len(long) {
-		t.Errorf("watch saw %d bytes, want the whole %d", len(whole), len(long))
+		t.Errorf("an observer after the log saw %d bytes, want the whole %d", len(whole), len(long))
 	}
 }
 
 func TestTapReaderSplitsLines(t *testing.T) {
-	w := newWire("a", nil)
+	w := newFrameLog("a")
 	stream := "banner line\r\n" +
 		`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n\n" +
 		`log: no newline here{"jsonrpc":"2.0","id":2,"result":{}}` + "\n" +
@@ -107,7 +107,7 @@ func TestTapReaderBoundsSalvage(t *testing.T) {
 	// A long line of unterminated objects: each '{' tried would scan to
 	// the end of the line. Only a few are tried.
 	line := strings.Repeat(`{"x":`, 200000) + "\n"
-	w := newWire("a", nil)
+	w := newFrameLog("a")
 	start := time.Now()
 	got, err := io.ReadAll(newTapReader(strings.NewReader(line), w, DefaultLimits.Line))
 	if err != nil || len(got) != 0 {
@@ -123,7 +123,7 @@ func TestTapReaderBoundsSalvage(t *testing.T) {
 
 // TestTapReaderAbandonsLongLines: a line over the limit never reaches the
 // protocol, which reads the lines before it and then the *LimitError; the
-// Wire keeps its start, marked; nothing after it is read. A line of
+// FrameLog keeps its start, marked; nothing after it is read. A line of
 // exactly the limit passes whole.
 func TestTapReaderAbandonsLongLines(t *testing.T) {
 	const limit = 1 << 20
@@ -134,10 +134,13 @@ func TestTapReaderAbandonsLongLines(t *testing.T) {
 	long := `{"jsonrpc":"2.0","id":2,"result":{"t":"` + strings.Repeat("y", 3*limit) + `"}}`
 	after := `{"jsonrpc":"2.0","id":3,"result":{}}`
 	src := &countingReader{r: strings.NewReader(fits + "\n" + long + "\n" + after + "\n")}
-	w := newWire("a", nil)
-	tap := newTapReader(src, w, limit)
+	w := newFrameLog("a")
 	var over *LimitError
-	tap.onOver = func(err *LimitError) { over = err }
+	tap := newTapReader(src, observers{w, observerFunc(func(f *frameInfo) {
+		if f.over != nil {
+			over = f.over
+		}
+	})}, limit)
 	got, err := io.ReadAll(tap)
 	if string(got) != fits+"\n" {
 		t.Errorf("the protocol read %d bytes, want only the first line's %d", len(got), len(fits)+1)
@@ -177,7 +180,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 }
 
 func TestTapWriterRecordsBeforeWriting(t *testing.T) {
-	w := newWire("a", nil)
+	w := newFrameLog("a")
 	var sink bytes.Buffer
 	tw := newTapWriter(nopCloser{&sink}, w)
 	tw.Write([]byte(`{"id":1,`))
@@ -209,14 +212,14 @@ func TestEventQueue(t *testing.T) {
 			state = Failed
 		}
 		q.push(Event{Server: "a", State: state, Err: string(rune('a' + i%26))})
-		q.push(Event{Server: "a", Wire: true})
-		q.push(Event{Server: "b", Wire: true})
+		q.push(Event{Server: "a", Frames: true})
+		q.push(Event{Server: "b", Frames: true})
 		q.push(Event{Server: "b", State: Ready, Err: fmt.Sprint(i)})
 	}
 	q.close()
 	q.push(Event{Server: "late", State: Failed}) // after close: dropped
 
-	states, wires := 0, 0
+	states, frames := 0, 0
 	var bs []string
 	timeout := time.After(5 * time.Second)
 	for {
@@ -226,8 +229,8 @@ func TestEventQueue(t *testing.T) {
 				if states != n {
 					t.Errorf("state changes of a delivered %d, want all %d", states, n)
 				}
-				if wires > 2*eventBuffer+2 {
-					t.Errorf("wire events %d, want them coalesced", wires)
+				if frames > 2*eventBuffer+2 {
+					t.Errorf("frames events %d, want them coalesced", frames)
 				}
 				// b's Ready events replace one another while they wait:
 				// the channel's worth, then the last one.
@@ -239,8 +242,8 @@ func TestEventQueue(t *testing.T) {
 			switch {
 			case ev.Server == "late":
 				t.Errorf("event pushed after close was delivered")
-			case ev.Wire:
-				wires++
+			case ev.Frames:
+				frames++
 			case ev.Server == "b":
 				bs = append(bs, ev.Err)
 			default:
@@ -250,4 +253,31 @@ func TestEventQueue(t *testing.T) {
 			t.Fatal("channel not closed")
 		}
 	}
+}
+
+// observers is a conn for tests: it hands each frame to each of them, in
+// order.
+type observers []observer
+
+func (os observers) frame(f *frameInfo) {
+	for _, o := range os {
+		o.frame(f)
+	}
+}
+
+// An observerFunc is a function observing frames.
+type observerFunc func(f *frameInfo)
+
+func (fn observerFunc) frame(f *frameInfo) { fn(f) }
+
+// checkLine returns what the monitor says of one line.
+func (m *monitor) checkLine(dir Direction, line []byte, junk, valid bool) string {
+	kind := frameJSON
+	switch {
+	case junk:
+		kind = frameJunk
+	case !valid:
+		kind = frameUnchecked
+	}
+	return record(m, dir, line, len(line), kind).problem
 }
