@@ -209,15 +209,11 @@ func (c *callCapture) fill(res *CallResult) error {
 	case !r.valid:
 		return errors.New("the answer is not JSON")
 	}
-	result, found, ok := jsonMember(r.response, "result")
-	if !ok {
-		var msg struct {
-			Result json.RawMessage `json:"result"`
-		}
-		_ = json.Unmarshal(r.response, &msg)
-		result, found = msg.Result, msg.Result != nil
-	}
-	if !found || len(result) == 0 {
+	// The kept copy is read again, once per call: the frame's envelope
+	// points into the tap's buffer.
+	env, _ := parseEnvelope(r.response, true)
+	result := env.Result
+	if len(result) == 0 {
 		return nil
 	}
 	res.Result = result

@@ -51,10 +51,16 @@ func (c *conn) dial() *client.Client {
 	} else {
 		// Continuous listening opens the GET stream that carries
 		// notifications, tools/list_changed among them, between requests.
+		// It is deprecated for protocol 2026-07-28, which dropped that
+		// stream for subscriptions/listen (Client.Listen); mcplens speaks
+		// ProtocolVersion, 2025-11-25, where the GET stream is the only way
+		// a server notifies between requests, and Client.Listen refuses a
+		// connection on it.
 		streamable, err := transport.NewStreamableHTTP(c.spec.URL,
 			transport.WithHTTPBasicClient(hc),
 			transport.WithHTTPHeaders(headers),
 			transport.WithHTTPLogger(c.s.opts.Logger),
+			//lint:ignore SA1019 the GET stream is how the pinned protocol revision notifies (see above)
 			transport.WithContinuousListening())
 		if err != nil {
 			c.fail(fmt.Sprintf("connecting to %s: %v", model.RedactURL(c.spec.URL), err), "")
