@@ -51,7 +51,7 @@ func awaitReady(tb testing.TB, s *loader.Session, cfg *config.Config, tools int)
 			switch {
 			case !ok:
 				tb.Fatal("events closed before every server was ready")
-			case ev.Wire:
+			case ev.Frames:
 			case ev.State == loader.Failed:
 				tb.Fatalf("%s failed: %s", ev.Server, ev.Err)
 			case ev.State == loader.Ready && tools >= 0 && len(ev.Tools) != tools:
@@ -256,7 +256,7 @@ func TestLeanServerServesTheScaleSurface(t *testing.T) {
 			switch {
 			case ev.State == loader.Failed:
 				t.Fatalf("%s failed: %s", ev.Server, ev.Err)
-			case ev.State == loader.Ready && !ev.Wire:
+			case ev.State == loader.Ready && !ev.Frames:
 				ready[ev.Server] = ev
 			}
 		case <-deadline:

@@ -54,7 +54,7 @@ func TestHostileLineOverLimit(t *testing.T) {
 			if ev := last["h"]; ev.State != loader.Failed || ev.Err != tt.err {
 				t.Errorf("h: %s %q, want failed %q", ev.State, ev.Err, tt.err)
 			}
-			frames := s.Wire("h").Frames()
+			frames := s.FrameLog("h").Frames()
 			if f := frames[len(frames)-1]; f.Dir != loader.In || f.Size <= 1<<20 || len(f.Bytes) > loader.MaxFrameBytes || !strings.Contains(f.Problem, "over the 1MiB line limit") {
 				t.Errorf("last frame: %s, %d of %d bytes, problem %q; want the long line's start, marked", f.Dir, len(f.Bytes), f.Size, f.Problem)
 			}
@@ -218,7 +218,7 @@ func TestHostileRefusedAnswers(t *testing.T) {
 					t.Errorf("error %q, want what came and why it was refused: %q", got, reasons[mode])
 				}
 				var problem bool
-				for _, f := range s.Wire("h").Frames() {
+				for _, f := range s.FrameLog("h").Frames() {
 					problem = problem || strings.HasPrefix(f.Problem, "refused as the answer to request ") ||
 						strings.Contains(f.Problem, "; refused as the answer to request ")
 				}

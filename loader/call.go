@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -69,9 +68,9 @@ func (s *Session) Call(ctx context.Context, server, wire string, args json.RawMe
 	c.callMu.Lock()
 	defer c.callMu.Unlock()
 	defer c.boundWrites(ctx)()
-	cap := callCapture{resultLimit: s.opts.Limits.Result}
-	c.wire.setWatch(cap.see)
-	defer c.wire.setWatch(nil)
+	cap := &callCapture{resultLimit: s.opts.Limits.Result}
+	c.capture.Store(cap)
+	defer c.capture.Store(nil)
 	if fn, ok := ctx.Value(progressKey{}).(func(Progress)); ok && fn != nil {
 		c.progress.Store(callProgress{token: token, fn: fn})
 		defer c.progress.Store(callProgress{})
@@ -137,9 +136,9 @@ func (c *conn) onProgress(params map[string]any) {
 	cp.fn(p)
 }
 
-// A callCapture watches a server's lines during one Call and keeps the
-// tools/call requests written and the responses to them, whole (the Wire
-// keeps frames cut to MaxFrameBytes and only the last MaxFrames).
+// A callCapture observes a server's frames during one Call and keeps the
+// tools/call requests written and the responses to them, whole (the
+// FrameLog keeps frames cut to MaxFrameBytes and only the last MaxFrames).
 type callCapture struct {
 	resultLimit int64 // Limits.Result
 
@@ -156,38 +155,28 @@ type capturedRequest struct {
 	sentAt, answered time.Time
 }
 
-// envelope is what identifies a JSON-RPC message.
-type envelope struct {
-	ID     json.RawMessage `json:"id"`
-	Method *string         `json:"method"`
-}
-
-func (c *callCapture) see(dir Direction, line []byte, size int, valid bool) {
-	env, ok := peekEnvelope(line)
-	if !ok && size > len(line) {
-		env, ok = scanEnvelope(line) // the start of a line, cut
-	}
-	if !ok || len(env.ID) == 0 {
+// frame keeps the tools/call requests written and the answers to them:
+// every frame but junk the monitor did not refuse as an answer.
+func (c *callCapture) frame(f *frameInfo) {
+	env := f.env
+	if f.junk && f.problem == "" || !f.object || len(env.ID) == 0 || !f.valid && !json.Valid(env.ID) {
 		return
 	}
 	id := canonicalID(env.ID)
-	now := time.Now()
+	line, now := f.line, time.Now()
 	var resultSize int64
-	if dir == In && valid && int64(len(line)) > c.resultLimit {
-		// Only a line longer than the limit can hold a result over it.
-		if result, _, _ := jsonMember(line, "result"); int64(len(result)) > c.resultLimit {
-			resultSize, line = int64(len(result)), line[:min(len(line), MaxFrameBytes)]
-		}
+	if f.dir == In && f.valid && int64(len(env.Result)) > c.resultLimit {
+		resultSize, line = int64(len(env.Result)), line[:min(len(line), MaxFrameBytes)]
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch {
-	case dir == Out && env.Method != nil && *env.Method == string(mcp.MethodToolsCall):
+	case f.dir == Out && env.method() == string(mcp.MethodToolsCall):
 		c.requests = append(c.requests, capturedRequest{id: id, line: bytes.Clone(line), sentAt: now})
-	case dir == In && env.Method == nil:
+	case f.dir == In && env.Method == nil:
 		for i := range c.requests {
 			if r := &c.requests[i]; r.id == id && r.response == nil {
-				r.response, r.size, r.answered, r.valid = bytes.Clone(line), size, now, valid
+				r.response, r.size, r.answered, r.valid = bytes.Clone(line), f.size, now, f.valid
 				r.resultSize = resultSize
 			}
 		}
@@ -220,15 +209,11 @@ func (c *callCapture) fill(res *CallResult) error {
 	case !r.valid:
 		return errors.New("the answer is not JSON")
 	}
-	result, found, ok := jsonMember(r.response, "result")
-	if !ok {
-		var msg struct {
-			Result json.RawMessage `json:"result"`
-		}
-		_ = json.Unmarshal(r.response, &msg)
-		result, found = msg.Result, msg.Result != nil
-	}
-	if !found || len(result) == 0 {
+	// The kept copy is read again, once per call: the frame's envelope
+	// points into the tap's buffer.
+	env, _ := parseEnvelope(r.response, true)
+	result := env.Result
+	if len(result) == 0 {
 		return nil
 	}
 	res.Result = result
@@ -242,59 +227,6 @@ func (c *callCapture) fill(res *CallResult) error {
 	_ = json.Unmarshal(result, &flag)
 	res.IsError = flag.IsError
 	return nil
-}
-
-// peekEnvelope reads what identifies a JSON-RPC message, scanning for the
-// two members when it can and decoding the line when it cannot; ok is
-// false for a line that is not a JSON object.
-func peekEnvelope(line []byte) (env envelope, ok bool) {
-	var v [2][]byte
-	scanned := jsonMembers(line, []string{"id", "method"}, v[:])
-	id, method, hasMethod := v[0], v[1], v[1] != nil
-	plain := !hasMethod || len(method) >= 2 && method[0] == '"' && bytes.IndexByte(method, '\\') < 0 && utf8.Valid(method)
-	if scanned && plain {
-		env.ID = id
-		if hasMethod {
-			m := string(method[1 : len(method)-1])
-			env.Method = &m
-		}
-		return env, true
-	}
-	return env, json.Unmarshal(line, &env) == nil
-}
-
-// scanEnvelope reads the id and method of the start of a line that was cut
-// short, as far as its top-level scan reaches: it cannot be decoded.
-func scanEnvelope(start []byte) (env envelope, ok bool) {
-	var v [2][]byte
-	if !jsonMembers(start, []string{"id", "method"}, v[:]) || len(v[0]) == 0 || !json.Valid(v[0]) {
-		return env, false
-	}
-	env.ID = v[0]
-	if method := v[1]; method != nil {
-		m := string(bytes.Trim(method, `"`))
-		env.Method = &m
-	}
-	return env, true
-}
-
-// canonicalID makes ids comparable across encodings: 4, 4.0 and 4e0 are
-// one id.
-func canonicalID(raw json.RawMessage) string {
-	if id, ok := plainID(raw); ok {
-		return id
-	}
-	var n json.Number
-	if len(raw) > 0 && raw[0] != '"' && json.Unmarshal(raw, &n) == nil {
-		if f, err := n.Float64(); err == nil {
-			return fmt.Sprintf("n:%v", f)
-		}
-	}
-	var buf bytes.Buffer
-	if json.Compact(&buf, raw) == nil {
-		return buf.String()
-	}
-	return string(raw)
 }
 
 // ErrNotReady is wrapped by Call errors for servers that are not Ready.

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"os/exec"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,7 +35,7 @@ const exitGrace = 300 * time.Millisecond
 type conn struct {
 	s      *Session
 	spec   config.ServerSpec
-	wire   *Wire
+	log    *FrameLog
 	stderr *ring
 	// timeout bounds connecting and each listing; the first connect ends
 	// at deadline, which the Connecting events carry.
@@ -46,9 +43,11 @@ type conn struct {
 	deadline time.Time
 
 	monitor  *monitor
-	closing  atomic.Bool   // set by Close: no more failures are reported
-	attempt  chan struct{} // closed when the first connect attempt ends
-	relist   chan struct{} // capacity 1: a list_changed is pending
+	pages    *pageTaker                  // a stdio server's; set before its first frame
+	capture  atomic.Pointer[callCapture] // of the call running
+	closing  atomic.Bool                 // set by Close: no more failures are reported
+	attempt  chan struct{}               // closed when the first connect attempt ends
+	relist   chan struct{}               // capacity 1: a list_changed is pending
 	stopOnce sync.Once
 	callMu   sync.Mutex // one call at a time per server
 	callSeq  atomic.Int64
@@ -59,7 +58,8 @@ type conn struct {
 	tap       *tapReader // a child's stdout
 	client    *client.Client
 	lister    *lister
-	closeIdle func() // an HTTP server's: closes its kept-alive connections
+	closeIdle func()         // an HTTP server's: closes its kept-alive connections
+	redirects *redirectGuard // an HTTP server's
 	state     State
 	ready     Event // the last Ready event, reused on relisting
 }
@@ -72,13 +72,33 @@ func newConn(s *Session, spec config.ServerSpec) *conn {
 		attempt: make(chan struct{}),
 		relist:  make(chan struct{}, 1),
 	}
+	remote := spec.Transport == config.TransportHTTP || spec.Transport == config.TransportSSE
 	c.monitor = newMonitor(spec.Label, c.newFinding)
-	c.monitor.refuses = spec.Transport != config.TransportHTTP && spec.Transport != config.TransportSSE
-	c.wire = newWire(spec.Label, func() {
-		s.emit(Event{Server: spec.Label, Wire: true})
-	})
-	c.wire.check = c.monitor.check
+	c.monitor.refuses = !remote
+	c.monitor.transportText = remote
+	c.log = newFrameLog(spec.Label)
 	return c
+}
+
+// frame is where every frame of the connection goes, parsed once (see
+// observer), from its taps: the monitor names what it breaks, the FrameLog
+// keeps it, the page taker takes the answers to the lister's requests, the
+// call running keeps its exchange. Then the waits the monitor ended on a
+// refused answer end, and a view is told that frames arrived.
+func (c *conn) frame(f *frameInfo) {
+	c.monitor.frame(f)
+	c.log.frame(f)
+	if c.pages != nil {
+		c.pages.frame(f)
+	}
+	if capture := c.capture.Load(); capture != nil {
+		capture.frame(f)
+	}
+	if f.over != nil {
+		c.lineOverLimit(f.over)
+	}
+	c.monitor.flush()
+	c.s.emit(Event{Server: c.spec.Label, Frames: true})
 }
 
 func (c *conn) process() *process {
@@ -104,49 +124,6 @@ func (c *conn) connect() {
 	if cl != nil {
 		c.handshake(cl)
 	}
-}
-
-// startChild spawns the server's process and returns its client, or nil
-// when it could not start (reported).
-func (c *conn) startChild() *client.Client {
-	if c.spec.Cwd != "" {
-		if _, err := os.Stat(c.spec.Cwd); err != nil {
-			c.fail(fmt.Sprintf("starting %q: working directory %q: %v", c.spec.Command, c.spec.Cwd, startErr(err)), "")
-			return nil
-		}
-	}
-	p, err := spawn(c.spec, c.stderr, c.s.opts.Guard)
-	if err != nil {
-		c.fail(fmt.Sprintf("starting %q: %v", c.spec.Command, startErr(err)), "")
-		return nil
-	}
-	limits := c.s.opts.Limits
-	pages := newPageTaker(limits.Page)
-	stdout := newTapReader(p.stdout, c.wire, limits.Line)
-	stdout.pages = pages
-	stdout.onOver = c.lineOverLimit
-	stdout.recorded = c.monitor.flush
-	stdin := newTapWriter(p.stdin, c.wire)
-	// The transport gets the tapped pipes and no stderr: stderr is drained
-	// here, and the process is ours to reap.
-	tr := transport.NewIO(stdout, stdin, nil)
-	cl := client.NewClient(tr, client.WithProtocolVersion(ProtocolVersion))
-	cl.OnNotification(c.onNotification)
-
-	c.s.wg.Go(func() { p.settle(stdout.eof) })
-	c.mu.Lock()
-	if c.closing.Load() {
-		// Close ran while the child was starting; it found no process to
-		// stop (closing is set before terminate looks), so stop it here.
-		c.mu.Unlock()
-		_ = p.stdin.Close()
-		p.stop()
-		return nil
-	}
-	c.proc, c.tap, c.client, c.lister = p, stdout, cl, &lister{tr: tr, pages: pages}
-	c.mu.Unlock()
-	c.s.wg.Go(func() { c.watchExit(p) })
-	return cl
 }
 
 // handshake starts the client, initializes and lists the tools, within the
@@ -224,49 +201,6 @@ func (c *conn) initialize(ctx context.Context, cl *client.Client) (*mcp.Initiali
 	return init, nil
 }
 
-// overLimit returns the error of a line of the child's stdout that went
-// over the line limit, or nil.
-func (c *conn) overLimit() *LimitError {
-	c.mu.Lock()
-	tap := c.tap
-	c.mu.Unlock()
-	if tap == nil {
-		return nil
-	}
-	return tap.overLimit()
-}
-
-// lineOverLimit runs on the reading goroutine when a line of stdout goes
-// over the line limit, which has ended the connection. A Ready server
-// fails; a connecting one fails with its phase, reported by the connect.
-func (c *conn) lineOverLimit(err *LimitError) {
-	c.mu.Lock()
-	ready := c.state == Ready
-	c.mu.Unlock()
-	if !ready || c.closing.Load() {
-		return
-	}
-	c.s.wg.Go(func() {
-		c.fail(err.Error(), c.stderr.String())
-		c.terminate()
-	})
-}
-
-// startErr drops the wrapping of a failed exec that only repeats the
-// command: "fork/exec /x/y: no such file or directory" says less than
-// `starting "/x/y": no such file or directory`.
-func startErr(err error) error {
-	var pathErr *fs.PathError
-	if errors.As(err, &pathErr) {
-		return pathErr.Err
-	}
-	var execErr *exec.Error
-	if errors.As(err, &execErr) {
-		return execErr.Err
-	}
-	return err
-}
-
 // fail reports the server as failed, once; later failures and failures
 // during Close are not reported.
 func (c *conn) fail(msg, stderr string) {
@@ -325,24 +259,6 @@ func (c *conn) failAndStop(phase string, err error) {
 	}
 	c.fail(msg, c.stderr.String())
 	c.terminate()
-}
-
-// watchExit reports a child that dies after its connection was ready.
-// While connecting, the connect path reports the failure with its phase.
-func (c *conn) watchExit(p *process) {
-	<-p.exited
-	<-c.attempt
-	c.mu.Lock()
-	ready := c.state == Ready
-	c.mu.Unlock()
-	if !ready || c.closing.Load() {
-		return
-	}
-	select {
-	case <-p.stderrDone:
-	case <-time.After(pipeGrace):
-	}
-	c.fail("server exited ("+p.status()+")", c.stderr.String())
 }
 
 // terminate closes the connection and stops the child, once; concurrent

@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync/atomic"
-	"unicode/utf8"
 
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcplens/mcplens/model"
@@ -23,9 +21,8 @@ const maxPages = 1000
 // missing or not a string, and with it the evidence the inspector exists to
 // show.
 type lister struct {
-	tr    transport.Interface
+	pager pager
 	seq   atomic.Int64
-	pages *pageTaker // over stdio: the tap hands the answers over
 	// limits bound one page and the listing (Page, Listing); monitor, when
 	// set, ends a page's request at once when its answer is refused. Both
 	// are set before the first listing.
@@ -93,35 +90,15 @@ func (l *lister) page(ctx context.Context, cursor *string, room int64) ([]json.R
 		params["cursor"] = *cursor
 	}
 	id := "list-" + strconv.FormatInt(l.seq.Add(1), 10)
-	if l.pages != nil {
-		l.pages.expect(strconv.Quote(id), room)
-	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	if l.monitor != nil {
 		l.monitor.await(string(mcp.MethodToolsList), cancel)
 		defer l.monitor.release(string(mcp.MethodToolsList))
 	}
-	resp, err := l.tr.SendRequest(ctx, transport.JSONRPCRequest{
-		JSONRPC: mcp.JSONRPC_VERSION,
-		ID:      mcp.NewRequestId(id),
-		Method:  string(mcp.MethodToolsList),
-		Params:  params,
-	})
-	var taken takenPage
-	took := false
-	if l.pages != nil {
-		taken, took = l.pages.take(strconv.Quote(id))
-	}
+	result, size, err := l.pager.page(ctx, id, params, room)
 	if err != nil {
 		return nil, nextCursor{}, 0, refusal(ctx, err)
-	}
-	if resp.Error != nil {
-		return nil, nextCursor{}, 0, fmt.Errorf("server answered error %d: %s", resp.Error.Code, resp.Error.Message)
-	}
-	result, size := resp.Result, len(resp.Result)
-	if took {
-		result, size = taken.result, taken.size // mcp-go had a stub
 	}
 	switch {
 	case int64(size) > l.limits.Page:
@@ -225,22 +202,6 @@ func toolFromRow(row json.RawMessage) model.Tool {
 		t.InputSchema = schema
 	}
 	return t
-}
-
-// jsonString decodes a JSON string; anything else, or nothing, is "" (a
-// non-string is left to the raw row).
-func jsonString(raw []byte) string {
-	if len(raw) < 2 || raw[0] != '"' {
-		return ""
-	}
-	// raw is valid JSON: without an escape, and in valid UTF-8 (which
-	// decoding would repair), its text is the string.
-	if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
-		return string(inner)
-	}
-	var s string
-	_ = json.Unmarshal(raw, &s)
-	return s
 }
 
 // jsonType names the type of a JSON value for a message.

@@ -5,12 +5,17 @@
 //
 // Open spawns each stdio server as its own child process and taps its
 // stdin and stdout so each JSON-RPC line is kept exactly as it crossed the
-// pipe (a Wire per server); for streamable HTTP and SSE servers
-// it taps the HTTP bodies instead. It lists each server's tools as raw
-// rows, so a row with no usable name is still shown; over stdio the tap
-// hands each tools/list answer straight to the listing, and mcp-go, which
-// carries every other message, sees a stub in its place (pages.go). The
-// loader never decides names: that is model's job.
+// pipe (a FrameLog per server); for streamable HTTP and SSE servers it
+// taps the HTTP bodies instead. Every frame a tap sees is parsed once and
+// handed to one observer, the server's connection, which passes it on in
+// order: the protocol monitor names what the frame breaks, the FrameLog
+// keeps it, the page taker takes the answers to the lister's own requests,
+// the call running keeps its exchange (frame.go, conn.frame). It lists each
+// server's tools as raw rows, so a row with no usable name is still shown;
+// over stdio the lister writes its tools/list requests itself, beside
+// mcp-go's, and takes their answers from the tap (pages.go). The loader
+// never decides names: that is model's job, and never replaces the
+// process-wide logger: mcp-go's transports log to Options.Logger.
 //
 // Each stdio server leads a process group of its own, which shutdown ends
 // with SIGKILL; a Guard (Options.Guard) kills those groups should mcplens
@@ -26,8 +31,8 @@
 //	defer s.Close()
 //	for ev := range s.Events() {
 //		switch {
-//		case ev.Wire:
-//			// new frames on s.Wire(ev.Server)
+//		case ev.Frames:
+//			// new frames on s.FrameLog(ev.Server)
 //		case ev.State == loader.Ready:
 //			// ev.Tools is what ev.Server advertised, in its order
 //		case ev.State == loader.Failed:

@@ -13,7 +13,7 @@ const eventBuffer = 64
 const flushPatience = 250 * time.Millisecond
 
 // An eventQueue is an unbounded queue in front of the Events channel: a slow
-// reader never blocks a connection and never loses a state change. Wire
+// reader never blocks a connection and never loses a state change. Frames
 // events carry no data, so at most one per server waits in the queue; a
 // Ready event replaces the server's Ready event still waiting when nothing
 // else of that server came after it. However fast a server relists, what
@@ -22,17 +22,17 @@ type eventQueue struct {
 	out  chan Event
 	wake chan struct{} // capacity 1: "the queue changed"
 
-	mu          sync.Mutex
-	queue       []Event
-	wirePending map[string]bool
-	closed      bool
+	mu            sync.Mutex
+	queue         []Event
+	framesPending map[string]bool
+	closed        bool
 }
 
 func newEventQueue() *eventQueue {
 	q := &eventQueue{
-		out:         make(chan Event, eventBuffer),
-		wake:        make(chan struct{}, 1),
-		wirePending: map[string]bool{},
+		out:           make(chan Event, eventBuffer),
+		wake:          make(chan struct{}, 1),
+		framesPending: map[string]bool{},
 	}
 	go q.pump()
 	return q
@@ -41,12 +41,12 @@ func newEventQueue() *eventQueue {
 // push queues ev; after close it is dropped.
 func (q *eventQueue) push(ev Event) {
 	q.mu.Lock()
-	if q.closed || (ev.Wire && q.wirePending[ev.Server]) {
+	if q.closed || (ev.Frames && q.framesPending[ev.Server]) {
 		q.mu.Unlock()
 		return
 	}
-	if ev.Wire {
-		q.wirePending[ev.Server] = true
+	if ev.Frames {
+		q.framesPending[ev.Server] = true
 	}
 	if i := q.superseded(ev); i >= 0 {
 		q.queue[i] = ev
@@ -59,12 +59,12 @@ func (q *eventQueue) push(ev Event) {
 
 // superseded returns the index of the waiting event ev replaces, or -1.
 func (q *eventQueue) superseded(ev Event) int {
-	if ev.Wire || ev.State != Ready {
+	if ev.Frames || ev.State != Ready {
 		return -1
 	}
 	for i := len(q.queue) - 1; i >= 0; i-- {
 		old := q.queue[i]
-		if old.Server != ev.Server || old.Wire {
+		if old.Server != ev.Server || old.Frames {
 			continue
 		}
 		if old.State == Ready {
@@ -101,8 +101,8 @@ func (q *eventQueue) pop() (ev Event, ok, closed bool) {
 	ev = q.queue[0]
 	q.queue[0] = Event{}
 	q.queue = q.queue[1:]
-	if ev.Wire {
-		q.wirePending[ev.Server] = false
+	if ev.Frames {
+		q.framesPending[ev.Server] = false
 	}
 	return ev, true, q.closed
 }

@@ -47,7 +47,7 @@ func TestGoSDKServer(t *testing.T) {
 		t.Errorf("protocol %q server %q, want %q from gosdk-test", ev.Protocol, ev.ServerName, loader.ProtocolVersion)
 	}
 	var cursors int
-	for _, f := range s.Wire("gosdk").Frames() {
+	for _, f := range s.FrameLog("gosdk").Frames() {
 		if f.Dir == loader.Out && bytes.Contains(f.Bytes, []byte(`"cursor"`)) {
 			cursors++
 		}

@@ -187,7 +187,7 @@ func TestHostileJunk(t *testing.T) {
 		t.Errorf("findings %q, want one naming the banner", f)
 	}
 	var junk, json []string
-	for _, f := range s.Wire("h").Frames() {
+	for _, f := range s.FrameLog("h").Frames() {
 		if f.Dir != loader.In {
 			continue
 		}
@@ -233,7 +233,7 @@ func TestHostileStray(t *testing.T) {
 		}
 	}
 	problems := map[string]bool{}
-	for _, fr := range s.Wire("h").Frames() {
+	for _, fr := range s.FrameLog("h").Frames() {
 		if fr.Problem != "" {
 			problems[fr.Problem] = true
 		}
@@ -409,7 +409,7 @@ func TestHostileHuge(t *testing.T) {
 		}
 	}
 	// The wire keeps the 1 MB line cut to MaxFrameBytes.
-	for _, f := range s.Wire("h").Frames() {
+	for _, f := range s.FrameLog("h").Frames() {
 		if len(f.Bytes) > loader.MaxFrameBytes {
 			t.Errorf("frame of %d bytes kept whole, want at most %d", len(f.Bytes), loader.MaxFrameBytes)
 		}
@@ -448,7 +448,7 @@ flood:
 		for {
 			select {
 			case ev := <-s.Events():
-				if ev.Server == "h" && ev.State == loader.Ready && !ev.Wire {
+				if ev.Server == "h" && ev.State == loader.Ready && !ev.Frames {
 					readies++
 					generations[ev.Tools[len(ev.Tools)-1].Name] = true
 				}
@@ -458,7 +458,7 @@ flood:
 		}
 	}
 	notes := 0
-	for _, f := range s.Wire("h").Frames() {
+	for _, f := range s.FrameLog("h").Frames() {
 		if strings.Contains(string(f.Bytes), "list_changed") {
 			notes++
 		}
@@ -584,7 +584,7 @@ func TestHostileSlowCall(t *testing.T) {
 	// The server is told: notifications/cancelled naming the call's id.
 	var sent bool
 	for deadline := time.Now().Add(settleTimeout); !sent && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		for _, f := range s.Wire("h").Frames() {
+		for _, f := range s.FrameLog("h").Frames() {
 			var n struct {
 				Method string
 				Params struct{ RequestID json.RawMessage }
@@ -639,7 +639,7 @@ func TestNoCallDuringDiscovery(t *testing.T) {
 		}
 	}
 	for _, spec := range cfg.Servers {
-		for _, f := range s.Wire(spec.Label).Frames() {
+		for _, f := range s.FrameLog(spec.Label).Frames() {
 			if f.Dir != loader.Out {
 				continue
 			}

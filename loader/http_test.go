@@ -112,7 +112,7 @@ func TestStreamableHTTP(t *testing.T) {
 	// Every body the server received is an Out frame, byte for byte.
 	var out [][]byte
 	var in int
-	for _, f := range s.Wire("grow").Frames() {
+	for _, f := range s.FrameLog("grow").Frames() {
 		if f.Dir == loader.Out {
 			out = append(out, f.Bytes)
 		} else if !f.Junk {
@@ -152,7 +152,7 @@ func TestSSE(t *testing.T) {
 		t.Fatalf("Call = %s, %v; want the answer tapped from the event stream", res.Response, err)
 	}
 	var endpoint bool
-	for _, f := range s.Wire("grow").Frames() {
+	for _, f := range s.FrameLog("grow").Frames() {
 		if f.Dir == loader.In && f.Junk && bytes.Contains(f.Bytes, []byte("/message?sessionId=")) {
 			endpoint = true
 		}
@@ -243,7 +243,7 @@ func TestIgnoringServerConnectsFast(t *testing.T) {
 			// The time is logged, not asserted (timings flake on a shared
 			// machine); what makes it fast is checked below: no probe.
 			t.Logf("%s: connected and listed in %s", spec.Label, took)
-			for _, f := range s.Wire(spec.Label).Frames() {
+			for _, f := range s.FrameLog(spec.Label).Frames() {
 				if bytes.Contains(f.Bytes, []byte("server/discover")) {
 					t.Errorf("frame %s: the discover probe was sent", f.Bytes)
 				}

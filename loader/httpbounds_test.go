@@ -78,7 +78,7 @@ func TestHTTPBoundsFailTheServer(t *testing.T) {
 
 			// The wire pane holds what came, marked as cut.
 			var cut bool
-			for _, f := range s.Wire("bad").Frames() {
+			for _, f := range s.FrameLog("bad").Frames() {
 				cut = cut || f.Dir == loader.In && f.Truncated()
 			}
 			if !cut {
@@ -295,7 +295,7 @@ func TestHTTPGzip(t *testing.T) {
 		t.Errorf("Call = %s, %v; want the inflated answer", res.Result, err)
 	}
 	var listed bool
-	for _, f := range s.Wire("zipped").Frames() {
+	for _, f := range s.FrameLog("zipped").Frames() {
 		listed = listed || f.Dir == loader.In && strings.Contains(string(f.Bytes), `"name":"t1"`)
 	}
 	if !listed {

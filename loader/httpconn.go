@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -23,22 +22,13 @@ func (c *conn) transport() string {
 }
 
 // dial builds the client of a streamable HTTP or SSE server, its HTTP
-// traffic tapped into the server's Wire, and returns it, or nil when it
-// could not (reported). Nothing goes over the network until handshake.
+// traffic tapped (the conn observes its frames), and returns it, or nil
+// when it could not (reported). Nothing goes over the network until
+// handshake.
 func (c *conn) dial() *client.Client {
-	// Over HTTP, text that is not JSON (an SSE endpoint event, the body of
-	// a 202) belongs to the transport: it is kept, and is no protocol fault.
-	if check := c.wire.check; check != nil {
-		c.wire.check = func(dir Direction, line []byte, junk, valid bool) string {
-			if junk {
-				return ""
-			}
-			return check(dir, line, junk, valid)
-		}
-	}
 	base := http.DefaultTransport.(*http.Transport).Clone()
 	base.DisableCompression = true // the tap asks for gzip and inflates it, within the limits
-	tap := &httpTap{next: base, wire: c.wire, limits: c.s.opts.Limits, lost: c.lose}
+	tap := &httpTap{next: base, obs: c, limits: c.s.opts.Limits, lost: c.lose}
 	headers := make(map[string]string, len(c.spec.Headers))
 	tap.guard = &redirectGuard{}
 	for _, h := range c.spec.Headers {
@@ -52,7 +42,7 @@ func (c *conn) dial() *client.Client {
 		sse, err := transport.NewSSE(c.spec.URL,
 			transport.WithHTTPClient(hc),
 			transport.WithHeaders(headers),
-			transport.WithSSELogger(slog.Default()),
+			transport.WithSSELogger(c.s.opts.Logger),
 			transport.WithEndpointTimeout(c.timeout))
 		if err != nil {
 			c.fail(fmt.Sprintf("connecting to %s: %v", model.RedactURL(c.spec.URL), err), "")
@@ -62,10 +52,16 @@ func (c *conn) dial() *client.Client {
 	} else {
 		// Continuous listening opens the GET stream that carries
 		// notifications, tools/list_changed among them, between requests.
+		// It is deprecated for protocol 2026-07-28, which dropped that
+		// stream for subscriptions/listen (Client.Listen); mcplens speaks
+		// ProtocolVersion, 2025-11-25, where the GET stream is the only way
+		// a server notifies between requests, and Client.Listen refuses a
+		// connection on it.
 		streamable, err := transport.NewStreamableHTTP(c.spec.URL,
 			transport.WithHTTPBasicClient(hc),
 			transport.WithHTTPHeaders(headers),
-			transport.WithHTTPLogger(slog.Default()),
+			transport.WithHTTPLogger(c.s.opts.Logger),
+			//lint:ignore SA1019 the GET stream is how the pinned protocol revision notifies (see above)
 			transport.WithContinuousListening())
 		if err != nil {
 			c.fail(fmt.Sprintf("connecting to %s: %v", model.RedactURL(c.spec.URL), err), "")
@@ -81,8 +77,8 @@ func (c *conn) dial() *client.Client {
 	if c.closing.Load() {
 		return nil
 	}
-	c.client, c.lister = cl, &lister{tr: tr}
-	c.closeIdle = base.CloseIdleConnections
+	c.client, c.lister = cl, &lister{pager: transportPager{tr}}
+	c.closeIdle, c.redirects = base.CloseIdleConnections, tap.guard
 	return cl
 }
 
@@ -122,14 +118,11 @@ func (c *conn) lose(err error) {
 // person should know: a redirect to another origin, and the headers not
 // sent there.
 func (c *conn) readyNote(note string) string {
-	if b, ok := c.lister.tr.(interface{ redirectNote() string }); ok {
-		return joinNote(note, b.redirectNote())
+	if c.redirects != nil {
+		return joinNote(note, c.redirects.note())
 	}
 	return note
 }
-
-func (b boundedStreamable) redirectNote() string { return b.tap.guard.note() }
-func (b boundedSSE) redirectNote() string        { return b.tap.guard.note() }
 
 // httpHint adds what a person can do about a failed HTTP connect.
 func httpHint(err error) string {

@@ -19,8 +19,8 @@ import (
 // close: mcp-go would wait 5s for it, more than Close may take.
 const deleteBudget = 500 * time.Millisecond
 
-// An httpTap records the bodies of a remote server's HTTP exchange in its
-// Wire, byte for byte: each request body as an Out frame before it is
+// An httpTap tells its observer of the bodies of a remote server's HTTP
+// exchange, byte for byte: each request body as an Out frame before it is
 // sent, each response body as one In frame, and each event of an event
 // stream as one In frame holding the event's data, as it arrives.
 //
@@ -34,7 +34,7 @@ const deleteBudget = 500 * time.Millisecond
 // listening GET) tells lost, which fails the server.
 type httpTap struct {
 	next   http.RoundTripper
-	wire   *Wire
+	obs    observer
 	limits Limits
 	// lost is told when a stream no request waits on goes over a limit.
 	lost func(error)
@@ -89,10 +89,9 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 		out.ContentLength = int64(len(body))
 		if len(body) > 0 {
-			t.wire.record(Out, body, len(body), kindOf(body))
-		}
-		if env, ok := peekEnvelope(body); ok && env.Method != nil {
-			errSubject = "response to " + *env.Method
+			if f := record(t.obs, Out, body, len(body), kindOf(body)); f.env.Method != nil {
+				errSubject = "response to " + f.env.method()
+			}
 		}
 		subject = "the " + errSubject
 	}
@@ -146,16 +145,16 @@ func (t *httpTap) bound(resp *http.Response, req *http.Request, subject, errSubj
 	broke := func(err *LimitError) { t.broke(req, err) }
 	switch {
 	case failed:
-		tap := &bodyTap{body: body, closer: raw, wire: t.wire, cancel: cancel,
+		tap := &bodyTap{body: body, closer: raw, obs: t.obs, cancel: cancel,
 			drain: t.limits.ErrorBody, length: resp.ContentLength}
 		resp.Body = &errorBody{body: tap, left: t.limits.ErrorBody, err: &LimitError{
 			Limit: "error-body", Max: t.limits.ErrorBody,
 			What: fmt.Sprintf("the body of the HTTP %d %s", resp.StatusCode, errSubject)}}
 	case stream:
-		resp.Body = &eventTap{body: body, closer: raw, wire: t.wire, cancel: cancel, broke: broke,
+		resp.Body = &eventTap{body: body, closer: raw, obs: t.obs, cancel: cancel, broke: broke,
 			max: t.limits.Event, what: "an event of " + subject}
 	default:
-		resp.Body = &bodyTap{body: body, closer: raw, wire: t.wire, cancel: cancel, broke: broke,
+		resp.Body = &bodyTap{body: body, closer: raw, obs: t.obs, cancel: cancel, broke: broke,
 			drain: maxLineBytes, length: resp.ContentLength}
 	}
 }
@@ -167,7 +166,7 @@ func (t *httpTap) bound(resp *http.Response, req *http.Request, subject, errSubj
 type bodyTap struct {
 	body   io.Reader
 	closer io.Closer
-	wire   *Wire
+	obs    observer
 	cancel context.CancelFunc
 	broke  func(*LimitError) // told of a limit the body went over
 	drain  int64
@@ -220,7 +219,7 @@ func (b *bodyTap) finish() {
 	if b.cut {
 		size = max(size+1, int(min(b.length, 1<<40)))
 	}
-	b.wire.record(In, body, size, kindOf(body))
+	record(b.obs, In, body, size, kindOf(body))
 }
 
 func (b *bodyTap) Close() error {
@@ -246,7 +245,7 @@ func (b *bodyTap) Close() error {
 type eventTap struct {
 	body   io.Reader
 	closer io.Closer
-	wire   *Wire
+	obs    observer
 	cancel context.CancelFunc
 	broke  func(*LimitError)
 	max    int64
@@ -281,7 +280,7 @@ func (e *eventTap) Read(p []byte) (int, error) {
 			}
 		}
 		// Cut short, it is no JSON, and no fault of the protocol's.
-		e.wire.record(In, kept, e.size+int(e.lineLen)+1, frameJunk)
+		record(e.obs, In, kept, e.size+int(e.lineLen)+1, frameJunk)
 		e.data, e.line, e.size, e.hasData = nil, nil, 0, false
 	}
 	lerr := e.err
@@ -344,7 +343,7 @@ func (e *eventTap) endLine(line []byte) {
 }
 
 func (e *eventTap) dispatch() {
-	e.wire.record(In, e.data, e.size, kindOf(e.data))
+	record(e.obs, In, e.data, e.size, kindOf(e.data))
 	e.data, e.size, e.hasData = e.data[:0], 0, false
 }
 

@@ -162,28 +162,3 @@ func plainID(raw []byte) (id string, ok bool) {
 	}
 	return "n:" + string(raw), true
 }
-
-// peekMessage fills a message from line, which must be valid JSON, by
-// scanning, as decoding line into it would; ok is false when the scan
-// cannot say (a member name is escaped or differs in case, params is not
-// an object), and the caller decodes line instead. msg is then the zero
-// message.
-func peekMessage(line []byte) (msg message, ok bool) {
-	var v [6][]byte
-	if !jsonMembers(line, []string{"jsonrpc", "id", "method", "result", "error", "params"}, v[:]) {
-		return message{}, false
-	}
-	msg.JSONRPC, msg.ID, msg.Method = v[0], v[1], v[2]
-	msg.Result, msg.Error = v[3] != nil, v[4] != nil
-	if params := v[5]; params != nil && string(params) != "null" {
-		if params[0] != '{' {
-			return message{}, false
-		}
-		var id [1][]byte
-		if !jsonMembers(params, []string{"requestId"}, id[:]) {
-			return message{}, false
-		}
-		msg.Params.RequestID = id[0]
-	}
-	return msg, true
-}

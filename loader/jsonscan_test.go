@@ -34,23 +34,15 @@ var envelopeSamples = []string{
 	`{}`,
 }
 
-func TestPeekEnvelopeMatchesDecoding(t *testing.T) {
+func TestParseEnvelopeMatchesDecoding(t *testing.T) {
 	for _, s := range envelopeSamples {
 		var want envelope
 		wantOK := json.Unmarshal([]byte(s), &want) == nil
-		got, ok := peekEnvelope([]byte(s))
-		if ok != wantOK || !bytes.Equal(got.ID, want.ID) || (got.Method == nil) != (want.Method == nil) ||
-			got.Method != nil && *got.Method != *want.Method {
-			t.Errorf("peekEnvelope(%s) = %s, %v, %v; want %s, %v, %v", s, got.ID, show(got.Method), ok, want.ID, show(want.Method), wantOK)
+		got, ok := parseEnvelope([]byte(s), true)
+		if ok != wantOK || !sameEnvelope(got, want) || got.method() != want.method() {
+			t.Errorf("parseEnvelope(%s) = %+v, %v; want %+v, %v", s, got, ok, want, wantOK)
 		}
 	}
-}
-
-func show(p *string) string {
-	if p == nil {
-		return "<nil>"
-	}
-	return fmt.Sprintf("%q", *p)
 }
 
 func TestCanonicalIDFastPath(t *testing.T) {
@@ -90,23 +82,22 @@ func FuzzJSONScan(f *testing.F) {
 		}
 		var want envelope
 		wantOK := json.Unmarshal(line, &want) == nil
-		got, ok := peekEnvelope(line)
-		if ok != wantOK || !bytes.Equal(got.ID, want.ID) || (got.Method == nil) != (want.Method == nil) ||
-			got.Method != nil && *got.Method != *want.Method {
-			t.Errorf("peekEnvelope(%s) = %s, %v, %v; want %s, %v, %v", line, got.ID, show(got.Method), ok, want.ID, show(want.Method), wantOK)
+		got, ok := parseEnvelope(line, true)
+		if ok != wantOK || !sameEnvelope(got, want) || got.method() != want.method() {
+			t.Errorf("parseEnvelope(%s) = %+v, %v; want %+v, %v", line, got, ok, want, wantOK)
 		}
 		if len(want.ID) > 0 {
 			if got, want := canonicalID(want.ID), slowCanonicalID(want.ID); got != want {
 				t.Errorf("canonicalID(%s) = %q, want %q", want, got, want)
 			}
 		}
-		var msg message
-		if json.Unmarshal(line, &msg) == nil {
-			if got, ok := peekMessage(line); ok && !sameMessage(got, msg) {
-				t.Errorf("peekMessage(%s) = %+v, want %+v", line, got, msg)
+		if wantOK && want.Method != nil && want.Params != nil {
+			var p struct {
+				RequestID json.RawMessage `json:"requestId"`
 			}
-		} else if _, ok := peekMessage(line); ok {
-			t.Errorf("peekMessage(%s) reads a line decoding refuses", line)
+			if json.Unmarshal(want.Params, &p) == nil && !bytes.Equal(want.requestID(), p.RequestID) {
+				t.Errorf("requestID(%s) = %s, want %s", want.Params, want.requestID(), p.RequestID)
+			}
 		}
 		var res struct {
 			Result json.RawMessage `json:"result"`
@@ -119,25 +110,19 @@ func FuzzJSONScan(f *testing.F) {
 	})
 }
 
-func sameMessage(a, b message) bool {
+func sameEnvelope(a, b envelope) bool {
 	return bytes.Equal(a.JSONRPC, b.JSONRPC) && bytes.Equal(a.ID, b.ID) && bytes.Equal(a.Method, b.Method) &&
-		a.Result == b.Result && a.Error == b.Error && bytes.Equal(a.Params.RequestID, b.Params.RequestID)
+		bytes.Equal(a.Result, b.Result) && bytes.Equal(a.Error, b.Error) && bytes.Equal(a.Params, b.Params)
 }
 
-func TestPeekMessageMatchesDecoding(t *testing.T) {
-	samples := append(envelopeSamples,
-		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"x"}}`,
-		`{"jsonrpc":"2.0","method":"x","params":[1,2]}`,
-		`{"jsonrpc":"2.0","method":"x","params":null}`,
-		`{"jsonrpc":"2.0","method":"x","params":{"RequestId":3}}`,
-		`{"jsonrpc":"1.0","id":1,"result":null,"error":null}`,
-	)
-	for _, s := range samples {
-		var want message
-		wantOK := json.Unmarshal([]byte(s), &want) == nil
-		got, ok := peekMessage([]byte(s))
-		if ok && (!wantOK || !sameMessage(got, want)) {
-			t.Errorf("peekMessage(%s) = %+v; decoding gives %+v, %v", s, got, want, wantOK)
+func TestRequestIDMatchesDecoding(t *testing.T) {
+	for _, params := range []string{`{"requestId":7,"reason":"x"}`, `[1,2]`, `null`, `{"RequestId":3}`, `{"requestId":"a"}`, `{}`} {
+		var p struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		_ = json.Unmarshal([]byte(params), &p)
+		if got := (envelope{Params: json.RawMessage(params)}).requestID(); !bytes.Equal(got, p.RequestID) {
+			t.Errorf("requestID(%s) = %s, want %s", params, got, p.RequestID)
 		}
 	}
 }

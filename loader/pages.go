@@ -2,95 +2,172 @@ package loader
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
 	"sync"
 	"sync/atomic"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// A pageTaker hands the answers to the lister's tools/list requests from a
-// stdio tap straight to the lister. mcp-go's stdio transport copies each
-// line it reads some five times and decodes it twice before the lister
-// sees the result; for pages of hundreds of kilobytes that was most of
-// the cost of listing a large server, in time and in memory. The tap
-// records the answer on the Wire as it came, gives the lister the line,
-// and passes mcp-go a stub answer to the same id with an empty result, so
-// that its request returns as it would have.
+// A pager sends the lister's tools/list requests, one page at a time.
+type pager interface {
+	// page requests the page of params under the request id id, and
+	// returns the answer's result and its size; a result over room is not
+	// kept (nil), only its size.
+	page(ctx context.Context, id string, params map[string]any, room int64) (result []byte, size int, err error)
+}
+
+// A transportPager sends the lister's requests through mcp-go's transport,
+// which returns each answer's raw result: over HTTP, where mcp-go reads a
+// response once.
+type transportPager struct {
+	tr transport.Interface
+}
+
+func (p transportPager) page(ctx context.Context, id string, params map[string]any, _ int64) ([]byte, int, error) {
+	resp, err := p.tr.SendRequest(ctx, listRequest(id, params))
+	if err != nil {
+		return nil, 0, err
+	}
+	if resp.Error != nil {
+		return nil, 0, fmt.Errorf("server answered error %d: %s", resp.Error.Code, resp.Error.Message)
+	}
+	return resp.Result, len(resp.Result), nil
+}
+
+// listRequest is the tools/list request of one page, as mcp-go writes it.
+func listRequest(id string, params map[string]any) transport.JSONRPCRequest {
+	return transport.JSONRPCRequest{
+		JSONRPC: mcp.JSONRPC_VERSION,
+		ID:      mcp.NewRequestId(id),
+		Method:  string(mcp.MethodToolsList),
+		Params:  params,
+	}
+}
+
+// A pageTaker sends the lister's requests over stdio itself and takes their
+// answers from the tap: mcp-go's stdio transport copies each line it reads
+// some five times and decodes it twice before a caller sees the result;
+// for pages of hundreds of kilobytes that was most of the cost of listing
+// a large server, in time and in memory. The request goes through the same
+// tapped stdin as mcp-go's (a tapWriter writes each line whole), and its
+// answer, recorded in the FrameLog as it came, goes to the lister alone:
+// mcp-go never sent the request, so it is not handed the answer.
 //
 // A result over the page limit, or over what is left of the listing limit,
 // is not kept: the lister learns its size and fails the listing.
 type pageTaker struct {
-	limit     int64        // Limits.Page
-	expecting atomic.Int32 // len(waiting), read without the lock per line
-	handed    atomic.Int64 // answers taken so far
+	w         io.Writer     // the server's tapped stdin
+	eof       chan struct{} // closed when the server's stdout ends
+	limit     int64         // Limits.Page
+	expecting atomic.Int32  // len(waiting), read without the lock per frame
+	handed    atomic.Int64  // answers taken so far
 
 	mu      sync.Mutex
-	waiting map[string]int64     // by canonical id, list requests in flight: the most to keep of each
-	taken   map[string]takenPage // their answers
+	waiting map[string]*pageWait // by canonical id, the requests in flight
+}
+
+// A pageWait is one request of the lister's waiting for its answer.
+type pageWait struct {
+	room int64          // the most to keep of its result
+	done chan takenPage // capacity 1
 }
 
 // A takenPage is the answer to one of the lister's requests.
 type takenPage struct {
-	result []byte // nil when it was over the page limit
+	result []byte // nil when it was over room
 	size   int    // the result's length
+	err    error  // the error the server answered
 }
 
-func newPageTaker(limit int64) *pageTaker {
-	return &pageTaker{limit: limit, waiting: map[string]int64{}, taken: map[string]takenPage{}}
+func newPageTaker(limit int64, w io.Writer, eof chan struct{}) *pageTaker {
+	return &pageTaker{w: w, eof: eof, limit: limit, waiting: map[string]*pageWait{}}
 }
 
-// expect says that the answer to the request id (its JSON text) is to be
-// taken, and its result kept if it is at most room bytes (and within the
-// page limit).
-func (p *pageTaker) expect(id string, room int64) {
+// page writes the request and waits for its answer, the end of ctx, or the
+// end of the server's stdout, failing as mcp-go's stdio transport does.
+func (p *pageTaker) page(ctx context.Context, id string, params map[string]any, room int64) ([]byte, int, error) {
+	select {
+	case <-p.eof:
+		return nil, 0, transport.ErrTransportClosed
+	default:
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
+	}
+	line, err := json.Marshal(listRequest(id, params))
+	if err != nil {
+		return nil, 0, fmt.Errorf("failed to marshal request: %w", err)
+	}
+	key := canonicalID(json.RawMessage(strconv.Quote(id)))
+	wait := &pageWait{room: min(room, p.limit), done: make(chan takenPage, 1)}
 	p.mu.Lock()
-	p.waiting[canonicalID(json.RawMessage(id))] = min(room, p.limit)
+	p.waiting[key] = wait
+	p.expecting.Store(int32(len(p.waiting)))
+	p.mu.Unlock()
+	defer p.forget(key)
+
+	if _, err := p.w.Write(append(line, '\n')); err != nil {
+		return nil, 0, fmt.Errorf("failed to write request: %w", err)
+	}
+	var page takenPage
+	select {
+	case page = <-wait.done:
+	case <-ctx.Done():
+		return nil, 0, ctx.Err()
+	case <-p.eof:
+		select {
+		case page = <-wait.done: // the answer came just before the end
+		default:
+			return nil, 0, transport.ErrTransportClosed
+		}
+	}
+	return page.result, page.size, page.err
+}
+
+// forget stops waiting for the answer to key: one coming later goes to
+// mcp-go, which drops it.
+func (p *pageTaker) forget(key string) {
+	p.mu.Lock()
+	delete(p.waiting, key)
 	p.expecting.Store(int32(len(p.waiting)))
 	p.mu.Unlock()
 }
 
-// take returns the answer to id, if the tap took it, and forgets id either
-// way: an answer coming later goes to mcp-go.
-func (p *pageTaker) take(id string) (takenPage, bool) {
-	key := canonicalID(json.RawMessage(id))
+// frame takes f when it answers a request the taker waits on, keeping a
+// copy of its result for the lister.
+func (p *pageTaker) frame(f *frameInfo) {
+	if p.expecting.Load() == 0 || f.dir != In || !f.valid || !f.object || len(f.env.ID) == 0 || f.env.Method != nil {
+		return
+	}
+	key := canonicalID(f.env.ID)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	result, ok := p.taken[key]
-	delete(p.taken, key)
-	delete(p.waiting, key)
-	p.expecting.Store(int32(len(p.waiting)))
-	return result, ok
-}
-
-// offer gives the taker a line the tap read, which must be valid JSON. For
-// an answer with a result to a request it expects, it keeps a copy of the
-// result and returns the stub line to pass on instead.
-func (p *pageTaker) offer(line []byte) (stub []byte, took bool) {
-	if p.expecting.Load() == 0 {
-		return nil, false
-	}
-	var v [4][]byte
-	if !jsonMembers(line, []string{"id", "result", "error", "method"}, v[:]) {
-		return nil, false
-	}
-	id, result, isErr, method := v[0], v[1], v[2] != nil, v[3] != nil
-	if id == nil || result == nil || isErr || method || result[0] != '{' {
-		return nil, false // not a plain answer with a result: mcp-go's to judge
-	}
-	key := canonicalID(id)
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	room, ok := p.waiting[key]
+	wait, ok := p.waiting[key]
 	if !ok {
-		return nil, false
+		return
+	}
+	page := takenPage{size: len(f.env.Result)}
+	if f.env.Error != nil {
+		var resp transport.JSONRPCResponse
+		if json.Unmarshal(f.line, &resp) != nil {
+			return // an answer mcp-go could not read either: the wait goes on
+		}
+		if resp.Error != nil {
+			page = takenPage{err: fmt.Errorf("server answered error %d: %s", resp.Error.Code, resp.Error.Message)}
+		}
+	}
+	if page.err == nil && int64(page.size) <= wait.room {
+		page.result = bytes.Clone(f.env.Result) // exactly its size: the rows keep it
 	}
 	delete(p.waiting, key)
 	p.expecting.Store(int32(len(p.waiting)))
-	page := takenPage{size: len(result)}
-	if int64(len(result)) <= room {
-		page.result = bytes.Clone(result) // exactly its size: the rows keep it
-	}
-	p.taken[key] = page
 	p.handed.Add(1)
-	stub = append([]byte(`{"jsonrpc":"2.0","id":`), id...)
-	return append(stub, `,"result":{}}`...), true
+	wait.done <- page
+	f.taken = true
 }

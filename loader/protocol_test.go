@@ -38,8 +38,8 @@ func TestMonitor(t *testing.T) {
 		{In, `banner`, true, ""},
 	}
 	for i, st := range steps {
-		if got := m.check(st.dir, []byte(st.line), st.junk, !st.junk && json.Valid([]byte(st.line))); got != st.problem {
-			t.Errorf("step %d: check(%s, %s) = %q, want %q", i, st.dir, st.line, got, st.problem)
+		if got := m.checkLine(st.dir, []byte(st.line), st.junk, !st.junk && json.Valid([]byte(st.line))); got != st.problem {
+			t.Errorf("step %d: checkLine(%s, %s) = %q, want %q", i, st.dir, st.line, got, st.problem)
 		}
 	}
 	m.listed("")

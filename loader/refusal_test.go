@@ -49,8 +49,8 @@ func TestMonitorRefuses(t *testing.T) {
 			defer cancel(nil)
 			m.await(tt.method, cancel)
 			defer m.release(tt.method)
-			m.check(Out, []byte(tt.request), false, true)
-			if got := m.check(In, []byte(tt.answer), tt.junk, !tt.junk); got != tt.problem {
+			m.checkLine(Out, []byte(tt.request), false, true)
+			if got := m.checkLine(In, []byte(tt.answer), tt.junk, !tt.junk); got != tt.problem {
 				t.Errorf("check(%.60s) = %q, want %q", tt.answer, got, tt.problem)
 			}
 			if context.Cause(ctx) != nil {
@@ -74,7 +74,7 @@ func TestMonitorRefuses(t *testing.T) {
 // messages; junk before a message still is split off.
 func TestTapKeepsBrokenMessagesWhole(t *testing.T) {
 	nan := `{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"hi"}],"n":NaN}}`
-	w := newWire("a", nil)
+	w := newFrameLog("a")
 	got, err := io.ReadAll(newTapReader(strings.NewReader(nan+"\n"+`log {"jsonrpc":"2.0","id":4,"result":{}}`+"\n"), w, DefaultLimits.Line))
 	if err != nil || string(got) != `{"jsonrpc":"2.0","id":4,"result":{}}`+"\n" {
 		t.Errorf("the protocol read %q, %v; want only the message after the log text", got, err)
@@ -100,12 +100,10 @@ func FuzzTapReader(f *testing.F) {
 		m.await("tools/call", cancel)
 		defer m.release("tools/call")
 		for _, id := range []string{`1`, `"1"`, `1000`} {
-			m.check(Out, []byte(`{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call"}`), false, true)
+			m.checkLine(Out, []byte(`{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call"}`), false, true)
 		}
-		w := newWire("s", nil)
-		w.check = m.check
-		tap := newTapReader(strings.NewReader(string(stream)), w, 1<<10)
-		tap.recorded = m.flush
+		flush := observerFunc(func(*frameInfo) { m.flush() })
+		tap := newTapReader(strings.NewReader(string(stream)), observers{m, newFrameLog("s"), flush}, 1<<10)
 		got, _ := io.ReadAll(tap)
 		for _, line := range strings.Split(strings.TrimSuffix(string(got), "\n"), "\n") {
 			if len(got) > 0 && !json.Valid([]byte(line)) {

@@ -19,7 +19,7 @@ func TestRelistingUnchangedNotReported(t *testing.T) {
 	}
 	lists := func() int {
 		n := 0
-		for _, f := range s.Wire("h").Frames() {
+		for _, f := range s.FrameLog("h").Frames() {
 			if f.Dir == loader.Out && strings.Contains(string(f.Bytes), `"method":"tools/list"`) {
 				n++
 			}
@@ -34,7 +34,7 @@ func TestRelistingUnchangedNotReported(t *testing.T) {
 		}
 		select {
 		case ev := <-s.Events():
-			if ev.Server == "h" && ev.State == loader.Ready && !ev.Wire {
+			if ev.Server == "h" && ev.State == loader.Ready && !ev.Frames {
 				readies++
 			}
 		case <-time.After(20 * time.Millisecond):

@@ -52,9 +52,9 @@ type Event struct {
 	// Tools is what the server advertised, in its order: set with Ready,
 	// again after every relisting.
 	Tools []model.Tool
-	// Wire marks a "new frames on this server" event. Wire events are
-	// coalesced and carry no other field but Server.
-	Wire bool
+	// Frames marks a "frames arrived on this server, nothing else" event.
+	// Frames events are coalesced and carry no other field but Server.
+	Frames bool
 	// Deadline, set with Connecting, is when the connect gives up: a view
 	// counts down to it. A stdio server whose process was slow to start
 	// sends Connecting again with the later deadline that holds.
@@ -76,10 +76,9 @@ type Options struct {
 	// (a --timeout for the run). Otherwise a server's config timeout
 	// (config.ServerSpec.Timeout) bounds it, else DefaultTimeout.
 	Timeout time.Duration
-	// Logger receives what mcp-go logs through the default slog logger.
-	// Open installs it as the process-wide default (mcp-go offers no
-	// per-transport option for the stdio paths used here); nil discards,
-	// so nothing reaches a terminal a TUI is drawing on.
+	// Logger receives what mcp-go's transports log: each transport is
+	// given it, and the process-wide slog default is left alone. nil
+	// discards, so nothing reaches a terminal a TUI is drawing on.
 	Logger *slog.Logger
 	// Limits bound what is read from each server; unset ones take their
 	// defaults (DefaultLimits).
@@ -118,14 +117,9 @@ func Open(cfg *config.Config, opts Options) *Session {
 		opts.Timeout = DefaultTimeout
 	}
 	opts.Limits = opts.Limits.WithDefaults()
-	logger := opts.Logger
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	// mcp-go's stdio transport captures slog.Default() when it is built and
-	// its client logs through slog's package functions: both must be
-	// redirected before the first transport exists.
-	slog.SetDefault(logger)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Session{
@@ -160,14 +154,14 @@ func Open(cfg *config.Config, opts Options) *Session {
 	return s
 }
 
-// Events returns the stream of state and wire events. State events are
+// Events returns the stream of state and frames events. State events are
 // never dropped; the channel is closed after Close.
 func (s *Session) Events() <-chan Event { return s.events.out }
 
-// Wire returns the frame log of a server, or nil for an unknown label.
-func (s *Session) Wire(server string) *Wire {
+// FrameLog returns the frame log of a server, or nil for an unknown label.
+func (s *Session) FrameLog(server string) *FrameLog {
 	if c := s.byName[server]; c != nil {
-		return c.wire
+		return c.log
 	}
 	return nil
 }

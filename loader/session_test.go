@@ -54,7 +54,7 @@ func nextState(t *testing.T, s *loader.Session, timeout time.Duration) loader.Ev
 			if !ok {
 				t.Fatalf("events closed while waiting for a state event")
 			}
-			if !ev.Wire {
+			if !ev.Frames {
 				return ev
 			}
 		case <-deadline:
@@ -156,7 +156,7 @@ func TestDemoServers(t *testing.T) {
 
 		// The handshake is initialize straight away: no server/discover
 		// probe whose timeout a server could stall.
-		frames := s.Wire(label).Frames()
+		frames := s.FrameLog(label).Frames()
 		var outs []string
 		for _, f := range frames {
 			if f.Server != label {
@@ -207,7 +207,7 @@ func TestDemoServers(t *testing.T) {
 		}
 		// Both lines are the tapped bytes, the same as in the wire log.
 		var sawReq, sawResp bool
-		for _, f := range s.Wire("alpha").Frames() {
+		for _, f := range s.FrameLog("alpha").Frames() {
 			sawReq = sawReq || (f.Dir == loader.Out && bytes.Equal(f.Bytes, res.Request))
 			sawResp = sawResp || (f.Dir == loader.In && bytes.Equal(f.Bytes, res.Response))
 		}
@@ -254,7 +254,7 @@ func TestDemoServers(t *testing.T) {
 	}
 	closed := map[string]bool{}
 	for ev := range s.Events() { // must end: Close closes the channel
-		if ev.State == loader.Closed && !ev.Wire {
+		if ev.State == loader.Closed && !ev.Frames {
 			closed[ev.Server] = true
 		}
 	}
@@ -288,7 +288,7 @@ func TestBannerIsJunk(t *testing.T) {
 		t.Fatalf("alpha: %s with %d tools (%s), want ready with 2", ev.State, len(ev.Tools), ev.Err)
 	}
 	var in []loader.Frame
-	for _, f := range s.Wire("alpha").Frames() {
+	for _, f := range s.FrameLog("alpha").Frames() {
 		if f.Dir == loader.In {
 			in = append(in, f)
 		}
@@ -374,7 +374,7 @@ func TestCallEndsWhenServerDies(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the tools/call was not written within %s", settleTimeout)
 		}
-		for _, f := range s.Wire("slow").Frames() {
+		for _, f := range s.FrameLog("slow").Frames() {
 			if m, _ := method(t, f.Bytes); f.Dir == loader.Out && m == "tools/call" {
 				written = true
 			}
@@ -434,7 +434,7 @@ func TestPaginationAndListChanged(t *testing.T) {
 		t.Fatalf("grow: %s %q (%s), want ready with %q", ev.State, got, ev.Err, want)
 	}
 	pages := 0
-	for _, f := range s.Wire("grow").Frames() {
+	for _, f := range s.FrameLog("grow").Frames() {
 		if m, _ := method(t, f.Bytes); f.Dir == loader.Out && m == "tools/list" {
 			pages++
 		}

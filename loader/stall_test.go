@@ -47,7 +47,7 @@ func requestWritten(t *testing.T, s *loader.Session, server string) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		for _, f := range s.Wire(server).Frames() {
+		for _, f := range s.FrameLog(server).Frames() {
 			if f.Dir == loader.Out && bytes.Contains(f.Bytes, []byte(`"tools/call"`)) {
 				return
 			}

@@ -38,7 +38,7 @@ func Collect(ctx context.Context, events <-chan loader.Event, specs []config.Ser
 			if !ok {
 				return states, nil
 			}
-			if i, known := at[ev.Server]; known && !ev.Wire {
+			if i, known := at[ev.Server]; known && !ev.Frames {
 				states[i].Apply(ev)
 			}
 		case <-ctx.Done():

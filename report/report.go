@@ -38,7 +38,7 @@ type ServerState struct {
 
 // Apply records a loader event for the server it is about.
 func (s *ServerState) Apply(ev loader.Event) {
-	if ev.Wire || ev.Server != s.Label {
+	if ev.Frames || ev.Server != s.Label {
 		return
 	}
 	s.State = ev.State

@@ -173,7 +173,7 @@ func (m *Model) handleEvents(evs ...loader.Event) {
 		if !slices.Contains(servers, ev.Server) {
 			servers = append(servers, ev.Server)
 		}
-		if !ev.Wire && m.surface.apply(ev) {
+		if !ev.Frames && m.surface.apply(ev) {
 			changed = true
 		}
 	}

@@ -12,7 +12,7 @@ import (
 // *loader.Session is one.
 type Backend interface {
 	Events() <-chan loader.Event
-	Wire(server string) *loader.Wire
+	FrameLog(server string) *loader.FrameLog
 	Stderr(server string) string
 	Call(ctx context.Context, server, wire string, args json.RawMessage) (loader.CallResult, error)
 }

@@ -27,9 +27,9 @@ var benchRows = []int{2_000, 20_000, 200_000}
 // A benchBackend is a Backend with nothing behind it.
 type benchBackend struct{ events chan loader.Event }
 
-func (b benchBackend) Events() <-chan loader.Event { return b.events }
-func (benchBackend) Wire(string) *loader.Wire      { return nil }
-func (benchBackend) Stderr(string) string          { return "" }
+func (b benchBackend) Events() <-chan loader.Event    { return b.events }
+func (benchBackend) FrameLog(string) *loader.FrameLog { return nil }
+func (benchBackend) Stderr(string) string             { return "" }
 func (benchBackend) Call(context.Context, string, string, json.RawMessage) (loader.CallResult, error) {
 	return loader.CallResult{}, nil
 }

@@ -20,9 +20,9 @@ import (
 // quietBackend is a backend whose events the test delivers itself.
 type quietBackend struct{}
 
-func (quietBackend) Events() <-chan loader.Event { return nil }
-func (quietBackend) Wire(string) *loader.Wire    { return nil }
-func (quietBackend) Stderr(string) string        { return "" }
+func (quietBackend) Events() <-chan loader.Event      { return nil }
+func (quietBackend) FrameLog(string) *loader.FrameLog { return nil }
+func (quietBackend) Stderr(string) string             { return "" }
 func (quietBackend) Call(context.Context, string, string, json.RawMessage) (loader.CallResult, error) {
 	return loader.CallResult{}, nil
 }

@@ -115,7 +115,7 @@ func BenchmarkMemory(b *testing.B) {
 		for ready < len(cfg.Servers) {
 			msg := ui.NextEvents(sess)
 			for _, ev := range ui.Events(msg) {
-				if !ev.Wire && (ev.State == loader.Ready || ev.State == loader.Failed) {
+				if !ev.Frames && (ev.State == loader.Ready || ev.State == loader.Failed) {
 					ready++
 				}
 			}

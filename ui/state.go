@@ -109,7 +109,7 @@ func newSurface(specs []config.ServerSpec, policies []model.Policy) *surface {
 // rebuilt.
 func (s *surface) apply(ev loader.Event) bool {
 	i, ok := s.byLabel[ev.Server]
-	if !ok || ev.Wire {
+	if !ok || ev.Frames {
 		return false
 	}
 	s.invalidate()

@@ -73,7 +73,7 @@ func settle(t *testing.T, m tea.Model, cfg *config.Config, sess *loader.Session)
 	for len(pending) > 0 {
 		select {
 		case ev := <-sess.Events():
-			if !ev.Wire && (ev.State == loader.Ready || ev.State == loader.Failed) {
+			if !ev.Frames && (ev.State == loader.Ready || ev.State == loader.Failed) {
 				delete(pending, ev.Server)
 			}
 			m, _ = m.Update(ui.EventMsg(ev))

@@ -40,7 +40,7 @@ func newWireView(specs []config.ServerSpec) wireView {
 func (w *wireView) refresh(b Backend, servers ...string) {
 	changed := false
 	for _, server := range servers {
-		if wire := b.Wire(server); wire != nil {
+		if wire := b.FrameLog(server); wire != nil {
 			w.frames[server] = wire.Frames()
 			changed = true
 		}

@@ -82,7 +82,7 @@ func listAll(t *testing.T, cfg *config.Config) []model.Catalogue {
 		select {
 		case ev := <-sess.Events():
 			switch {
-			case ev.Wire:
+			case ev.Frames:
 			case ev.State == loader.Failed:
 				t.Fatalf("server %s failed: %s\n%s", ev.Server, ev.Err, ev.Stderr)
 			case ev.State == loader.Ready:

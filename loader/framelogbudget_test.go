@@ -5,15 +5,15 @@ import (
 	"testing"
 )
 
-// TestWireBytesBounded floods a Wire with the largest frames it keeps: what
-// it holds stays within MaxWireBytes plus the cut old frames, the newest
+// TestFrameLogBytesBounded floods a FrameLog with the largest frames it
+// keeps: what it holds stays within MaxLogBytes plus the cut old frames, the newest
 // frames are kept whole, and every frame keeps its size and its start.
-func TestWireBytesBounded(t *testing.T) {
-	w := newWire("flood", nil)
+func TestFrameLogBytesBounded(t *testing.T) {
+	w := newFrameLog("flood")
 	line := bytes.Repeat([]byte("y"), MaxFrameBytes)
 	for i := range MaxFrames + 500 {
 		line[0] = byte('a' + i%26)
-		w.record(In, line, len(line), frameUnchecked)
+		record(w, In, line, len(line), frameUnchecked)
 	}
 	frames := w.Frames()
 	held := 0
@@ -23,8 +23,8 @@ func TestWireBytesBounded(t *testing.T) {
 			t.Fatalf("frame of size %d holds %d bytes starting %q; want its size and its start", f.Size, len(f.Bytes), f.Bytes[:1])
 		}
 	}
-	if limit := MaxWireBytes + MaxFrameBytes + MaxFrames*OldFrameBytes; held > limit {
-		t.Errorf("the wire holds %d bytes after a flood, want at most %d", held, limit)
+	if limit := MaxLogBytes + MaxFrameBytes + MaxFrames*OldFrameBytes; held > limit {
+		t.Errorf("the frame log holds %d bytes after a flood, want at most %d", held, limit)
 	}
 	if last := frames[len(frames)-1]; last.Truncated() {
 		t.Errorf("the newest frame is cut to %d bytes; want it whole", len(last.Bytes))
@@ -33,6 +33,6 @@ func TestWireBytesBounded(t *testing.T) {
 		t.Errorf("the oldest frame holds %d bytes; want it cut to %d", len(first.Bytes), OldFrameBytes)
 	}
 	if got, want := len(frames), MaxFrames; got != want {
-		t.Errorf("the wire holds %d frames, want %d", got, want)
+		t.Errorf("the frame log holds %d frames, want %d", got, want)
 	}
 }

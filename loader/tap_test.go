@@ -3,7 +3,6 @@ package loader
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -11,46 +10,8 @@ import (
 	"time"
 )
 
-func TestWireKeepsLastFrames(t *testing.T) {
-	w := newWire("a", nil)
-	for i := range MaxFrames + 10 {
-		w.record(Out, []byte{byte('0' + i%10)}, 1, frameUnchecked)
-	}
-	if got, want := w.Len(), MaxFrames+10; got != want {
-		t.Errorf("Len() = %d, want %d", got, want)
-	}
-	frames := w.Frames()
-	if len(frames) != MaxFrames {
-		t.Fatalf("len(Frames()) = %d, want %d", len(frames), MaxFrames)
-	}
-	// Frame 10 (the oldest kept) is "0", then "1", ...
-	for i, f := range frames[:3] {
-		if want := string(rune('0' + i)); string(f.Bytes) != want || f.Server != "a" {
-			t.Errorf("Frames()[%d] = %s %q, want a %q", i, f.Server, f.Bytes, want)
-		}
-	}
-	if last := frames[len(frames)-1]; string(last.Bytes) != "9" {
-		t.Errorf("newest frame %q, want %q", last.Bytes, "9")
-	}
-}
-
-func TestWireCutsLongFrames(t *testing.T) {
-	w := newWire("a", nil)
-	var whole []byte
-	w.setWatch(func(_ Direction, line []byte, _ int, _ bool) { whole = bytes.Clone(line) })
-	long := bytes.Repeat([]byte("x"), MaxFrameBytes+5)
-	w.record(In, long, len(long), frameUnchecked)
-	f := w.Frames()[0]
-	if len(f.Bytes) != MaxFrameBytes || f.Size != len(long) || !f.Truncated() {
-		t.Errorf("frame kept %d of %d bytes (truncated %v), want %d of %d", len(f.Bytes), f.Size, f.Truncated(), MaxFrameBytes, len(long))
-	}
-	if len(whole) != len(long) {
-		t.Errorf("watch saw %d bytes, want the whole %d", len(whole), len(long))
-	}
-}
-
 func TestTapReaderSplitsLines(t *testing.T) {
-	w := newWire("a", nil)
+	w := newFrameLog("a")
 	stream := "banner line\r\n" +
 		`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n\n" +
 		`log: no newline here{"jsonrpc":"2.0","id":2,"result":{}}` + "\n" +
@@ -107,7 +68,7 @@ func TestTapReaderBoundsSalvage(t *testing.T) {
 	// A long line of unterminated objects: each '{' tried would scan to
 	// the end of the line. Only a few are tried.
 	line := strings.Repeat(`{"x":`, 200000) + "\n"
-	w := newWire("a", nil)
+	w := newFrameLog("a")
 	start := time.Now()
 	got, err := io.ReadAll(newTapReader(strings.NewReader(line), w, DefaultLimits.Line))
 	if err != nil || len(got) != 0 {
@@ -123,7 +84,7 @@ func TestTapReaderBoundsSalvage(t *testing.T) {
 
 // TestTapReaderAbandonsLongLines: a line over the limit never reaches the
 // protocol, which reads the lines before it and then the *LimitError; the
-// Wire keeps its start, marked; nothing after it is read. A line of
+// FrameLog keeps its start, marked; nothing after it is read. A line of
 // exactly the limit passes whole.
 func TestTapReaderAbandonsLongLines(t *testing.T) {
 	const limit = 1 << 20
@@ -134,10 +95,13 @@ func TestTapReaderAbandonsLongLines(t *testing.T) {
 	long := `{"jsonrpc":"2.0","id":2,"result":{"t":"` + strings.Repeat("y", 3*limit) + `"}}`
 	after := `{"jsonrpc":"2.0","id":3,"result":{}}`
 	src := &countingReader{r: strings.NewReader(fits + "\n" + long + "\n" + after + "\n")}
-	w := newWire("a", nil)
-	tap := newTapReader(src, w, limit)
+	w := newFrameLog("a")
 	var over *LimitError
-	tap.onOver = func(err *LimitError) { over = err }
+	tap := newTapReader(src, observers{w, observerFunc(func(f *frameInfo) {
+		if f.over != nil {
+			over = f.over
+		}
+	})}, limit)
 	got, err := io.ReadAll(tap)
 	if string(got) != fits+"\n" {
 		t.Errorf("the protocol read %d bytes, want only the first line's %d", len(got), len(fits)+1)
@@ -177,7 +141,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 }
 
 func TestTapWriterRecordsBeforeWriting(t *testing.T) {
-	w := newWire("a", nil)
+	w := newFrameLog("a")
 	var sink bytes.Buffer
 	tw := newTapWriter(nopCloser{&sink}, w)
 	tw.Write([]byte(`{"id":1,`))
@@ -197,57 +161,3 @@ func TestTapWriterRecordsBeforeWriting(t *testing.T) {
 type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
-
-func TestEventQueue(t *testing.T) {
-	q := newEventQueue()
-	// Nobody reads yet: far more events than the channel holds. Server a
-	// changes state every time; b relists again and again.
-	const n = 5 * eventBuffer
-	for i := range n {
-		state := Ready
-		if i%2 == 1 {
-			state = Failed
-		}
-		q.push(Event{Server: "a", State: state, Err: string(rune('a' + i%26))})
-		q.push(Event{Server: "a", Wire: true})
-		q.push(Event{Server: "b", Wire: true})
-		q.push(Event{Server: "b", State: Ready, Err: fmt.Sprint(i)})
-	}
-	q.close()
-	q.push(Event{Server: "late", State: Failed}) // after close: dropped
-
-	states, wires := 0, 0
-	var bs []string
-	timeout := time.After(5 * time.Second)
-	for {
-		select {
-		case ev, ok := <-q.out:
-			if !ok {
-				if states != n {
-					t.Errorf("state changes of a delivered %d, want all %d", states, n)
-				}
-				if wires > 2*eventBuffer+2 {
-					t.Errorf("wire events %d, want them coalesced", wires)
-				}
-				// b's Ready events replace one another while they wait:
-				// the channel's worth, then the last one.
-				if len(bs) > eventBuffer+2 || bs[len(bs)-1] != fmt.Sprint(n-1) {
-					t.Errorf("b's Ready events delivered: %d, last %q; want at most %d, the last %d", len(bs), bs[len(bs)-1], eventBuffer+2, n-1)
-				}
-				return
-			}
-			switch {
-			case ev.Server == "late":
-				t.Errorf("event pushed after close was delivered")
-			case ev.Wire:
-				wires++
-			case ev.Server == "b":
-				bs = append(bs, ev.Err)
-			default:
-				states++
-			}
-		case <-timeout:
-			t.Fatal("channel not closed")
-		}
-	}
-}
