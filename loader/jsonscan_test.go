@@ -211,3 +211,19 @@ func FuzzToolRows(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkJSONScan reads the members the tap reads of every frame: the
+// envelope of a call's answer, its result and the result's isError.
+func BenchmarkJSONScan(b *testing.B) {
+	line := []byte(`{"jsonrpc":"2.0","id":4711,"result":{"content":[{"type":"text","text":"` +
+		string(bytes.Repeat([]byte("a \"quoted\" word, "), 40)) + `"}],"structuredContent":{"n":[1,2,3]},"isError":false}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		msg, ok := peekMessage(line)
+		result, _, _ := jsonMember(line, "result")
+		flag, _, _ := jsonMember(result, "isError")
+		if !ok || msg.ID == nil || flag == nil {
+			b.Fatal("scan failed")
+		}
+	}
+}

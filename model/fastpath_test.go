@@ -11,6 +11,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcplens/mcplens/internal/jsonx"
 )
 
 // The fast paths of the findings (JSON read byte by byte rather than token
@@ -97,29 +99,29 @@ func TestMemberMatchesDecoding(t *testing.T) {
 		if !ok || raw[bytes.IndexAny(raw, "{[")] != '{' {
 			continue
 		}
-		if got := member(bytes.TrimSpace(raw), "type"); !bytes.Equal(got, want) {
-			t.Errorf("member(%q, type) = %q, want %q", s, got, want)
+		if got := jsonx.MemberFold(bytes.TrimSpace(raw), "type"); !bytes.Equal(got, want) {
+			t.Errorf("jsonx.MemberFold(%q, type) = %q, want %q", s, got, want)
 		}
 	}
 }
 
 func TestJSONDepthMatchesTokens(t *testing.T) {
 	for _, s := range schemaSamples {
-		got, err := jsonDepth([]byte(s))
+		got, err := jsonx.Depth([]byte(s))
 		if err != nil {
-			t.Errorf("jsonDepth(%q): %v", s, err)
+			t.Errorf("jsonx.Depth(%q): %v", s, err)
 			continue
 		}
 		if want := tokenDepth([]byte(s)); got != want {
-			t.Errorf("jsonDepth(%q) = %d, want %d", s, got, want)
+			t.Errorf("jsonx.Depth(%q) = %d, want %d", s, got, want)
 		}
 	}
 }
 
 func TestPlainJSONHidesNothing(t *testing.T) {
 	for _, s := range schemaSamples {
-		if plainJSON([]byte(s)) && tokenHits([]byte(s)) {
-			t.Errorf("plainJSON(%q) = true, but a string in it holds a reported character", s)
+		if jsonx.Plain([]byte(s)) && tokenHits([]byte(s)) {
+			t.Errorf("jsonx.Plain(%q) = true, but a string in it holds a reported character", s)
 		}
 	}
 }
@@ -129,22 +131,22 @@ func FuzzSchemaScan(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		if plainJSON(raw) && tokenHits(raw) {
-			t.Errorf("plainJSON(%q) = true, but a string in it holds a reported character", raw)
+		if jsonx.Plain(raw) && tokenHits(raw) {
+			t.Errorf("jsonx.Plain(%q) = true, but a string in it holds a reported character", raw)
 		}
 		if !json.Valid(raw) {
 			return
 		}
-		if got, err := jsonDepth(raw); err != nil || got != tokenDepth(raw) {
-			t.Errorf("jsonDepth(%q) = %d, %v; want %d", raw, got, err, tokenDepth(raw))
+		if got, err := jsonx.Depth(raw); err != nil || got != tokenDepth(raw) {
+			t.Errorf("jsonx.Depth(%q) = %d, %v; want %d", raw, got, err, tokenDepth(raw))
 		}
 		trimmed := bytes.TrimSpace(raw)
 		if trimmed[0] != '{' {
 			return
 		}
 		if want, ok := decodedType(raw); ok {
-			if got := member(trimmed, "type"); !bytes.Equal(got, want) {
-				t.Errorf("member(%q, type) = %q, want %q", raw, got, want)
+			if got := jsonx.MemberFold(trimmed, "type"); !bytes.Equal(got, want) {
+				t.Errorf("jsonx.MemberFold(%q, type) = %q, want %q", raw, got, want)
 			}
 		}
 	})
