@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 )
 
 // DecodeLimit is the deepest nesting encoding/json decodes.
@@ -11,20 +12,43 @@ const DecodeLimit = 10000
 
 // Depth returns how deeply raw nests, or an error when it is not one valid
 // JSON value. It does not recurse, so any depth is safe to measure, and a
-// value nested beyond DecodeLimit, which encoding/json refuses, is measured
-// too when its brackets balance. Once raw is known to be valid, its
-// brackets outside strings are counted byte by byte: walking it token by
-// token took most of the findings view's time on a large surface.
+// value nested beyond DecodeLimit, which json.Valid refuses, is measured
+// and checked too. Once raw is known to be valid, its brackets outside
+// strings are counted byte by byte: walking it token by token took most of
+// the findings view's time on a large surface.
 func Depth(raw []byte) (int, error) {
 	if json.Valid(raw) {
 		_, deepest, _, _ := walkBrackets(raw, 0, false)
 		return deepest, nil
 	}
 	_, deepest, balanced, closed := walkBrackets(raw, 0, false)
-	if !balanced || !closed || deepest <= DecodeLimit {
+	if !balanced || !closed || deepest <= DecodeLimit || !validDeep(raw) {
 		return 0, errors.New("invalid JSON")
 	}
 	return deepest, nil
+}
+
+// validDeep reports whether raw is one valid JSON value, at any depth,
+// reading it token by token: json.Decoder.Token, unlike json.Valid, sets
+// no limit to nesting.
+func validDeep(raw []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	for depth := 0; ; {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			_, err := dec.Token()
+			return err == io.EOF
+		}
+	}
 }
 
 // walkBrackets walks raw from i, counting brackets outside strings. With

@@ -193,7 +193,8 @@ func TestDepthBeyondTheDecodeLimit(t *testing.T) {
 	if d, err := Depth([]byte(deep)); err != nil || d != DecodeLimit+1 {
 		t.Errorf("Depth of %d nested arrays = %d, %v", DecodeLimit+1, d, err)
 	}
-	for _, bad := range []string{`{`, `[1,]`, strings.Repeat("[", DecodeLimit+1), `{"a":"}`} {
+	for _, bad := range []string{`{`, `[1,]`, strings.Repeat("[", DecodeLimit+1), `{"a":"}`,
+		strings.Repeat("[", DecodeLimit+1) + "x" + strings.Repeat("]", DecodeLimit+1), deep + " []"} {
 		if _, err := Depth([]byte(bad)); err == nil {
 			t.Errorf("Depth(%.20q) succeeded, want an error", bad)
 		}
