@@ -56,35 +56,50 @@ func validDeep(raw []byte) bool {
 // returning the end; otherwise it walks all of raw. It reports the deepest
 // level, whether the brackets balance and whether every string ends.
 func walkBrackets(raw []byte, i int, untilClosed bool) (end, deepest int, balanced, closed bool) {
-	depth, inString, escaped := 0, false, false
+	depth := 0
 	for j := i; j < len(raw); j++ {
-		c := raw[j]
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
+		switch raw[j] {
+		case '"':
+			end := stringEnd(raw, j)
+			if end < 0 {
+				return len(raw), deepest, depth == 0, false
 			}
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
+			j = end - 1
+		case '{', '[':
 			depth++
 			deepest = max(deepest, depth)
-		case c == '}' || c == ']':
+		case '}', ']':
 			depth--
 			switch {
 			case depth < 0:
-				return j + 1, deepest, false, !inString
+				return j + 1, deepest, false, true
 			case depth == 0 && untilClosed:
 				return j + 1, deepest, true, true
 			}
 		}
 	}
-	return len(raw), deepest, depth == 0, !inString
+	return len(raw), deepest, depth == 0, true
+}
+
+// stringEnd returns the end of the string whose opening quote is at b[i]:
+// the index after its closing quote, or -1 when it does not end. It looks
+// for quotes with bytes.IndexByte, which reads many bytes at a time, and
+// tells a closing quote by the even number of backslashes before it.
+func stringEnd(b []byte, i int) int {
+	for j := i + 1; ; j++ {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return -1
+		}
+		j += k
+		escapes := 0
+		for p := j - 1; p > i && b[p] == '\\'; p-- {
+			escapes++
+		}
+		if escapes%2 == 0 {
+			return j + 1
+		}
+	}
 }
 
 // Plain reports whether every string in the JSON text raw, once decoded, is

@@ -156,13 +156,8 @@ func ValueEnd(b []byte, i int) int {
 	}
 	switch b[i] {
 	case '"':
-		for j := i + 1; j < len(b); j++ {
-			switch b[j] {
-			case '\\':
-				j++
-			case '"':
-				return j + 1
-			}
+		if end := stringEnd(b, i); end >= 0 {
+			return end
 		}
 		return len(b)
 	case '{', '[':

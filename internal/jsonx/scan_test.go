@@ -27,6 +27,7 @@ var samples = []string{
 	`{"a":"}","type":"object"}`,
 	`{"a":"\\","type":"object"}`,
 	`{"a":[1,{"b":"]"}],"type":true}`,
+	`{"a":"\\\\\"}\\\\","type":"x\\"}`,
 	"{\"\xff\":1,\"\xfe\":2}",
 	`{"description":"line\nbreak\ttab \/ \"quoted\" \\u200b"}`,
 	`{"description":"zero\u200bwidth","x":1e5,"y":-0.5,"z":false}`,
