@@ -99,7 +99,7 @@ func TestLockBetweenRuns(t *testing.T) {
 	}
 	sl := r.Servers[0].Lock
 	if sl == nil || sl.Status != "changed" || sl.Endpoint != nil {
-		t.Fatalf("server lock = %+v, want changed with the same transport", sl)
+		t.Fatalf("server lock = %+v, want changed with the same endpoint", sl)
 	}
 	if got := withoutHashes(t, sl.Changes); !reflect.DeepEqual(got, wantDiff) {
 		t.Errorf("changes =\n%s\nwant\n%s", js(got), js(wantDiff))

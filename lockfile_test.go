@@ -84,7 +84,7 @@ func TestLockHoldsNoSecret(t *testing.T) {
 		t.Errorf("fingerprint = %q, want sha256: and 64 hex digits", tr.Fingerprint)
 	}
 	if !strings.HasPrefix(tr.Redacted, "sh -c ") || !strings.Contains(tr.Redacted, "--api-key ****") {
-		t.Errorf("redacted transport = %q, want the command line with its secrets masked", tr.Redacted)
+		t.Errorf("redacted endpoint = %q, want the command line with its secrets masked", tr.Redacted)
 	}
 	code, out, errb := runChecked(t, cfg, "--config-format", "cursor", "--lock", lock, "--format", "json")
 	if code != exitOK {
@@ -100,7 +100,7 @@ func TestLockHoldsNoSecret(t *testing.T) {
 	t.Setenv("MCPLENS_TEST_TOKEN", "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8")
 	code, out, errb = runChecked(t, cfg, "--config-format", "cursor", "--lock", lock)
 	if code != exitFound || !strings.Contains(out, "with a masked value changed (fingerprint sha256:") {
-		t.Errorf("check after the token changed: exit %d, want %d and the transport change\n%s%s", code, exitFound, out, errb)
+		t.Errorf("check after the token changed: exit %d, want %d and the endpoint change\n%s%s", code, exitFound, out, errb)
 	}
 	if strings.Contains(out+errb, "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8") {
 		t.Errorf("the report shows the new token:\n%s%s", out, errb)
@@ -143,7 +143,7 @@ func TestLockVersion1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Make it the version 1 lock an earlier mcplens wrote: the transport
+	// Make it the version 1 lock an earlier mcplens wrote: the endpoint
 	// in clear, a token among its arguments.
 	v1 := strings.Replace(string(data), `"version": 3`, `"version": 1`, 1)
 	start := strings.Index(v1, `"endpoint": {`)

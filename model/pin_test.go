@@ -319,7 +319,7 @@ func ExampleDiff() {
 	//   inputSchema.properties.notes added: {"type":"string"}
 }
 
-// A lock records a transport as its fingerprint and its redacted form,
+// A lock records an endpoint as its fingerprint and its redacted form,
 // never as run: a lock is committed, and tokens travel in arguments and
 // URLs.
 func TestLockEndpointHoldsNoSecret(t *testing.T) {
@@ -338,10 +338,10 @@ func TestLockEndpointHoldsNoSecret(t *testing.T) {
 		}
 	}
 	if got, want := l.Servers["s"].Endpoint.Redacted, "npx server --token **** ****"; got != want {
-		t.Errorf("redacted stdio transport = %q, want %q", got, want)
+		t.Errorf("redacted stdio endpoint = %q, want %q", got, want)
 	}
 	if got, want := l.Servers["r"].Endpoint.Redacted, "https://u:****@h.example/mcp/****?key=****"; got != want {
-		t.Errorf("redacted remote transport = %q, want %q", got, want)
+		t.Errorf("redacted remote endpoint = %q, want %q", got, want)
 	}
 
 	rotated := stdio
@@ -351,16 +351,16 @@ func TestLockEndpointHoldsNoSecret(t *testing.T) {
 	}
 	d := model.Diff(l.Servers["s"], pinOf(t, rotated, `{"name":"x"}`))
 	if d.Endpoint == nil || d.Endpoint.Old.Redacted != d.Endpoint.New.Redacted {
-		t.Errorf("Diff after a changed token = %+v, want a transport change that reads the same", d.Endpoint)
+		t.Errorf("Diff after a changed token = %+v, want an endpoint change that reads the same", d.Endpoint)
 	}
 	shown := model.Endpoint{Command: "npx", Args: []string{"x"}, Shown: "npx ****"}
 	if p := shown.Pin(); p.Redacted != "npx ****" || p.Fingerprint != (model.Endpoint{Command: "npx", Args: []string{"x"}}).Fingerprint() {
-		t.Errorf("Pin of a transport with a Shown form = %+v", p)
+		t.Errorf("Pin of an endpoint with a Shown form = %+v", p)
 	}
 }
 
-// A version 1 lock, which held transports as run, is read: its tools are
-// compared, its transport is redacted and not compared, and it is written
+// A version 1 lock, which held endpoints as run, is read: its tools are
+// compared, its endpoint is redacted and not compared, and it is written
 // back as the current version.
 func TestParseLockVersion1(t *testing.T) {
 	v1 := `{"version":1,"servers":{"s":{"transport":{"command":"npx","args":["--api-key","sekrit","ghp_abcdefghijklmnopqrstuvwxyz0123456789"]},` +
@@ -374,10 +374,10 @@ func TestParseLockVersion1(t *testing.T) {
 	}
 	sp := l.Servers["s"]
 	if sp.Endpoint.Fingerprint != "" || sp.Endpoint.Redacted != "npx --api-key **** ****" {
-		t.Errorf("version 1 transport read as %+v", sp.Endpoint)
+		t.Errorf("version 1 endpoint read as %+v", sp.Endpoint)
 	}
 	if d := model.Diff(sp, pinOf(t, model.Endpoint{Command: "other"}, `{"name":"x"}`)); d.Endpoint != nil {
-		t.Errorf("a version 1 transport was compared: %+v", d.Endpoint)
+		t.Errorf("a version 1 endpoint was compared: %+v", d.Endpoint)
 	}
 	data, err := l.Marshal()
 	if err != nil {
