@@ -36,6 +36,9 @@ var samples = []string{
 	`{}`,
 	`"string"`,
 	`7`,
+	`{"type":"object","tYpe":"array"}`,
+	`{"type":null,"t":["object","null"]}`,
+	`{"description":"bell\u0007 backspace\b form\f del` + "\x7f" + ` raw` + "\u202e" + `bidi"}`,
 }
 
 // decoded is what encoding/json reads of a member into a struct field.
