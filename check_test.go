@@ -129,7 +129,7 @@ func TestCheckUsageErrors(t *testing.T) {
 		{"missing config", []string{filepath.Join(dir, "none.json")}, "no such file"},
 		{"malformed config", []string{badConfig}, "bad.json"},
 		{"missing lock", []string{"--lock", filepath.Join(dir, "none.lock")}, "reading lock"},
-		{"malformed lock", []string{"--lock", badLock}, "version 9, want 2"},
+		{"malformed lock", []string{"--lock", badLock}, "version 9, want 3"},
 		{"unknown flag", []string{"--nope"}, "flag provided but not defined"},
 	}
 	for _, tt := range tests {

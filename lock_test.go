@@ -99,8 +99,8 @@ func TestLockBetweenRuns(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	sl := r.Servers[0].Lock
-	if sl == nil || sl.Status != "changed" || sl.Transport != nil {
-		t.Fatalf("server lock = %+v, want changed with the same transport", sl)
+	if sl == nil || sl.Status != "changed" || sl.Endpoint != nil {
+		t.Fatalf("server lock = %+v, want changed with the same endpoint", sl)
 	}
 	if got := withoutHashes(t, sl.Changes); !reflect.DeepEqual(got, wantDiff) {
 		t.Errorf("changes =\n%s\nwant\n%s", js(got), js(wantDiff))
@@ -172,7 +172,7 @@ func TestLockListChanged(t *testing.T) {
 	if got := withoutHashes(t, r.Servers[0].Lock.Changes); !reflect.DeepEqual(got, wantDiff) {
 		t.Errorf("changes after list_changed =\n%s\nwant\n%s", js(got), js(wantDiff))
 	}
-	d := model.Diff(lock.Servers["m"], model.Pin(st.Transport, st.Tools))
+	d := model.Diff(lock.Servers["m"], model.Pin(st.Endpoint, st.Tools))
 	if c, ok := d.Tool("search"); !ok || len(c.Fields) != 3 || c.Fields[0].Path != "description" {
 		t.Errorf("model.Diff: search = %+v", c)
 	}

@@ -79,12 +79,12 @@ func TestLockHoldsNoSecret(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := l.Servers["m"].Transport
+	tr := l.Servers["m"].Endpoint
 	if !strings.HasPrefix(tr.Fingerprint, "sha256:") || len(tr.Fingerprint) != len("sha256:")+64 {
 		t.Errorf("fingerprint = %q, want sha256: and 64 hex digits", tr.Fingerprint)
 	}
 	if !strings.HasPrefix(tr.Redacted, "sh -c ") || !strings.Contains(tr.Redacted, "--api-key ****") {
-		t.Errorf("redacted transport = %q, want the command line with its secrets masked", tr.Redacted)
+		t.Errorf("redacted endpoint = %q, want the command line with its secrets masked", tr.Redacted)
 	}
 	code, out, errb := runChecked(t, cfg, "--config-format", "cursor", "--lock", lock, "--format", "json")
 	if code != exitOK {
@@ -100,7 +100,7 @@ func TestLockHoldsNoSecret(t *testing.T) {
 	t.Setenv("MCPLENS_TEST_TOKEN", "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8")
 	code, out, errb = runChecked(t, cfg, "--config-format", "cursor", "--lock", lock)
 	if code != exitFound || !strings.Contains(out, "with a masked value changed (fingerprint sha256:") {
-		t.Errorf("check after the token changed: exit %d, want %d and the transport change\n%s%s", code, exitFound, out, errb)
+		t.Errorf("check after the token changed: exit %d, want %d and the endpoint change\n%s%s", code, exitFound, out, errb)
 	}
 	if strings.Contains(out+errb, "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8") {
 		t.Errorf("the report shows the new token:\n%s%s", out, errb)
@@ -143,10 +143,10 @@ func TestLockVersion1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Make it the version 1 lock an earlier mcplens wrote: the transport
+	// Make it the version 1 lock an earlier mcplens wrote: the endpoint
 	// in clear, a token among its arguments.
-	v1 := strings.Replace(string(data), `"version": 2`, `"version": 1`, 1)
-	start := strings.Index(v1, `"transport": {`)
+	v1 := strings.Replace(string(data), `"version": 3`, `"version": 1`, 1)
+	start := strings.Index(v1, `"endpoint": {`)
 	end := start + strings.Index(v1[start:], "}")
 	v1 = v1[:start] + `"transport": {"command": "npx", "args": ["server", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"]` + v1[end:]
 	if err := os.WriteFile(lock, []byte(v1), 0o644); err != nil {
@@ -166,8 +166,45 @@ func TestLockVersion1(t *testing.T) {
 		t.Fatalf("check --update-lock over a version 1 lock: exit %d\n%s%s", code, out, errb)
 	}
 	data, _ = os.ReadFile(lock)
-	if !strings.Contains(string(data), `"version": 2`) || strings.Contains(string(data), "ghp_") || !strings.Contains(string(data), `"fingerprint": "sha256:`) {
+	if !strings.Contains(string(data), `"version": 3`) || strings.Contains(string(data), "ghp_") || !strings.Contains(string(data), `"fingerprint": "sha256:`) {
 		t.Errorf("the rewritten lock:\n%s", data)
+	}
+}
+
+// A version 2 lock, whose hashes were of an older canonical form and whose
+// endpoints were keyed "transport", is compared as a current one: the
+// run notes its version without failing, and --update-lock rewrites it.
+func TestLockVersion2(t *testing.T) {
+	dir := t.TempDir()
+	cfg := mutatingConfig(t, dir, "1")
+	lock := filepath.Join(dir, "mcplens.lock")
+	if code, out, errb := runChecked(t, cfg, "--lock", lock, "--update-lock"); code != exitOK {
+		t.Fatalf("check --update-lock: exit %d\n%s%s", code, out, errb)
+	}
+	data, err := os.ReadFile(lock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v2 := strings.Replace(string(data), `"version": 3`, `"version": 2`, 1)
+	v2 = strings.ReplaceAll(v2, `"endpoint": {`, `"transport": {`)
+	if err := os.WriteFile(lock, []byte(v2), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	code, out, errb := runChecked(t, cfg, "--lock", lock)
+	want := "lock " + lock + " is version 2 (its hashes were recomputed in the canonical form of RFC 8785, which version 3 uses); rewrite it with --update-lock"
+	if code != exitOK || !strings.Contains(errb, want) || !strings.Contains(out, want) {
+		t.Errorf("check with a version 2 lock: exit %d, want %d and %q on stderr and in the report\n%s%s", code, exitOK, want, out, errb)
+	}
+	if code, _, errb := runChecked(t, mutatingConfig(t, dir, "2"), "--lock", lock); code != exitFound {
+		t.Errorf("check of changed tools against a version 2 lock: exit %d, want %d\n%s", code, exitFound, errb)
+	}
+
+	if code, out, errb := runChecked(t, cfg, "--lock", lock, "--update-lock"); code != exitOK {
+		t.Fatalf("check --update-lock over a version 2 lock: exit %d\n%s%s", code, out, errb)
+	}
+	if after, _ := os.ReadFile(lock); string(after) != string(data) {
+		t.Errorf("the version 2 lock rewritten:\n%s\nwant what this version wrote:\n%s", after, data)
 	}
 }
 
@@ -182,7 +219,7 @@ func TestLockPartialListingKeepsPins(t *testing.T) {
 	}
 	lock := filepath.Join(dir, "mcplens.lock")
 	l := model.NewLock()
-	tr := model.Transport{Command: bin, Args: []string{"-mode", "cursor-loop"}}
+	tr := model.Endpoint{Command: bin, Args: []string{"-mode", "cursor-loop"}}
 	l.Servers["h"] = model.Pin(tr, []model.Tool{
 		{Name: "page1_b", NameOK: true, Raw: []byte(`{"name":"page1_b"}`)},
 		{Name: "beyond_the_loop", NameOK: true, Raw: []byte(`{"name":"beyond_the_loop"}`)},
@@ -248,7 +285,7 @@ func TestLockPathNotFollowed(t *testing.T) {
 	if err != nil || !fi.Mode().IsRegular() {
 		t.Fatalf("after --force the lock path is %v (%v), want a regular file", fi, err)
 	}
-	if data, _ := os.ReadFile(link); !strings.Contains(string(data), `"version": 2`) {
+	if data, _ := os.ReadFile(link); !strings.Contains(string(data), `"version": 3`) {
 		t.Errorf("the lock written in the link's place:\n%s", data)
 	}
 }

@@ -196,3 +196,18 @@ func FuzzToolRows(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkJSONScan reads the members the tap reads of every frame: the
+// envelope of a call's answer, its result and the result's isError.
+func BenchmarkJSONScan(b *testing.B) {
+	line := []byte(`{"jsonrpc":"2.0","id":4711,"result":{"content":[{"type":"text","text":"` +
+		string(bytes.Repeat([]byte("a \"quoted\" word, "), 40)) + `"}],"structuredContent":{"n":[1,2,3]},"isError":false}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		env, ok := parseEnvelope(line, true)
+		flag, _, _ := jsonMember(env.Result, "isError")
+		if !ok || env.ID == nil || flag == nil {
+			b.Fatal("scan failed")
+		}
+	}
+}

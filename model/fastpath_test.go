@@ -4,49 +4,20 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
-	"errors"
-	"io"
 	"math/rand/v2"
 	"slices"
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcplens/mcplens/internal/jsonx"
 )
 
 // The fast paths of the findings (JSON read byte by byte rather than token
 // by token, the lookalike index sorted by buckets) are held here to the
-// plain ways of computing the same thing.
-
-// decodedType is the "type" member as encoding/json decodes it into a
-// struct, and whether decoding succeeded.
-func decodedType(raw []byte) (json.RawMessage, bool) {
-	var top struct {
-		Type json.RawMessage `json:"type"`
-	}
-	if json.Unmarshal(raw, &top) != nil {
-		return nil, false
-	}
-	return bytes.TrimSpace(top.Type), true
-}
-
-// tokenDepth measures nesting with the JSON tokenizer.
-func tokenDepth(raw []byte) int {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	depth, deepest := 0, 0
-	for {
-		tok, err := dec.Token()
-		if errors.Is(err, io.EOF) || err != nil {
-			return deepest
-		}
-		switch tok {
-		case json.Delim('{'), json.Delim('['):
-			depth++
-			deepest = max(deepest, depth)
-		case json.Delim('}'), json.Delim(']'):
-			depth--
-		}
-	}
-}
+// plain ways of computing the same thing. The scans themselves are held to
+// encoding/json in internal/jsonx (FuzzScans, on these samples too); here,
+// that a schema jsonx.Plain passes over holds nothing scanText reports.
 
 // tokenHits reports whether scanText finds anything in any string of raw,
 // decoded by the tokenizer.
@@ -90,36 +61,10 @@ var schemaSamples = []string{
 	`[{"type":"object"}]`,
 }
 
-func TestMemberMatchesDecoding(t *testing.T) {
-	for _, s := range schemaSamples {
-		raw := []byte(s)
-		want, ok := decodedType(raw)
-		if !ok || raw[bytes.IndexAny(raw, "{[")] != '{' {
-			continue
-		}
-		if got := member(bytes.TrimSpace(raw), "type"); !bytes.Equal(got, want) {
-			t.Errorf("member(%q, type) = %q, want %q", s, got, want)
-		}
-	}
-}
-
-func TestJSONDepthMatchesTokens(t *testing.T) {
-	for _, s := range schemaSamples {
-		got, err := jsonDepth([]byte(s))
-		if err != nil {
-			t.Errorf("jsonDepth(%q): %v", s, err)
-			continue
-		}
-		if want := tokenDepth([]byte(s)); got != want {
-			t.Errorf("jsonDepth(%q) = %d, want %d", s, got, want)
-		}
-	}
-}
-
 func TestPlainJSONHidesNothing(t *testing.T) {
 	for _, s := range schemaSamples {
-		if plainJSON([]byte(s)) && tokenHits([]byte(s)) {
-			t.Errorf("plainJSON(%q) = true, but a string in it holds a reported character", s)
+		if jsonx.Plain([]byte(s)) && tokenHits([]byte(s)) {
+			t.Errorf("jsonx.Plain(%q) = true, but a string in it holds a reported character", s)
 		}
 	}
 }
@@ -129,23 +74,8 @@ func FuzzSchemaScan(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		if plainJSON(raw) && tokenHits(raw) {
-			t.Errorf("plainJSON(%q) = true, but a string in it holds a reported character", raw)
-		}
-		if !json.Valid(raw) {
-			return
-		}
-		if got, err := jsonDepth(raw); err != nil || got != tokenDepth(raw) {
-			t.Errorf("jsonDepth(%q) = %d, %v; want %d", raw, got, err, tokenDepth(raw))
-		}
-		trimmed := bytes.TrimSpace(raw)
-		if trimmed[0] != '{' {
-			return
-		}
-		if want, ok := decodedType(raw); ok {
-			if got := member(trimmed, "type"); !bytes.Equal(got, want) {
-				t.Errorf("member(%q, type) = %q, want %q", raw, got, want)
-			}
+		if jsonx.Plain(raw) && tokenHits(raw) {
+			t.Errorf("jsonx.Plain(%q) = true, but a string in it holds a reported character", raw)
 		}
 	})
 }

@@ -39,9 +39,14 @@ func TestCanonicalDefinition(t *testing.T) {
 				`"name":"n","outputSchema":{"type":"object"},"title":"T"}`,
 		},
 		{
-			name: "no HTML escaping, numbers as written, escapes normalized",
+			name: "no HTML escaping, escapes normalized, numbers as RFC 8785 writes them",
 			row:  `{"name":"s","description":"a<b & \u0063","inputSchema":{"minimum":1.50,"maximum":1e3}}`,
-			want: `{"description":"a<b & c","inputSchema":{"maximum":1e3,"minimum":1.50},"name":"s"}`,
+			want: `{"description":"a<b & c","inputSchema":{"maximum":1000,"minimum":1.5},"name":"s"}`,
+		},
+		{
+			name: "a repeated key keeps its last value, as decoders read it",
+			row:  `{"name":"s","inputSchema":{"type":"string","type":"object"},"name":"s"}`,
+			want: `{"inputSchema":{"type":"object"},"name":"s"}`,
 		},
 		{
 			name: "arrays keep their order",
@@ -102,7 +107,7 @@ func TestPinSkipsUnaddressableRows(t *testing.T) {
 		{NameProblem: "missing name", Raw: json.RawMessage(`{"description":"x"}`)},
 		row(`{"name":"a","description":"second"}`),
 	}
-	sp := model.Pin(model.Transport{Command: "srv"}, tools)
+	sp := model.Pin(model.Endpoint{Command: "srv"}, tools)
 	if len(sp.Tools) != 1 {
 		t.Fatalf("Pin kept %d tools, want 1", len(sp.Tools))
 	}
@@ -111,7 +116,7 @@ func TestPinSkipsUnaddressableRows(t *testing.T) {
 	}
 }
 
-func pinOf(t *testing.T, tr model.Transport, rows ...string) model.ServerPin {
+func pinOf(t *testing.T, tr model.Endpoint, rows ...string) model.ServerPin {
 	t.Helper()
 	var tools []model.Tool
 	for _, r := range rows {
@@ -121,7 +126,7 @@ func pinOf(t *testing.T, tr model.Transport, rows ...string) model.ServerPin {
 }
 
 func TestDiff(t *testing.T) {
-	tr := model.Transport{Command: "srv", Args: []string{"--stdio"}}
+	tr := model.Endpoint{Command: "srv", Args: []string{"--stdio"}}
 	search := `{"name":"search","description":"Searches documents.","inputSchema":{"type":"object",` +
 		`"properties":{"query":{"type":"string"}},"required":["query"]}}`
 	tests := []struct {
@@ -196,8 +201,8 @@ func TestDiff(t *testing.T) {
 
 func describeDiff(d model.PinDiff) []string {
 	var out []string
-	if d.Transport != nil {
-		out = append(out, fmt.Sprintf("transport %s → %s", d.Transport.Old, d.Transport.New))
+	if d.Endpoint != nil {
+		out = append(out, fmt.Sprintf("endpoint %s → %s", d.Endpoint.Old, d.Endpoint.New))
 	}
 	for _, c := range d.Tools {
 		s := c.Wire + " " + string(c.Kind)
@@ -213,22 +218,22 @@ func describeDiff(d model.PinDiff) []string {
 	return out
 }
 
-func TestDiffTransport(t *testing.T) {
-	old := pinOf(t, model.Transport{Command: "srv", Args: []string{"a b"}}, `{"name":"x"}`)
-	cur := pinOf(t, model.Transport{URL: "http://127.0.0.1:9/mcp"}, `{"name":"x"}`)
+func TestDiffEndpoint(t *testing.T) {
+	old := pinOf(t, model.Endpoint{Command: "srv", Args: []string{"a b"}}, `{"name":"x"}`)
+	cur := pinOf(t, model.Endpoint{URL: "http://127.0.0.1:9/mcp"}, `{"name":"x"}`)
 	got := describeDiff(model.Diff(old, cur))
-	want := []string{`transport srv "a b" → http://127.0.0.1:9/mcp`}
+	want := []string{`endpoint srv "a b" → http://127.0.0.1:9/mcp`}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Diff = %q, want %q", got, want)
 	}
 }
 
 func TestDiffHandEditedLock(t *testing.T) {
-	old := pinOf(t, model.Transport{}, `{"name":"x"}`)
+	old := pinOf(t, model.Endpoint{}, `{"name":"x"}`)
 	p := old.Tools["x"]
 	p.SHA256 = strings.Repeat("0", 64)
 	old.Tools["x"] = p
-	d := model.Diff(old, pinOf(t, model.Transport{}, `{"name":"x"}`))
+	d := model.Diff(old, pinOf(t, model.Endpoint{}, `{"name":"x"}`))
 	c, ok := d.Tool("x")
 	if !ok || c.Kind != model.ToolChanged || len(c.Fields) != 1 || c.Fields[0].Path != "definition" {
 		t.Errorf("a lock whose hash does not match its definition: Diff = %+v, want one change to definition", d)
@@ -237,8 +242,8 @@ func TestDiffHandEditedLock(t *testing.T) {
 
 func TestLockRoundTrip(t *testing.T) {
 	l := model.NewLock()
-	l.Servers["beta"] = pinOf(t, model.Transport{Command: "b"}, `{"name":"z","description":"<&>"}`, `{"name":"a"}`)
-	l.Servers["alpha"] = pinOf(t, model.Transport{URL: "http://h/mcp"})
+	l.Servers["beta"] = pinOf(t, model.Endpoint{Command: "b"}, `{"name":"z","description":"<&>"}`, `{"name":"a"}`)
+	l.Servers["alpha"] = pinOf(t, model.Endpoint{URL: "http://h/mcp"})
 	data, err := l.Marshal()
 	if err != nil {
 		t.Fatal(err)
@@ -247,7 +252,7 @@ func TestLockRoundTrip(t *testing.T) {
 	for _, order := range [][2]string{
 		{`"servers"`, `"version"`},
 		{`"alpha"`, `"beta"`},
-		{`"tools"`, `"transport"`},
+		{`"endpoint"`, `"tools"`},
 		{`"definition"`, `"sha256"`},
 		{`"name": "a"`, `"name": "z"`},
 	} {
@@ -276,7 +281,7 @@ func TestLockRoundTrip(t *testing.T) {
 func TestParseLockErrors(t *testing.T) {
 	tests := []struct{ name, data, want string }{
 		{"not JSON", `{`, "reading lock: unexpected end of JSON input"},
-		{"wrong version", `{"version":3,"servers":{}}`, "reading lock: version 3, want 2 (or 1, which is read and rewritten as 2)"},
+		{"wrong version", `{"version":4,"servers":{}}`, "reading lock: version 4, want 3 (or 1 or 2, which are read and rewritten as 3)"},
 		{"no servers", `{"version":1}`, `reading lock: no "servers" object`},
 		{"bad hash", `{"version":1,"servers":{"a":{"tools":{"t":{"sha256":"xyz"}}}}}`,
 			`reading lock: server "a", tool "t": sha256 is "xyz", want 64 hex digits`},
@@ -294,7 +299,7 @@ func TestParseLockErrors(t *testing.T) {
 // A server changes the description of an approved tool and adds a
 // parameter: the rug pull, reported field by field.
 func ExampleDiff() {
-	tr := model.Transport{Command: "npx", Args: []string{"some-server"}}
+	tr := model.Endpoint{Command: "npx", Args: []string{"some-server"}}
 	approved := model.Pin(tr, []model.Tool{{Name: "add", NameOK: true, Raw: json.RawMessage(
 		`{"name":"add","description":"Adds two numbers.","inputSchema":{"type":"object",` +
 			`"properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}}`)}})
@@ -314,12 +319,12 @@ func ExampleDiff() {
 	//   inputSchema.properties.notes added: {"type":"string"}
 }
 
-// A lock records a transport as its fingerprint and its redacted form,
+// A lock records an endpoint as its fingerprint and its redacted form,
 // never as run: a lock is committed, and tokens travel in arguments and
 // URLs.
-func TestLockTransportHoldsNoSecret(t *testing.T) {
-	stdio := model.Transport{Command: "npx", Args: []string{"server", "--token", "sekrit-1", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"}}
-	remote := model.Transport{URL: "https://u:sekrit-2@h.example/mcp/Zq8Yw7Xv6Ut5Sr4Qp3On2Ml1?key=sekrit-3"}
+func TestLockEndpointHoldsNoSecret(t *testing.T) {
+	stdio := model.Endpoint{Command: "npx", Args: []string{"server", "--token", "sekrit-1", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"}}
+	remote := model.Endpoint{URL: "https://u:sekrit-2@h.example/mcp/Zq8Yw7Xv6Ut5Sr4Qp3On2Ml1?key=sekrit-3"}
 	l := model.NewLock()
 	l.Servers["s"] = pinOf(t, stdio, `{"name":"x"}`)
 	l.Servers["r"] = pinOf(t, remote, `{"name":"x"}`)
@@ -332,11 +337,11 @@ func TestLockTransportHoldsNoSecret(t *testing.T) {
 			t.Errorf("the lock holds %q:\n%s", secret, data)
 		}
 	}
-	if got, want := l.Servers["s"].Transport.Redacted, "npx server --token **** ****"; got != want {
-		t.Errorf("redacted stdio transport = %q, want %q", got, want)
+	if got, want := l.Servers["s"].Endpoint.Redacted, "npx server --token **** ****"; got != want {
+		t.Errorf("redacted stdio endpoint = %q, want %q", got, want)
 	}
-	if got, want := l.Servers["r"].Transport.Redacted, "https://u:****@h.example/mcp/****?key=****"; got != want {
-		t.Errorf("redacted remote transport = %q, want %q", got, want)
+	if got, want := l.Servers["r"].Endpoint.Redacted, "https://u:****@h.example/mcp/****?key=****"; got != want {
+		t.Errorf("redacted remote endpoint = %q, want %q", got, want)
 	}
 
 	rotated := stdio
@@ -345,17 +350,17 @@ func TestLockTransportHoldsNoSecret(t *testing.T) {
 		t.Error("a changed token left the fingerprint as it was")
 	}
 	d := model.Diff(l.Servers["s"], pinOf(t, rotated, `{"name":"x"}`))
-	if d.Transport == nil || d.Transport.Old.Redacted != d.Transport.New.Redacted {
-		t.Errorf("Diff after a changed token = %+v, want a transport change that reads the same", d.Transport)
+	if d.Endpoint == nil || d.Endpoint.Old.Redacted != d.Endpoint.New.Redacted {
+		t.Errorf("Diff after a changed token = %+v, want an endpoint change that reads the same", d.Endpoint)
 	}
-	shown := model.Transport{Command: "npx", Args: []string{"x"}, Shown: "npx ****"}
-	if p := shown.Pin(); p.Redacted != "npx ****" || p.Fingerprint != (model.Transport{Command: "npx", Args: []string{"x"}}).Fingerprint() {
-		t.Errorf("Pin of a transport with a Shown form = %+v", p)
+	shown := model.Endpoint{Command: "npx", Args: []string{"x"}, Shown: "npx ****"}
+	if p := shown.Pin(); p.Redacted != "npx ****" || p.Fingerprint != (model.Endpoint{Command: "npx", Args: []string{"x"}}).Fingerprint() {
+		t.Errorf("Pin of an endpoint with a Shown form = %+v", p)
 	}
 }
 
-// A version 1 lock, which held transports as run, is read: its tools are
-// compared, its transport is redacted and not compared, and it is written
+// A version 1 lock, which held endpoints as run, is read: its tools are
+// compared, its endpoint is redacted and not compared, and it is written
 // back as the current version.
 func TestParseLockVersion1(t *testing.T) {
 	v1 := `{"version":1,"servers":{"s":{"transport":{"command":"npx","args":["--api-key","sekrit","ghp_abcdefghijklmnopqrstuvwxyz0123456789"]},` +
@@ -368,17 +373,88 @@ func TestParseLockVersion1(t *testing.T) {
 		t.Errorf("a version 1 lock: Version %d, Outdated %v", l.Version, l.Outdated())
 	}
 	sp := l.Servers["s"]
-	if sp.Transport.Fingerprint != "" || sp.Transport.Redacted != "npx --api-key **** ****" {
-		t.Errorf("version 1 transport read as %+v", sp.Transport)
+	if sp.Endpoint.Fingerprint != "" || sp.Endpoint.Redacted != "npx --api-key **** ****" {
+		t.Errorf("version 1 endpoint read as %+v", sp.Endpoint)
 	}
-	if d := model.Diff(sp, pinOf(t, model.Transport{Command: "other"}, `{"name":"x"}`)); d.Transport != nil {
-		t.Errorf("a version 1 transport was compared: %+v", d.Transport)
+	if d := model.Diff(sp, pinOf(t, model.Endpoint{Command: "other"}, `{"name":"x"}`)); d.Endpoint != nil {
+		t.Errorf("a version 1 endpoint was compared: %+v", d.Endpoint)
 	}
 	data, err := l.Marshal()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(data), `"version": 2`) || strings.Contains(string(data), "sekrit") || strings.Contains(string(data), "ghp_") {
+	if !strings.Contains(string(data), `"version": 3`) || strings.Contains(string(data), "sekrit") || strings.Contains(string(data), "ghp_") {
 		t.Errorf("a version 1 lock written again:\n%s", data)
+	}
+}
+
+// A version 2 lock hashed definitions in a canonical form of its own, with
+// numbers as written. Its pins are re-hashed on reading, so a server that
+// still advertises what was approved compares unchanged, and a definition
+// edited by hand (its hash no longer its own) is reported changed.
+func TestParseLockVersion2(t *testing.T) {
+	const v2 = `{
+  "servers": {
+    "s": {
+      "tools": {
+        "x": {
+          "definition": {
+            "inputSchema": {
+              "properties": {
+                "n": {
+                  "minimum": 1.50,
+                  "type": "number"
+                }
+              },
+              "type": "object"
+            },
+            "name": "x"
+          },
+          "sha256": "96e840177eafe51d6fe2044488da082bd6cba5e610c3d7a2f225932fb3b650a2"
+        },
+        "y": {
+          "definition": {
+            "description": "edited by hand",
+            "name": "y"
+          },
+          "sha256": "96e840177eafe51d6fe2044488da082bd6cba5e610c3d7a2f225932fb3b650a2"
+        }
+      },
+      "transport": {
+        "fingerprint": "sha256:f0e1",
+        "redacted": "srv"
+      }
+    }
+  },
+  "version": 2
+}`
+	l, err := model.ParseLock([]byte(v2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !l.Outdated() || l.Version != 2 {
+		t.Errorf("a version 2 lock: Version %d, Outdated %v", l.Version, l.Outdated())
+	}
+	sp := l.Servers["s"]
+	if sp.Endpoint.Fingerprint != "sha256:f0e1" || sp.Endpoint.Redacted != "srv" {
+		t.Errorf("version 2 endpoint read as %+v", sp.Endpoint)
+	}
+	cur := pinOf(t, model.Endpoint{},
+		`{"name":"x","inputSchema":{"type":"object","properties":{"n":{"type":"number","minimum":1.5}}}}`,
+		`{"name":"y"}`)
+	cur.Endpoint = sp.Endpoint
+	if got, want := describeDiff(model.Diff(sp, cur)), []string{
+		`y changed: description removed: "edited by hand"`,
+	}; !reflect.DeepEqual(got, want) {
+		t.Errorf("a version 2 lock against what it approved: %q, want %q", got, want)
+	}
+	data, err := l.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	if !strings.Contains(text, `"version": 3`) || !strings.Contains(text, `"endpoint": {`) || strings.Contains(text, `"transport"`) ||
+		!strings.Contains(text, `"minimum": 1.5,`) || !strings.Contains(text, cur.Tools["x"].SHA256) {
+		t.Errorf("a version 2 lock written again:\n%s", text)
 	}
 }

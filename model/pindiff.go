@@ -3,10 +3,14 @@
 package model
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mcplens/mcplens/internal/jsonx"
 )
 
 // A ChangeKind says what happened to one pinned tool.
@@ -20,14 +24,14 @@ const (
 
 // A PinDiff is how a server's current tools differ from its pin.
 type PinDiff struct {
-	// Transport is set when the server is now reached another way.
-	Transport *TransportChange
+	// Endpoint is set when the server is now reached another way.
+	Endpoint *EndpointChange
 	// Tools lists the changed tools, sorted by wire name.
 	Tools []ToolChange
 }
 
-// A TransportChange is a server label now pointing at another server.
-type TransportChange struct{ Old, New TransportPin }
+// An EndpointChange is a server label now pointing at another server.
+type EndpointChange struct{ Old, New EndpointPin }
 
 // A ToolChange is one tool added, removed or changed.
 type ToolChange struct {
@@ -50,7 +54,8 @@ type FieldChange struct {
 	// schema's "required"), each name added or removed is its own change
 	// with Path naming the list.
 	Op string
-	// Old and New are the values in canonical JSON ("" when absent).
+	// Old and New are the values in canonical JSON, RFC 8785's ("" when
+	// absent).
 	Old, New string
 }
 
@@ -67,7 +72,7 @@ func (c FieldChange) String() string {
 }
 
 // Empty reports whether the diff found no difference.
-func (d PinDiff) Empty() bool { return d.Transport == nil && len(d.Tools) == 0 }
+func (d PinDiff) Empty() bool { return d.Endpoint == nil && len(d.Tools) == 0 }
 
 // Tool returns the change to the tool with the wire name, if any.
 func (d PinDiff) Tool(wire string) (ToolChange, bool) {
@@ -82,8 +87,8 @@ func (d PinDiff) Tool(wire string) (ToolChange, bool) {
 // Diff compares a server's current pin with its approved one.
 func Diff(old, cur ServerPin) PinDiff {
 	var d PinDiff
-	if !old.Transport.Equal(cur.Transport) {
-		d.Transport = &TransportChange{Old: old.Transport, New: cur.Transport}
+	if !old.Endpoint.Equal(cur.Endpoint) {
+		d.Endpoint = &EndpointChange{Old: old.Endpoint, New: cur.Endpoint}
 	}
 	names := make([]string, 0, len(old.Tools)+len(cur.Tools))
 	for n := range old.Tools {
@@ -249,4 +254,31 @@ func joinPath(path, key string) string {
 		return path + "." + key
 	}
 	return path + "[" + strconv.Quote(key) + "]"
+}
+
+// decodeJSON decodes one JSON value, keeping numbers as written.
+func decodeJSON(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errors.New("trailing data after JSON value")
+	}
+	return v, nil
+}
+
+// encodeJSON writes a decoded value in the canonical form definitions are
+// pinned in (jsonx.Canonical), as FieldChange values read.
+func encodeJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return ""
+	}
+	if b, err = jsonx.Canonical(b); err != nil {
+		return ""
+	}
+	return string(b)
 }

@@ -16,7 +16,7 @@ func Collect(ctx context.Context, events <-chan loader.Event, specs []config.Ser
 	states := make([]ServerState, len(specs))
 	at := make(map[string]int, len(specs))
 	for i, spec := range specs {
-		states[i] = ServerState{Label: spec.Label, Transport: TransportOf(spec), State: loader.Connecting, Config: spec.Findings}
+		states[i] = ServerState{Label: spec.Label, Endpoint: EndpointOf(spec), State: loader.Connecting, Config: spec.Findings}
 		if _, dup := at[spec.Label]; dup {
 			// The loader connects a label once, as first declared.
 			states[i].State, states[i].Err = loader.Failed, "server label declared twice; connected as first declared"

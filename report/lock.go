@@ -18,7 +18,13 @@ func compareLock(r *Report, in Input, fs *findings) {
 	}
 	r.Lock = &Lock{Path: in.LockPath, Updated: in.LockUpdated, Stale: []string{}}
 	if in.Lock.Outdated() {
-		fs.add(len(in.Servers), -1, Finding{Level: Warning, Kind: "lock", Evidence: OutdatedLock(in.LockPath, in.Lock, in.LockUpdated)})
+		// Only a version 1 lock may hold secrets; a version 2 lock is
+		// compared as well as a current one.
+		old := Info
+		if in.Lock.Version < 2 {
+			old = Warning
+		}
+		fs.add(len(in.Servers), -1, Finding{Level: old, Kind: "lock", Evidence: OutdatedLock(in.LockPath, in.Lock, in.LockUpdated)})
 	}
 	if in.LockUpdated {
 		for _, k := range keptPins(in.Lock, in.Servers) {
@@ -35,7 +41,7 @@ func compareLock(r *Report, in Input, fs *findings) {
 			sl.Status = "not-compared"
 			continue
 		}
-		cur := model.Pin(st.Transport, st.Tools)
+		cur := model.Pin(st.Endpoint, st.Tools)
 		old, pinned := in.Lock.Servers[st.Label]
 		if !pinned {
 			sl.Status = "unpinned"
@@ -53,8 +59,8 @@ func compareLock(r *Report, in Input, fs *findings) {
 		if !d.Empty() {
 			sl.Status = "changed"
 		}
-		if t := d.Transport; t != nil {
-			sl.Transport = &TransportChange{Old: t.Old.String(), New: t.New.String()}
+		if t := d.Endpoint; t != nil {
+			sl.Endpoint = &EndpointChange{Old: t.Old.String(), New: t.New.String()}
 			ev := fmt.Sprintf("server %s is reached another way than the lock says: was %s, now %s", st.Label, t.Old, t.New)
 			if t.Old.Redacted == t.New.Redacted {
 				ev = fmt.Sprintf("server %s is reached another way than the lock says: %s, with a masked value changed (fingerprint %s, now %s)",
@@ -137,7 +143,7 @@ func UpdatedLock(old *model.Lock, servers []ServerState) *model.Lock {
 		}
 		switch {
 		case st.Listed && !(st.Partial() && kept):
-			l.Servers[st.Label] = model.Pin(st.Transport, st.Tools)
+			l.Servers[st.Label] = model.Pin(st.Endpoint, st.Tools)
 		case kept:
 			l.Servers[st.Label] = sp
 		}
@@ -191,13 +197,18 @@ func keptPins(old *model.Lock, servers []ServerState) []keptPin {
 }
 
 // OutdatedLock says that the lock read from path is of an older version,
-// which may hold secrets in clear, and what to do about it (or, when
-// updating, that it is being done).
+// what that means (a version 1 lock may hold secrets in clear; a version 2
+// lock's hashes are of an older canonical form, recomputed on reading) and
+// what to do about it (or, when updating, that it is being done).
 func OutdatedLock(path string, l *model.Lock, updating bool) string {
-	if updating {
-		return fmt.Sprintf("lock %s is version %d (it may hold secrets in clear); rewriting it as version %d", path, l.Version, model.LockVersion)
+	why := "its hashes were recomputed in the canonical form of RFC 8785, which version 3 uses"
+	if l.Version < 2 {
+		why = "it may hold secrets in clear"
 	}
-	return fmt.Sprintf("lock %s is version %d (it may hold secrets in clear); rewrite it with --update-lock", path, l.Version)
+	if updating {
+		return fmt.Sprintf("lock %s is version %d (%s); rewriting it as version %d", path, l.Version, why, model.LockVersion)
+	}
+	return fmt.Sprintf("lock %s is version %d (%s); rewrite it with --update-lock", path, l.Version, why)
 }
 
 // shortFingerprint is enough of a fingerprint to tell two apart.

@@ -87,8 +87,8 @@ func writeMarkdownServer(bw *bufio.Writer, r *Report, s Server) {
 	}
 	if l := s.Lock; l != nil {
 		line := "lock: **" + l.Status + "**"
-		if l.Transport != nil {
-			line += "; transport was " + mdCode(l.Transport.Old) + ", now " + mdCode(l.Transport.New)
+		if l.Endpoint != nil {
+			line += "; transport was " + mdCode(l.Endpoint.Old) + ", now " + mdCode(l.Endpoint.New)
 		}
 		items = append(items, line)
 		for _, c := range l.Changes {

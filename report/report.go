@@ -15,9 +15,9 @@ import (
 // last word on it. The check command and the interface both hold one per
 // server.
 type ServerState struct {
-	Label     string
-	Transport model.Transport
-	State     loader.State
+	Label    string
+	Endpoint model.Endpoint
+	State    loader.State
 	// Err is the failure (Failed), or a note on an unfinished listing
 	// (Ready).
 	Err, Stderr string
@@ -56,16 +56,16 @@ func (s *ServerState) Apply(ev loader.Event) {
 	}
 }
 
-// TransportOf returns how a configured server is reached, the identity its
+// EndpointOf returns where a configured server is reached, the identity its
 // pin records: its URL when it has one, else its command and arguments, as
 // run (the pin keeps only their fingerprint), shown with their secrets
 // masked (ServerSpec.Redacted). A lock file is meant to be committed.
-func TransportOf(spec config.ServerSpec) model.Transport {
+func EndpointOf(spec config.ServerSpec) model.Endpoint {
 	r := spec.Redacted()
 	if spec.URL != "" {
-		return model.Transport{URL: spec.URL, Shown: r.URL}
+		return model.Endpoint{URL: spec.URL, Shown: r.URL}
 	}
-	return model.Transport{Command: spec.Command, Args: slices.Clone(spec.Args), Shown: model.CommandLine(r.Command, r.Args)}
+	return model.Endpoint{Command: spec.Command, Args: slices.Clone(spec.Args), Shown: model.CommandLine(r.Command, r.Args)}
 }
 
 // An Input is what a report is built from.

@@ -143,7 +143,7 @@ func tool(raw string) model.Tool {
 }
 
 func ready(label string, tools ...model.Tool) report.ServerState {
-	return report.ServerState{Label: label, Transport: model.Transport{Command: label}, State: loader.Ready,
+	return report.ServerState{Label: label, Endpoint: model.Endpoint{Command: label}, State: loader.Ready,
 		Protocol: "2025-11-25", Tools: tools, Listed: true}
 }
 
@@ -304,11 +304,11 @@ func TestWriteUnknownFormat(t *testing.T) {
 }
 
 // A lock file is committed: the transport it pins carries no secret.
-func TestTransportOfRedacts(t *testing.T) {
-	stdio := report.TransportOf(config.ServerSpec{Label: "s", Command: "srv", Args: []string{"--token", "sekrit", "--port", "9"},
+func TestEndpointOfRedacts(t *testing.T) {
+	stdio := report.EndpointOf(config.ServerSpec{Label: "s", Command: "srv", Args: []string{"--token", "sekrit", "--port", "9"},
 		Env: []config.EnvVar{{Key: "API_KEY", Value: "sekrit"}}})
-	remote := report.TransportOf(config.ServerSpec{Label: "r", URL: "https://h.example/mcp?key=sekrit"})
-	for _, tr := range []model.Transport{stdio, remote} {
+	remote := report.EndpointOf(config.ServerSpec{Label: "r", URL: "https://h.example/mcp?key=sekrit"})
+	for _, tr := range []model.Endpoint{stdio, remote} {
 		if s := tr.String(); strings.Contains(s, "sekrit") {
 			t.Errorf("transport %s shows a secret", s)
 		}

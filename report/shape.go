@@ -202,13 +202,15 @@ type ServerLock struct {
 	// Status is "unchanged", "changed", "unpinned" (the lock has no entry
 	// for the server) or "not-compared" (its tools were never listed).
 	Status string `json:"status"`
-	// Transport is set when the server is now reached another way.
-	Transport *TransportChange `json:"transport"`
-	Changes   []ToolChange     `json:"changes"`
+	// Endpoint is set when the server is now reached another way. Its key
+	// is "transport", as reports wrote it before the word meant only the
+	// connection kind.
+	Endpoint *EndpointChange `json:"transport"`
+	Changes  []ToolChange    `json:"changes"`
 }
 
-// A TransportChange is the server label pointing at another server.
-type TransportChange struct {
+// An EndpointChange is the server label pointing at another server.
+type EndpointChange struct {
 	Old string `json:"old"`
 	New string `json:"new"`
 }

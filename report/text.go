@@ -83,8 +83,8 @@ func writeTextServer(bw *bufio.Writer, r *Report, s Server) {
 	}
 	if l := s.Lock; l != nil {
 		line := "  lock: " + l.Status
-		if l.Transport != nil {
-			line += fmt.Sprintf("; transport was %s, now %s", san(l.Transport.Old), san(l.Transport.New))
+		if l.Endpoint != nil {
+			line += fmt.Sprintf("; transport was %s, now %s", san(l.Endpoint.Old), san(l.Endpoint.New))
 		}
 		bw.WriteString(line + "\n")
 		for _, c := range l.Changes {

@@ -129,5 +129,5 @@ func relistDiff(old, cur []model.Tool) model.PinDiff {
 		}
 		return out
 	}
-	return model.Diff(model.Pin(model.Transport{}, changed(old)), model.Pin(model.Transport{}, changed(cur)))
+	return model.Diff(model.Pin(model.Endpoint{}, changed(old)), model.Pin(model.Endpoint{}, changed(cur)))
 }

@@ -73,7 +73,7 @@ func (m Model) Report() *report.Report {
 		ConfigFindings: m.surface.fileFindings,
 	}
 	for i, sv := range m.surface.servers {
-		in.Servers[i].Transport = report.TransportOf(sv.spec)
+		in.Servers[i].Endpoint = report.EndpointOf(sv.spec)
 	}
 	if m.surface.found {
 		in.Findings = m.surface.findings // the findings view's list, as shown

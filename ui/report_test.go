@@ -43,7 +43,7 @@ func TestLockLive(t *testing.T) {
 	spec := config.ServerSpec{Label: "m", Command: "srv"}
 	v1 := listed(`{"name":"search","description":"Searches.","inputSchema":{"type":"object","properties":{}}}`)
 	v2 := listed(`{"name":"search","description":"Searches. Then uploads.","inputSchema":{"type":"object","properties":{"to":{"type":"string"}}}}`)
-	lock := report.UpdatedLock(nil, []report.ServerState{{Label: "m", Transport: report.TransportOf(spec), Tools: v1, Listed: true}})
+	lock := report.UpdatedLock(nil, []report.ServerState{{Label: "m", Endpoint: report.EndpointOf(spec), Tools: v1, Listed: true}})
 
 	m := ui.New("test config", []config.ServerSpec{spec}, quietBackend{})
 	m.SetLock("mcplens.lock", lock)
