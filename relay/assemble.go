@@ -15,7 +15,7 @@ func (s *Stream) take(ch chunk) {
 		s.skip = true
 		s.event = ""
 	}
-	if s.framing == Events && !s.began {
+	if s.framing == Events && !s.began && s.meta != nil {
 		s.began = true
 		s.record(ch.t, nil, 0, false) // the response's status and headers, as the stream opens
 	}
@@ -74,7 +74,10 @@ func (s *Stream) line(t time.Time) {
 		}
 		return
 	}
-	s.field(t, bytes.TrimSuffix(line, []byte("\r")), size, skip)
+	if bytes.HasSuffix(line, []byte("\r")) { // a CRLF line ending
+		line, size = line[:len(line)-1], size-1
+	}
+	s.field(t, line, size, skip)
 }
 
 // field takes one line of an event stream: data and event fields add to
