@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -48,6 +49,8 @@ func runTap(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	pipe := make(chan os.Signal, 1)
 	signal.Notify(pipe, syscall.SIGPIPE)
 	defer signal.Stop(pipe)
+	// The tap is a process of its own, in the client's tree: keep it small.
+	debug.SetMemoryLimit(relay.MemoryLimit)
 	if opts.upstream != "" {
 		return tapHTTP(opts, stderr, sigs)
 	}

@@ -7,73 +7,49 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mcplens/mcplens/internal/hostile"
-	"github.com/mcplens/mcplens/relay"
 )
 
-// relayMainEnv makes the test binary a relay process (relayMain): tests
-// that need a relay of its own, to signal it or measure its memory,
-// re-execute the binary with it set to a JSON {"command":[...],"record":FILE}.
-const relayMainEnv = "MCPLENS_RELAY_TEST_MAIN"
-
 func TestMain(m *testing.M) {
-	if spec := os.Getenv(relayMainEnv); spec != "" {
-		os.Exit(relayMain(spec))
-	}
 	code := m.Run()
 	hostile.Cleanup()
+	if relayBuild.dir != "" {
+		os.RemoveAll(relayBuild.dir)
+	}
 	os.Exit(code)
 }
 
-// relayMain relays as `mcplens tap --record FILE -- CMD...` does.
-func relayMain(spec string) int {
-	var s struct {
-		Command []string `json:"command"`
-		Record  string   `json:"record"`
-	}
-	if err := json.Unmarshal([]byte(spec), &s); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
-	}
-	header := relay.HeaderLine(relay.Source{Server: "main", Command: s.Command}, time.Now())
-	var sinks []relay.Sink
-	if s.Record != "" {
-		rec, err := relay.Record(s.Record, header, relay.RecordOptions{})
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 2
-		}
-		sinks = append(sinks, rec)
-	}
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	c := relay.NewCopier(relay.CopierOptions{Server: "main"}, sinks...)
-	code, err := (&relay.Stdio{Command: s.Command[0], Args: s.Command[1:], Stdin: os.Stdin, Stdout: os.Stdout,
-		Stderr: os.Stderr, Copy: c, Signals: sigs}).Run()
-	c.Close()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 127
-	}
-	return code
+// relayBuild is the one build of testdata/relaymain per test binary.
+var relayBuild struct {
+	once      sync.Once
+	dir, path string
+	err       error
 }
 
-// relayCommand returns a command running this test binary as a relay of
-// command, recording to record ("" for none).
+// relayCommand returns a command running a relay process
+// (testdata/relaymain) of command, recording to record ("" for none).
 func relayCommand(t testing.TB, record string, command ...string) *exec.Cmd {
 	t.Helper()
-	spec, _ := json.Marshal(map[string]any{"command": command, "record": record})
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), relayMainEnv+"="+string(spec))
-	return cmd
+	relayBuild.once.Do(func() {
+		if relayBuild.dir, relayBuild.err = os.MkdirTemp("", "mcplens-relay-"); relayBuild.err != nil {
+			return
+		}
+		relayBuild.path = filepath.Join(relayBuild.dir, "relaymain")
+		out, err := exec.Command("go", "build", "-o", relayBuild.path, "./testdata/relaymain").CombinedOutput()
+		if err != nil {
+			relayBuild.err = fmt.Errorf("go build ./testdata/relaymain: %v\n%s", err, out)
+		}
+	})
+	if relayBuild.err != nil {
+		t.Fatal(relayBuild.err)
+	}
+	return exec.Command(relayBuild.path, append([]string{"-record", record}, command...)...)
 }
 
 // A memSink keeps the lines a copier writes.

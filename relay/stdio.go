@@ -17,7 +17,7 @@ import (
 const pipeGrace = 500 * time.Millisecond
 
 // bufSize is the size of each read the relay passes on.
-const bufSize = 64 << 10
+const bufSize = 256 << 10
 
 // A Stdio relay runs a stdio server and stands between it and the client
 // that ran the relay: every byte passes both ways as it came, and a copy
@@ -70,6 +70,13 @@ func (s *Stdio) Run() (int, error) {
 		return 0, err
 	}
 	closeAll(inR, outW, errW) // the server's ends
+	widen(inW)
+	widen(outR)
+	for _, f := range []any{s.Stdin, s.Stdout} {
+		if f, ok := f.(*os.File); ok {
+			widen(f) // the client's pipes, when they are
+		}
+	}
 
 	var exited atomic.Bool
 	var wg sync.WaitGroup
