@@ -1,0 +1,249 @@
+package relay
+
+import (
+	"bytes"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Dir is the direction of a frame.
+type Dir string
+
+// The directions a frame travels: client to server, server to client, and
+// the server's stderr.
+const (
+	ClientToServer Dir = "c2s"
+	ServerToClient Dir = "s2c"
+	Stderr         Dir = "stderr"
+)
+
+// Sizes that bound the copy (never the passthrough).
+const (
+	// DefaultFrameCap is how much of one frame the copy keeps: a longer
+	// frame is recorded cut, as text, with its full size in "cut".
+	DefaultFrameCap = 256 << 10
+	// queueBytes bounds the bytes waiting between the relay and the
+	// recorder; beyond it chunks are dropped and counted.
+	queueBytes = 512 << 10
+	// queueChunks bounds the chunks waiting, whatever their size.
+	queueChunks = 4096
+	// MemoryLimit is the soft memory limit a relay process sets
+	// (debug.SetMemoryLimit): the copy's garbage is collected early
+	// enough to keep a relay passing 1 MB frames near 12 MB resident
+	// rather than 17 (one passing small frames stays near 8 MB either
+	// way); a lower limit makes the collector run often enough to cost
+	// small frames latency.
+	MemoryLimit = 10 << 20
+)
+
+// A Sink receives each encoded frame: one JSONL line, newline included.
+// WriteLine may be slow; it is called from one goroutine only and must not
+// keep line after it returns unless it never modifies it.
+type Sink interface {
+	WriteLine(line []byte)
+	Close() error
+}
+
+// A Copier takes copies of the bytes a relay passes and turns them, on a
+// goroutine of its own, into frames for its sinks (a Recording, a Feed).
+// Handing it bytes never blocks: when its queue is full the copy is
+// dropped and counted, and the frame it belonged to is left out of the
+// recording. The nil *Copier copies nothing.
+type Copier struct {
+	server   string
+	frameCap int
+	enc      encoder
+	sinks    []Sink
+
+	mu     sync.RWMutex // held for reading while sending, for writing to close
+	closed bool
+	queue  chan chunk
+	queued atomic.Int64 // bytes in queue
+
+	dropped atomic.Int64 // chunks dropped
+	done    chan struct{}
+}
+
+// A chunk is one piece of a stream handed to the copier, or the end of a
+// stream.
+type chunk struct {
+	s    *Stream
+	t    time.Time
+	data []byte
+	gap  bool // bytes of s were dropped before this chunk
+	end  bool
+}
+
+// CopierOptions configure a Copier.
+type CopierOptions struct {
+	// Server is the label every frame carries.
+	Server string
+	// FrameCap is how much of one frame is kept (0: DefaultFrameCap).
+	FrameCap int
+	// Secrets are values masked wherever they appear in a frame, besides
+	// the credential shapes every frame is masked for.
+	Secrets []string
+}
+
+// NewCopier starts a copier writing to sinks.
+func NewCopier(opts CopierOptions, sinks ...Sink) *Copier {
+	if opts.FrameCap <= 0 {
+		opts.FrameCap = DefaultFrameCap
+	}
+	c := &Copier{
+		server:   opts.Server,
+		frameCap: opts.FrameCap,
+		enc:      newEncoder(opts.Server, opts.Secrets),
+		sinks:    sinks,
+		queue:    make(chan chunk, queueChunks),
+		done:     make(chan struct{}),
+	}
+	go c.run()
+	return c
+}
+
+// Framing says how a stream's bytes divide into frames.
+type Framing int
+
+const (
+	// Lines: each newline-terminated line is a frame, and so is a last
+	// line without one (stdio).
+	Lines Framing = iota
+	// Events: each server-sent event's data is a frame (text/event-stream).
+	Events
+	// Whole: the whole stream is one frame (an HTTP body).
+	Whole
+)
+
+// A Stream is one direction of bytes handed to a Copier. Write is called
+// by one goroutine at a time; it never blocks and never fails.
+type Stream struct {
+	c       *Copier
+	dir     Dir
+	framing Framing
+	meta    *httpMeta // nil for stdio
+	gap     bool      // a chunk was dropped since the last one sent
+
+	// The assembly, touched by the copier's goroutine only.
+	buf      []byte // what is kept of the line (or body) under way
+	size     int    // its size so far, kept or not
+	skip     bool   // it lost bytes: leave it out
+	evData   []byte // the data of the event under way, a newline after each line
+	evSize   int    // its size, kept or not
+	evSkip   bool
+	event    string // its name
+	began    bool   // an event stream's opening was recorded
+	metaDone bool   // meta was recorded
+}
+
+// Stream returns a stream of frames in direction dir.
+func (c *Copier) Stream(dir Dir, framing Framing) *Stream {
+	return &Stream{c: c, dir: dir, framing: framing}
+}
+
+// Write hands a copy of p to the copier.
+func (s *Stream) Write(p []byte) (int, error) {
+	if s == nil || s.c == nil || len(p) == 0 {
+		return len(p), nil
+	}
+	if s.c.queued.Load()+int64(len(p)) > queueBytes {
+		s.c.dropped.Add(1)
+		s.gap = true
+		return len(p), nil
+	}
+	ch := chunk{s: s, t: time.Now(), data: bytes.Clone(p), gap: s.gap}
+	s.gap = !s.c.send(ch)
+	return len(p), nil
+}
+
+// End marks the end of the stream: a frame still assembling is recorded.
+func (s *Stream) End() {
+	if s == nil || s.c == nil {
+		return
+	}
+	s.c.send(chunk{s: s, t: time.Now(), gap: s.gap, end: true})
+}
+
+// send queues ch unless the queue is full or the copier closed.
+func (c *Copier) send(ch chunk) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if c.closed {
+		return false
+	}
+	select {
+	case c.queue <- ch:
+		c.queued.Add(int64(len(ch.data)))
+		return true
+	default:
+		c.dropped.Add(1)
+		return false
+	}
+}
+
+// Dropped returns how many chunks of bytes the copy has lost so far.
+func (c *Copier) Dropped() int64 {
+	if c == nil {
+		return 0
+	}
+	return c.dropped.Load()
+}
+
+// Close records what is still queued and the frames still assembling,
+// then closes the sinks. Bytes handed over after Close are not copied.
+func (c *Copier) Close() error {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	if !c.closed {
+		c.closed = true
+		close(c.queue)
+	}
+	c.mu.Unlock()
+	<-c.done
+	var first error
+	for _, s := range c.sinks {
+		if err := s.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// run assembles frames from the queue until Close.
+func (c *Copier) run() {
+	defer close(c.done)
+	open := map[*Stream]bool{}
+	var reported int64
+	for ch := range c.queue {
+		c.queued.Add(-int64(len(ch.data)))
+		if n := c.dropped.Load(); n > reported {
+			c.emit(c.enc.dropped(ch.t, n-reported))
+			reported = n
+		}
+		s := ch.s
+		open[s] = true
+		s.take(ch)
+		if ch.end {
+			delete(open, s)
+		}
+	}
+	for s := range open {
+		s.take(chunk{s: s, t: time.Now(), end: true})
+	}
+	if n := c.dropped.Load(); n > reported {
+		c.emit(c.enc.dropped(time.Now(), n-reported))
+	}
+}
+
+// emit hands one encoded line to every sink.
+func (c *Copier) emit(line []byte) {
+	if line == nil {
+		return
+	}
+	for _, s := range c.sinks {
+		s.WriteLine(line)
+	}
+}

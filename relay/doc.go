@@ -1,0 +1,60 @@
+// Package relay owns what `mcplens tap` does between a real MCP client and
+// its server: the passthrough (a stdio server run in the client's place, or
+// a reverse proxy to an HTTP one), the recording of its frames (JSONL, 0600,
+// rotated at a size cap, secrets masked) and the live feed of the same lines
+// on a unix socket. It imports model (for masking secrets) and
+// internal/safefile, and must not import ui, report or loader: the relay
+// runs in the client's process tree and knows nothing of configs or
+// sessions.
+//
+// The passthrough never depends on the copy. Bytes are passed on first and
+// then handed to a Copier, which queues them without blocking (a full queue
+// drops the copy and counts it) and assembles frames on its own goroutine
+// for its sinks; a feed reader that is slow, full or gone loses lines, never
+// the relay's time.
+//
+//	header := relay.HeaderLine(relay.Source{Server: "alpha", Command: cmd}, time.Now())
+//	rec, err := relay.Record("alpha.jsonl", header, relay.RecordOptions{})
+//	if err != nil { ... }
+//	copier := relay.NewCopier(relay.CopierOptions{Server: "alpha"}, rec)
+//	s := relay.Stdio{Command: cmd[0], Args: cmd[1:], Stdin: os.Stdin, Stdout: os.Stdout,
+//		Stderr: os.Stderr, Copy: copier, Signals: sigs}
+//	code, err := s.Run()
+//	copier.Close()
+//
+// # Recording format
+//
+// The first line names the format and its version, and what was tapped:
+//
+//	{"format":"mcplens-tap","version":1,"server":"alpha","t":"2026-12-01T10:00:00.000000001Z","command":["node","srv.js"]}
+//
+// then one object per frame:
+//
+//	{"t":"...","server":"alpha","dir":"c2s","frame":{"jsonrpc":"2.0","id":1,"method":"initialize",...}}
+//	{"t":"...","server":"alpha","dir":"s2c","text":"log: not JSON"}
+//	{"t":"...","server":"alpha","dir":"stderr","text":"listening on stdio"}
+//
+// "t" is when the frame's last byte passed (RFC 3339, nanoseconds, UTC);
+// "dir" is c2s, s2c or stderr. A frame that is valid JSON is kept as the
+// JSON value "frame" (on one line); anything else, as the string "text"
+// (invalid UTF-8 becomes U+FFFD). Over stdio a frame is one line, and a
+// last line without a newline is a frame too. Over HTTP, a request or
+// response body is a frame, and so is each server-sent event's data (with
+// "sse" naming a named event); the first frame of an exchange carries
+// "http": its method and URL, or its status, and its headers. A gzip body
+// is recorded inflated.
+//
+// The copy keeps at most DefaultFrameCap bytes of a frame: a longer one is
+// recorded as "text" cut there, with "cut" giving its size. A notice
+// {"t":...,"server":...,"dropped":N} says that N chunks of bytes were left
+// out of the copy (the frames they belonged to are missing); a feed reader
+// gets {"t":...,"feedDropped":N} for lines it was too slow to take.
+//
+// Secrets are masked before a line is written: header values whose name
+// says they are secret (Authorization, Cookie, X-Api-Key, Mcp-Session-Id),
+// the credential shapes of well-known providers anywhere (model.MaskTokens:
+// ghp_..., sk-..., xoxb-..., AKIA..., user:password@), and the values the
+// copier is given (those of the server's command line and environment,
+// model.Redactor). A frame that masking would leave invalid JSON is
+// recorded as text.
+package relay

@@ -1,0 +1,241 @@
+package relay
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcplens/mcplens/model"
+)
+
+// The recording format: a header line, then one line per frame.
+const (
+	// Format names the format in every recording's header line.
+	Format = "mcplens-tap"
+	// Version is the format's version; a reader refuses a newer one.
+	Version = 1
+)
+
+// A Source says what a recording is of: a stdio server's command, or an
+// HTTP server's upstream URL and the address the relay listens on.
+type Source struct {
+	Server   string
+	Command  []string
+	Upstream string
+	Listen   string
+}
+
+// HeaderLine returns the first line of a recording of src (and the first a
+// feed reader gets), its secrets masked:
+//
+//	{"format":"mcplens-tap","version":1,"server":"alpha","t":"...","command":["node","srv.js"]}
+func HeaderLine(src Source, t time.Time) []byte {
+	h := struct {
+		Format   string   `json:"format"`
+		Version  int      `json:"version"`
+		Server   string   `json:"server"`
+		T        string   `json:"t"`
+		Command  []string `json:"command,omitempty"`
+		Upstream string   `json:"upstream,omitempty"`
+		Listen   string   `json:"listen,omitempty"`
+	}{Format, Version, src.Server, t.UTC().Format(time.RFC3339Nano), model.RedactArgs(src.Command), "", src.Listen}
+	if src.Upstream != "" {
+		h.Upstream = model.RedactURL(src.Upstream)
+	}
+	b, _ := json.Marshal(h)
+	return append(b, '\n')
+}
+
+// isRecording reports whether head, the start of a file, is a recording's.
+func isRecording(head []byte) bool {
+	return bytes.HasPrefix(head, []byte(`{"format":"`+Format+`"`))
+}
+
+// A frame is one frame as the copier assembled it.
+type frame struct {
+	t     time.Time
+	dir   Dir
+	data  []byte // what was kept of it
+	size  int    // its size; more than len(data) when cut
+	body  bool   // whether there is one (an HTTP exchange may have none)
+	event string // the server-sent event's name
+	meta  *httpMeta
+}
+
+// httpMeta is what a recording keeps of an HTTP request or response
+// besides its body.
+type httpMeta struct {
+	Method  string      `json:"method,omitempty"`
+	URL     string      `json:"url,omitempty"`
+	Status  int         `json:"status,omitempty"`
+	Headers http.Header `json:"headers,omitempty"`
+}
+
+// An encoder writes frames as JSONL lines with their secrets masked.
+type encoder struct {
+	server []byte // the label, as a JSON string
+	red    *model.Redactor
+}
+
+func newEncoder(server string, secrets []string) encoder {
+	label, _ := json.Marshal(server)
+	return encoder{server: label, red: model.NewRedactor(secrets...)}
+}
+
+// frame encodes f:
+//
+//	{"t":"...","server":"alpha","dir":"c2s","frame":{"jsonrpc":"2.0",...}}
+//
+// with "text" in place of "frame" when the frame is not JSON (or was cut,
+// then with "cut": its full size), "sse" naming a server-sent event, and
+// "http" holding an HTTP exchange's method, URL, status and headers.
+func (e encoder) frame(f frame) []byte {
+	b := e.start(f.t)
+	b = append(b, `,"dir":"`...)
+	b = append(b, f.dir...)
+	b = append(b, '"')
+	if f.meta != nil {
+		b = append(b, `,"http":`...)
+		b = appendJSON(b, f.meta.masked())
+	}
+	if f.event != "" {
+		b = append(b, `,"sse":`...)
+		b = appendJSON(b, f.event)
+	}
+	if f.body {
+		text := e.mask(f.data)
+		switch {
+		case f.size > len(f.data):
+			b = append(b, `,"cut":`...)
+			b = strconv.AppendInt(b, int64(f.size), 10)
+			b = append(b, `,"text":`...)
+			b = appendJSON(b, string(text))
+		case json.Valid(text):
+			b = append(b, `,"frame":`...)
+			b = appendValue(b, text)
+		default:
+			b = append(b, `,"text":`...)
+			b = appendJSON(b, string(text))
+		}
+	}
+	return append(b, "}\n"...)
+}
+
+// dropped encodes the notice that n chunks of bytes were left out.
+func (e encoder) dropped(t time.Time, n int64) []byte {
+	b := e.start(t)
+	b = append(b, `,"dropped":`...)
+	b = strconv.AppendInt(b, n, 10)
+	return append(b, "}\n"...)
+}
+
+func (e encoder) start(t time.Time) []byte {
+	b := make([]byte, 0, 128)
+	b = append(b, `{"t":"`...)
+	b = t.UTC().AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `","server":`...)
+	return append(b, e.server...)
+}
+
+// mask returns data with its secrets masked: the values the copier was
+// given (model.Redactor.Values) and the credential shapes of well-known
+// providers (model.MaskTokens). Credential syntax (model.RedactText) is
+// left to the header masking: its URL rule would swallow a JSON line whole.
+func (e encoder) mask(data []byte) []byte {
+	s := string(data)
+	if masked := maskShapes(e.red.Values(s)); masked != s {
+		return []byte(masked)
+	}
+	return data
+}
+
+// shapeMin is the length of the shortest token model.MaskTokens masks: a
+// provider's prefix and 16 token characters ("hf_" and 16).
+const shapeMin = 19
+
+// maskShapes is model.MaskTokens, fast on a large frame: it gives
+// MaskTokens, whose expression costs some 0.3 µs a byte, only the pieces
+// of s that can hold a secret: between whitespace and slashes (which no
+// token and no user:password@ holds), a piece with an '@' whole, and of
+// the others, the parts between quotes (which no token holds) long enough
+// to hold a token. Piece by piece or whole, the masks are the same, since
+// each piece starts and ends at a word boundary.
+func maskShapes(s string) string {
+	var b []byte // nil until a piece changes
+	done := 0    // s[:done] is in b
+	mask := func(start, end int) {
+		if piece := s[start:end]; len(piece) >= shapeMin || strings.IndexByte(piece, '@') >= 0 {
+			if masked := model.MaskTokens(piece); masked != piece {
+				b = append(append(b, s[done:start]...), masked...)
+				done = end
+			}
+		}
+	}
+	pieces(s, 0, len(s), " \t\r\n/", func(start, end int) {
+		if strings.IndexByte(s[start:end], '@') >= 0 {
+			mask(start, end)
+			return
+		}
+		pieces(s, start, end, `"`, mask)
+	})
+	if b == nil {
+		return s
+	}
+	return string(append(b, s[done:]...))
+}
+
+// pieces calls f with the bounds of each piece of s[start:end] between
+// the bytes in seps.
+func pieces(s string, start, end int, seps string, f func(start, end int)) {
+	for start < end {
+		i := strings.IndexAny(s[start:end], seps)
+		if i < 0 {
+			i = end - start
+		}
+		f(start, start+i)
+		start += i + 1
+	}
+}
+
+// masked returns m with the values of its secret headers masked, and the
+// credential shapes in the others and in its URL.
+func (m *httpMeta) masked() *httpMeta {
+	out := *m
+	if m.URL != "" {
+		out.URL = model.RedactURL(m.URL)
+	}
+	out.Headers = make(http.Header, len(m.Headers))
+	for name, values := range m.Headers {
+		vs := make([]string, len(values))
+		for i, v := range values {
+			if model.SecretName(name) {
+				vs[i] = model.RedactHeader(name, v)
+			} else {
+				vs[i] = model.MaskTokens(v)
+			}
+		}
+		out.Headers[name] = vs
+	}
+	return &out
+}
+
+// appendJSON appends v as JSON; encoding/json escapes <, > and & in
+// strings, which reads back the same.
+func appendJSON(b []byte, v any) []byte {
+	j, _ := json.Marshal(v)
+	return append(b, j...)
+}
+
+// appendValue appends the valid JSON value v on one line.
+func appendValue(b []byte, v []byte) []byte {
+	if bytes.ContainsAny(v, "\r\n") {
+		var c bytes.Buffer
+		if json.Compact(&c, v) == nil {
+			return append(b, c.Bytes()...)
+		}
+	}
+	return append(b, v...)
+}

@@ -1,0 +1,187 @@
+package relay
+
+import (
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// pipeGrace is how long the server's stdout and stderr may stay idle after
+// it exits before the relay stops reading them: a grandchild that
+// inherited them must not keep the relay alive.
+const pipeGrace = 500 * time.Millisecond
+
+// bufSize is the size of each read the relay passes on.
+const bufSize = 256 << 10
+
+// A Stdio relay runs a stdio server and stands between it and the client
+// that ran the relay: every byte passes both ways as it came, and a copy
+// goes to Copy, which can never slow or break the passthrough.
+type Stdio struct {
+	Command string
+	Args    []string
+	Env     []string // nil: the relay's own environment
+	Dir     string   // "": the relay's own directory
+
+	// The client's side: what it writes to the server, and where the
+	// server's stdout and stderr go.
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+
+	// Copy receives a copy of every frame (nil: none).
+	Copy *Copier
+	// Signals are forwarded to the server's process group as they arrive
+	// (the caller has signal.Notify fill it: SIGINT, SIGTERM, SIGHUP).
+	Signals <-chan os.Signal
+}
+
+// Run starts the server and passes bytes until it exits and its output is
+// drained, and returns its exit status: its exit code, or 128 plus the
+// signal that killed it. The error is for a server that could not start.
+// When the client closes stdin, the server's stdin is closed; when the
+// client stops reading stdout, the server's stdout is closed, as a pipe
+// between them would have been.
+func (s *Stdio) Run() (int, error) {
+	cmd := exec.Command(s.Command, s.Args...)
+	cmd.Env, cmd.Dir = s.Env, s.Dir
+	cmd.SysProcAttr = childAttr()
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return 0, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		closeAll(inR, inW)
+		return 0, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		closeAll(inR, inW, outR, outW)
+		return 0, err
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	if err := cmd.Start(); err != nil {
+		closeAll(inR, inW, outR, outW, errR, errW)
+		return 0, err
+	}
+	closeAll(inR, outW, errW) // the server's ends
+	widen(inW)
+	widen(outR)
+	for _, f := range []any{s.Stdin, s.Stdout} {
+		if f, ok := f.(*os.File); ok {
+			widen(f) // the client's pipes, when they are
+		}
+	}
+
+	var exited atomic.Bool
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); drain(s.Stdout, outR, s.Copy.Stream(ServerToClient, Lines), &exited) }()
+	go func() { defer wg.Done(); drain(s.Stderr, errR, s.Copy.Stream(Stderr, Lines), &exited) }()
+	go feed(inW, s.Stdin, s.Copy.Stream(ClientToServer, Lines))
+
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case sig := <-s.Signals:
+				forward(cmd.Process.Pid, sig)
+			case <-done:
+				return
+			}
+		}
+	}()
+	waitErr := cmd.Wait()
+	close(done)
+	exited.Store(true)
+	outR.SetReadDeadline(time.Now().Add(pipeGrace))
+	errR.SetReadDeadline(time.Now().Add(pipeGrace))
+	wg.Wait()
+	closeAll(outR, errR)
+	return exitStatus(cmd.ProcessState, waitErr), nil
+}
+
+// feed passes the client's bytes to the server's stdin until either side
+// ends, then closes the server's stdin.
+func feed(dst *os.File, src io.Reader, copy *Stream) {
+	defer dst.Close()
+	buf := make([]byte, bufSize)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			if _, werr := dst.Write(buf[:n]); werr != nil {
+				return
+			}
+			copy.Write(buf[:n])
+		}
+		if err != nil {
+			copy.End()
+			return
+		}
+	}
+}
+
+// drain passes the server's output to dst until the server's end closes,
+// or dst fails (then the server's end is closed, so that it sees the
+// broken pipe it would have seen), or the server has exited and the pipe
+// stayed idle for pipeGrace.
+func drain(dst io.Writer, src *os.File, copy *Stream, exited *atomic.Bool) {
+	defer copy.End()
+	buf := make([]byte, bufSize)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			if _, werr := dst.Write(buf[:n]); werr != nil {
+				src.Close()
+				return
+			}
+			copy.Write(buf[:n])
+			if exited.Load() {
+				src.SetReadDeadline(time.Now().Add(pipeGrace))
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// forward sends sig to the server's process group, or to the server alone
+// when the group is gone.
+func forward(pid int, sig os.Signal) {
+	s, ok := sig.(syscall.Signal)
+	if !ok {
+		return
+	}
+	if err := syscall.Kill(-pid, s); err != nil {
+		_ = syscall.Kill(pid, s)
+	}
+}
+
+// exitStatus is the status a shell would give: the exit code, or 128 plus
+// the signal that ended the process.
+func exitStatus(ps *os.ProcessState, err error) int {
+	if ps == nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			ps = ee.ProcessState
+		} else {
+			return 1
+		}
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ps.ExitCode()
+}
+
+func closeAll(files ...*os.File) {
+	for _, f := range files {
+		f.Close()
+	}
+}
