@@ -71,6 +71,8 @@ func run(args []string, stderr io.Writer) int {
 			return runCheck(args[1:], os.Stdout, stderr)
 		case "call":
 			return runCall(args[1:], os.Stdin, os.Stdout, stderr)
+		case "tap":
+			return runTap(args[1:], os.Stdin, os.Stdout, stderr)
 		}
 	}
 	fs := flag.NewFlagSet("mcplens", flag.ContinueOnError)
@@ -88,7 +90,8 @@ func run(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "usage: mcplens [--policy P] [--lock FILE] [--format F] [--project P] [--timeout D] [CONFIG]\n"+
 			"       mcplens --discover\n"+
 			"       mcplens check [CONFIG] [flags]   (mcplens check -h)\n"+
-			"       mcplens call [CONFIG] NAME [--args JSON|@FILE] [--policy P]\n\n"+
+			"       mcplens call [CONFIG] NAME [--args JSON|@FILE] [--policy P]\n"+
+			"       mcplens tap [--name LABEL] [--record FILE] -- CMD ARGS...   (mcplens tap -h)\n\n"+
 			"With no CONFIG, mcplens opens its built-in demo. When stdout is not a terminal,\n"+
 			"mcplens CONFIG prints the check report instead of opening the interface.\n\n")
 		fs.PrintDefaults()
