@@ -52,7 +52,7 @@ func applyVSCode(b *builder) {
 			id, full := vscodeID(prefix, t.Name)
 			o := b.outcome(ref)
 			o.Name, o.Untruncated = id, full
-			if holder, held := b.claim(id, ref); held {
+			if holder, held := b.register(id, ref, firstWins); held {
 				b.drop(ref, fmt.Sprintf("id %s already registered by server %s (tool %s); "+
 					"VS Code refuses the second: Tool %q is already registered.",
 					id, b.label(holder), b.outcome(holder).Wire, id), b.label(holder))
