@@ -18,15 +18,26 @@ const symfonicSeparator = "."
 // twice, the route discovered first is kept and the other row dropped with a
 // warning. A row without a usable name is dropped alone.
 func applySymfonic(b *builder) {
-	// The catalogues advertising each wire name, each once, in order.
-	advertisers := make(map[string][]int)
+	// The catalogues advertising each wire name, each once, in order: the
+	// first, then any others (most names have none, and allocate nothing).
+	type advertisers struct {
+		first  int
+		others []int
+	}
+	ads := make(map[string]advertisers)
 	for ci, cat := range b.cats {
 		for i := range cat.Tools {
-			if t := &cat.Tools[i]; t.usable() {
-				cats := advertisers[t.Name]
-				if len(cats) == 0 || cats[len(cats)-1] != ci {
-					advertisers[t.Name] = append(cats, ci)
-				}
+			t := &cat.Tools[i]
+			if !t.usable() {
+				continue
+			}
+			a, seen := ads[t.Name]
+			switch {
+			case !seen:
+				ads[t.Name] = advertisers{first: ci}
+			case a.first != ci && (len(a.others) == 0 || a.others[len(a.others)-1] != ci):
+				a.others = append(a.others, ci)
+				ads[t.Name] = a
 			}
 		}
 	}
@@ -37,9 +48,9 @@ func applySymfonic(b *builder) {
 		if b.unusable(ref) {
 			return
 		}
-		cats := advertisers[t.Name]
+		a := ads[t.Name]
 		exposed := t.Name
-		if len(cats) > 1 {
+		if len(a.others) > 0 {
 			exposed = b.label(ref) + symfonicSeparator + t.Name
 		}
 		o := b.outcome(ref)
@@ -49,11 +60,11 @@ func applySymfonic(b *builder) {
 				exposed, b.label(holder)), b.label(holder))
 			return
 		}
-		if len(cats) > 1 {
+		if len(a.others) > 0 {
 			if _, ok := why[t.Name]; !ok {
-				labels := make([]string, len(cats))
-				for i, ci := range cats {
-					labels[i] = b.cats[ci].Server
+				labels := []string{b.cats[a.first].Server}
+				for _, ci := range a.others {
+					labels = append(labels, b.cats[ci].Server)
 				}
 				why[t.Name] = fmt.Sprintf("%s is advertised by %d servers (%s): qualified",
 					t.Name, len(labels), strings.Join(labels, ", "))
