@@ -21,7 +21,7 @@ const (
 // whose final name is already registered, is skipped with a warning: the
 // first route keeps the name.
 func applyCodex(b *builder) {
-	seen := make(map[string]rowRef) // raw name -> first row that had it
+	seen := make(map[string]rowRef, b.total) // raw name -> first row that had it
 	for ci, cat := range b.cats {
 		sr := &b.reg.Servers[ci]
 		if r, bad := firstOutside(cat.Server, isOpenAIChar); bad || cat.Server == "" {

@@ -59,6 +59,7 @@ type builder struct {
 	cats   []Catalogue
 	reg    *Registry
 	owners []rowRef // parallel to reg.Routes: the row each route goes to
+	total  int      // advertised rows in all
 }
 
 // newBuilder prepares one Outcome per advertised row, each Dropped with no
@@ -86,7 +87,7 @@ func newBuilder(policy string, cats []Catalogue) *builder {
 			}
 		}
 	}
-	return &builder{cats: cats, reg: reg, owners: make([]rowRef, 0, rows)}
+	return &builder{cats: cats, reg: reg, owners: make([]rowRef, 0, rows), total: rows}
 }
 
 func (b *builder) outcome(ref rowRef) *Outcome {
@@ -133,7 +134,7 @@ func (b *builder) register(name string, ref rowRef, r rule) (other rowRef, clash
 		return other, true
 	}
 	if b.reg.index == nil { // sized for every row: growing it was a fifth of a switch
-		b.reg.index = make(map[string]int, cap(b.reg.Routes))
+		b.reg.index = make(map[string]int, b.total)
 	}
 	b.reg.index[name] = len(b.reg.Routes)
 	b.reg.Routes = append(b.reg.Routes, rt)

@@ -24,7 +24,7 @@ func applySymfonic(b *builder) {
 		first  int
 		others []int
 	}
-	ads := make(map[string]advertisers)
+	ads := make(map[string]advertisers, b.total)
 	for ci, cat := range b.cats {
 		for i := range cat.Tools {
 			t := &cat.Tools[i]
@@ -41,16 +41,27 @@ func applySymfonic(b *builder) {
 			}
 		}
 	}
-	// Written once per shared name: a name on every server would otherwise
-	// cost servers × servers.
+	// Why each shared name is qualified, written once per name: a name on
+	// every server would otherwise cost servers × servers.
 	why := make(map[string]string)
+	for name, a := range ads {
+		if len(a.others) == 0 {
+			continue
+		}
+		labels := []string{b.cats[a.first].Server}
+		for _, ci := range a.others {
+			labels = append(labels, b.cats[ci].Server)
+		}
+		why[name] = fmt.Sprintf("%s is advertised by %d servers (%s): qualified",
+			name, len(labels), strings.Join(labels, ", "))
+	}
 	b.rows(func(ref rowRef, t *Tool) {
 		if b.unusable(ref) {
 			return
 		}
-		a := ads[t.Name]
+		reason, shared := why[t.Name]
 		exposed := t.Name
-		if len(a.others) > 0 {
+		if shared {
 			exposed = b.label(ref) + symfonicSeparator + t.Name
 		}
 		o := b.outcome(ref)
@@ -60,16 +71,6 @@ func applySymfonic(b *builder) {
 				exposed, b.label(holder)), b.label(holder))
 			return
 		}
-		if len(a.others) > 0 {
-			if _, ok := why[t.Name]; !ok {
-				labels := []string{b.cats[a.first].Server}
-				for _, ci := range a.others {
-					labels = append(labels, b.cats[ci].Server)
-				}
-				why[t.Name] = fmt.Sprintf("%s is advertised by %d servers (%s): qualified",
-					t.Name, len(labels), strings.Join(labels, ", "))
-			}
-			o.Reason = why[t.Name]
-		}
+		o.Reason = reason
 	})
 }
