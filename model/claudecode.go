@@ -15,18 +15,15 @@ import (
 // foo_bar that both offer evil leave one mcp__foo_bar__evil.
 //
 // Rows are registered in name order, so Routes is the sorted list the model
-// sees. mcplens sorts by byte order (the names are ASCII); the sort is
-// stable, so among rows wanting one name the first declared wins, whatever
-// collation the client uses.
+// sees. mcplens sorts by byte order (the names are ASCII) and breaks ties by
+// declaration order, so among rows wanting one name the first declared wins,
+// whatever collation the client uses.
 func applyClaudeCode(b *builder) {
 	type claim struct {
 		name string
 		ref  rowRef
 	}
-	var claims []claim
-	for _, cat := range b.cats {
-		claims = slices.Grow(claims, len(cat.Tools))
-	}
+	claims := make([]claim, 0, b.total)
 	for ci, cat := range b.cats {
 		prefix := "mcp__" + replaceUnits(cat.Server, openAIUnits) + "__"
 		labelBad := ""
