@@ -54,7 +54,6 @@ func applyClaudeCode(b *builder) {
 		return cmp.Or(cmp.Compare(x.ref.cat, y.ref.cat), cmp.Compare(x.ref.row, y.ref.row))
 	})
 	for _, c := range claims {
-		b.outcome(c.ref).Name = c.name
 		if holder, held := b.register(c.name, c.ref, firstWins); held {
 			b.drop(c.ref, fmt.Sprintf("name %s already taken by server %s (tool %s); "+
 				"claude-code keeps the first after sorting by name and drops the rest without a warning",

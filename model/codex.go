@@ -46,7 +46,7 @@ func applyCodex(b *builder) {
 			raw := lionagiName(cat.Server, cat.Tools[i].Name)
 			name, full := codexName(raw)
 			o := b.outcome(ref)
-			o.Name, o.Untruncated = name, full
+			o.Name, o.Untruncated = name, full // a row skipped for its raw name has them too
 			if first, ok := seen[raw]; ok {
 				b.drop(ref, codexRawSeen(b, raw, first), b.label(first))
 				continue

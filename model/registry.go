@@ -113,18 +113,18 @@ const (
 	lastWins  rule = true
 )
 
-// register makes ref live under name, unless another row's route holds the
-// name. Then under firstWins nothing changes; under lastWins ref's route
-// replaces the holder's in place (the name keeps its first position, as in
-// an insertion-ordered map). Either way the other row is returned, and the
-// caller says what the loser's outcome says.
+// register gives ref the name and makes it live under it, unless another
+// row's route holds the name. Then under firstWins nothing else changes;
+// under lastWins ref's route replaces the holder's in place (the name keeps
+// its first position, as in an insertion-ordered map). Either way the other
+// row is returned, and the caller says what the loser's outcome says.
 func (b *builder) register(name string, ref rowRef, r rule) (other rowRef, clash bool) {
+	o := b.outcome(ref)
+	o.Name = name
 	i, clash := b.reg.index[name]
 	if clash && r == firstWins {
 		return b.owners[i], true
 	}
-	o := b.outcome(ref)
-	o.Name = name
 	o.Kind = live(name, o.Wire)
 	rt := Route{Name: name, Server: b.label(ref), Wire: o.Wire, Index: ref.row}
 	if clash {

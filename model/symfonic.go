@@ -64,13 +64,11 @@ func applySymfonic(b *builder) {
 		if shared {
 			exposed = b.label(ref) + symfonicSeparator + t.Name
 		}
-		o := b.outcome(ref)
-		o.Name = exposed
 		if holder, held := b.register(exposed, ref, firstWins); held {
 			b.drop(ref, fmt.Sprintf("name %s already claimed by route on server %s",
 				exposed, b.label(holder)), b.label(holder))
 			return
 		}
-		o.Reason = reason
+		b.outcome(ref).Reason = reason
 	})
 }

@@ -50,8 +50,7 @@ func applyVSCode(b *builder) {
 				continue
 			}
 			id, full := vscodeID(prefix, t.Name)
-			o := b.outcome(ref)
-			o.Name, o.Untruncated = id, full
+			b.outcome(ref).Untruncated = full
 			if holder, held := b.register(id, ref, firstWins); held {
 				b.drop(ref, fmt.Sprintf("id %s already registered by server %s (tool %s); "+
 					"VS Code refuses the second: Tool %q is already registered.",
@@ -59,7 +58,7 @@ func applyVSCode(b *builder) {
 				refused = true
 				continue
 			}
-			o.Reason = vscodeWhy(t.Name, full)
+			b.outcome(ref).Reason = vscodeWhy(t.Name, full)
 		}
 		if refused {
 			sr.Notes = append(sr.Notes, "VS Code throws on a repeated id while registering this server's tools "+
