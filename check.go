@@ -63,9 +63,9 @@ func defaultCheckOptions() checkOptions {
 	}
 }
 
-// failOnLevels are the values of --fail-on, with the lowest level that
+// failOnLevels are the values of --fail-on, with the lowest severity that
 // fails a run; "never" has none.
-var failOnLevels = map[string]report.Level{"error": report.Error, "warning": report.Warning}
+var failOnLevels = map[string]report.Severity{"error": report.Error, "warning": report.Warning}
 
 // runCheck is `mcplens check [PATH] [flags]`.
 func runCheck(args []string, stdout, stderr io.Writer) int {

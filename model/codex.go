@@ -21,12 +21,7 @@ const (
 // whose final name is already registered, is skipped with a warning: the
 // first route keeps the name.
 func applyCodex(b *builder) {
-	// Every row that is named either registers or loses its name to the
-	// route holding it, so a raw name seen before means a final name
-	// taken: a row whose name is free needs no other lookup. The first row
-	// of a raw name is the holder when the holder has that raw name;
-	// otherwise it lost its name too, and firstRaw remembers it.
-	var firstRaw map[string]rowRef
+	seen := make(map[string]rowRef, b.total) // raw name -> first row that had it
 	for ci, cat := range b.cats {
 		sr := &b.reg.Servers[ci]
 		if r, bad := firstOutside(cat.Server, isOpenAIChar); bad || cat.Server == "" {
@@ -43,35 +38,26 @@ func applyCodex(b *builder) {
 			continue
 		}
 		separatorNote(sr)
-		raws := qualifyAll(cat, "mcp__"+cat.Server+"__")
 		for i := range cat.Tools {
 			ref := rowRef{ci, i}
 			if b.unusable(ref) {
 				continue
 			}
-			raw := raws[i]
+			raw := lionagiName(cat.Server, cat.Tools[i].Name)
 			name, full := codexName(raw)
 			o := b.outcome(ref)
-			o.Name, o.Untruncated = name, full
-			holder, held := b.claim(name, ref)
-			if !held {
-				o.Reason = codexWhy(raw, full)
-				continue
-			}
-			if lionagiName(b.label(holder), b.outcome(holder).Wire) == raw {
-				b.drop(ref, codexRawSeen(b, raw, holder), b.label(holder))
-				continue
-			}
-			if first, seen := firstRaw[raw]; seen {
+			o.Name, o.Untruncated = name, full // a row skipped for its raw name has them too
+			if first, ok := seen[raw]; ok {
 				b.drop(ref, codexRawSeen(b, raw, first), b.label(first))
 				continue
 			}
-			if firstRaw == nil {
-				firstRaw = map[string]rowRef{}
+			seen[raw] = ref
+			if holder, held := b.register(name, ref, firstWins); held {
+				b.drop(ref, fmt.Sprintf("skipped with a warning: name %s already used by server %s (tool %s)",
+					name, b.label(holder), b.outcome(holder).Wire), b.label(holder))
+				continue
 			}
-			firstRaw[raw] = ref
-			b.drop(ref, fmt.Sprintf("skipped with a warning: name %s already used by server %s (tool %s)",
-				name, b.label(holder), b.outcome(holder).Wire), b.label(holder))
+			o.Reason = codexWhy(raw, full)
 		}
 	}
 }

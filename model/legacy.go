@@ -13,8 +13,7 @@ func applyLegacy(b *builder) {
 		if b.unusable(ref) {
 			return
 		}
-		b.outcome(ref).Name = t.Name
-		if holder, held := b.claim(t.Name, ref); held {
+		if holder, held := b.register(t.Name, ref, firstWins); held {
 			b.drop(ref, legacyTakenReason(b, holder, ref, t.Name), b.label(holder))
 		}
 	})

@@ -20,24 +20,14 @@ const lionagiMaxLen = 64
 // it has passed its postcondition, so a failed server holds no name that a
 // later server could have had.
 func applyLionagi(b *builder) {
-	// One set of maps serves every server in turn, emptied between them.
-	// A wire name is registered when its qualified name is in local: the
-	// server's label is the same for all its rows.
-	var (
-		local   = map[string]int{} // registered name -> first row
-		pending []rowRef
-		lost    []string // wire names that register nothing
-	)
-	// Two servers' names can meet only when one label is another's plus
-	// "__" and more (a's b__c and a__b's c); without such a pair a name is
-	// free of other servers, and the registry is not asked.
-	nested := labelsNest(b.cats)
 	for ci, cat := range b.cats {
 		sr := &b.reg.Servers[ci]
-		clear(local)
-		pending, lost = pending[:0], lost[:0]
 		separatorNote(sr)
-		names := qualifyAll(cat, "mcp__"+cat.Server+"__")
+		local := make(map[string]int) // registered name -> first row on this server
+		var (
+			pending []rowRef
+			lost    []string // wire names that register nothing
+		)
 		for i := range cat.Tools {
 			t := &cat.Tools[i]
 			ref := rowRef{ci, i}
@@ -47,7 +37,7 @@ func applyLionagi(b *builder) {
 				}
 				continue
 			}
-			name := names[i]
+			name := lionagiName(cat.Server, t.Name)
 			b.outcome(ref).Name = name
 			if problem := lionagiProblem(cat.Server, t.Name, name); problem != "" {
 				b.drop(ref, problem, "")
@@ -60,13 +50,11 @@ func applyLionagi(b *builder) {
 				sr.Notes = append(sr.Notes, fmt.Sprintf("lists %s more than once (rows %d and %d)", t.Name, first, i))
 				continue
 			}
-			if nested { // else no other server can hold the name
-				if holder, ok := b.taken(name); ok {
-					b.drop(ref, fmt.Sprintf("name %s taken by server %s (tool %s)",
-						name, b.label(holder), b.outcome(holder).Wire), b.label(holder))
-					lost = append(lost, t.Name)
-					continue
-				}
+			if holder, ok := b.holder(name); ok {
+				b.drop(ref, fmt.Sprintf("name %s taken by server %s (tool %s)",
+					name, b.label(holder), b.outcome(holder).Wire), b.label(holder))
+				lost = append(lost, t.Name)
+				continue
 			}
 			local[name] = i
 			pending = append(pending, ref)
@@ -76,10 +64,8 @@ func applyLionagi(b *builder) {
 		// they all register or none does: the server registers every name
 		// it advertised unless a row was lost.
 		if len(lost) == 0 {
-			// Each name was free when its row was read, and only this
-			// server's rows, all distinct, have been added since.
 			for _, ref := range pending {
-				b.insert(b.outcome(ref).Name, ref)
+				b.register(b.outcome(ref).Name, ref, firstWins)
 			}
 			continue
 		}
@@ -93,29 +79,6 @@ func applyLionagi(b *builder) {
 			b.drop(ref, withheld, "")
 		}
 	}
-}
-
-// labelsNest reports whether two catalogues share a label, or some label
-// is another followed by "__" and more: the only ways
-// mcp__{server}__{tool} can come out the same for two servers.
-func labelsNest(cats []Catalogue) bool {
-	labels := make([]string, len(cats))
-	for i, cat := range cats {
-		labels[i] = cat.Server
-	}
-	slices.Sort(labels)
-	// The labels that begin with l+"__" sort together, from the first not
-	// below it.
-	for k, l := range labels {
-		if k > 0 && labels[k-1] == l {
-			return true
-		}
-		i, _ := slices.BinarySearch(labels, l+"__")
-		if i < len(labels) && strings.HasPrefix(labels[i], l+"__") {
-			return true
-		}
-	}
-	return false
 }
 
 // lionagiName is ADR-0112's qualified_mcp_name.

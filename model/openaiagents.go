@@ -24,7 +24,7 @@ func applyOpenAIAgents(b *builder) {
 			return
 		}
 		if err == "" {
-			b.register(t.Name, ref)
+			b.register(t.Name, ref, firstWins) // no name is shared: the load would have failed
 			return
 		}
 		o := b.outcome(ref)

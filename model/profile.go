@@ -6,14 +6,18 @@ import (
 	"unicode/utf8"
 )
 
-// A Severity grades one check of one name.
+// A Severity is how bad something mcplens found is: one provider's check
+// of one name, or a Finding. It is the one word for the idea; a report
+// grades its findings on its own scale (report.Severity), which adds info
+// and spells Warn and Fail "warning" and "error".
 type Severity int
 
 const (
+	// Pass: nothing to report.
 	Pass Severity = iota
 	// Warn: accepted today, or only a SHOULD broken.
 	Warn
-	// Fail: the provider rejects the name.
+	// Fail: the provider rejects the name, or the finding is serious.
 	Fail
 )
 

@@ -1,9 +1,6 @@
 package model
 
-import (
-	"slices"
-	"strings"
-)
+import "slices"
 
 // A Registry is the tool surface one policy builds from a set of catalogues:
 // the flat table a client hands to the model, plus the per-server breakdown
@@ -19,26 +16,14 @@ type Registry struct {
 	// an insertion-ordered map does.
 	Routes []Route
 
-	// index maps a registered name to its position in Routes. It is nil
-	// when Routes are in name order, each name once (byName), and a lookup
-	// is a binary search.
-	index  map[string]int
-	byName bool
+	// index maps a registered name to its position in Routes.
+	index map[string]int
 }
 
 // Lookup returns the route a call to the registered name goes to.
 func (r *Registry) Lookup(name string) (Route, bool) {
 	if r == nil {
 		return Route{}, false
-	}
-	if r.byName {
-		i, ok := slices.BinarySearchFunc(r.Routes, name, func(rt Route, name string) int {
-			return strings.Compare(rt.Name, name)
-		})
-		if !ok {
-			return Route{}, false
-		}
-		return r.Routes[i], true
 	}
 	i, ok := r.index[name]
 	if !ok {
@@ -68,11 +53,13 @@ type rowRef struct{ cat, row int }
 
 // A builder is the shared machinery every policy uses to fill a Registry,
 // so that the postcondition fields mean the same thing under each policy.
+// A policy names rows and says who wins a name; register is the one way a
+// name gets into the registry.
 type builder struct {
 	cats   []Catalogue
 	reg    *Registry
+	owners []rowRef // parallel to reg.Routes: the row each route goes to
 	total  int      // advertised rows in all
-	owners []rowRef // parallel to reg.Routes, once the index is made
 }
 
 // newBuilder prepares one Outcome per advertised row, each Dropped with no
@@ -82,10 +69,6 @@ func newBuilder(policy string, cats []Catalogue) *builder {
 	for _, cat := range cats {
 		rows += len(cat.Tools)
 	}
-	// Sized for every row up front: growing the index and the routes row
-	// by row was a fifth of the cost of a policy switch on a large surface.
-	// The index is made on first use (withIndex): a policy that registers
-	// in name order needs none.
 	reg := &Registry{
 		Policy:  policy,
 		Servers: make([]ServerResult, len(cats)),
@@ -104,19 +87,7 @@ func newBuilder(policy string, cats []Catalogue) *builder {
 			}
 		}
 	}
-	return &builder{cats: cats, reg: reg, total: rows}
-}
-
-// withIndex makes the name index, sized for every row, the first time a
-// policy registers by name.
-func (b *builder) withIndex() {
-	if b.reg.index == nil {
-		if b.reg.byName {
-			panic("model: a policy mixed registering in name order with registering by lookup")
-		}
-		b.reg.index = make(map[string]int, b.total)
-		b.owners = make([]rowRef, 0, b.total)
-	}
+	return &builder{cats: cats, reg: reg, owners: make([]rowRef, 0, rows), total: rows}
 }
 
 func (b *builder) outcome(ref rowRef) *Outcome {
@@ -125,8 +96,8 @@ func (b *builder) outcome(ref rowRef) *Outcome {
 
 func (b *builder) label(ref rowRef) string { return b.cats[ref.cat].Server }
 
-// taken returns the row currently holding the registered name.
-func (b *builder) taken(name string) (rowRef, bool) {
+// holder returns the row whose route holds the registered name.
+func (b *builder) holder(name string) (rowRef, bool) {
 	i, ok := b.reg.index[name]
 	if !ok {
 		return rowRef{}, false
@@ -134,20 +105,36 @@ func (b *builder) taken(name string) (rowRef, bool) {
 	return b.owners[i], true
 }
 
-// register makes ref live under name. When the name is already held, the
-// holder is replaced in place and returned, and the caller decides what the
-// displaced row's outcome says.
-func (b *builder) register(name string, ref rowRef) (prev rowRef, replaced bool) {
+// A rule says which of two rows wanting one name keeps it.
+type rule bool
+
+const (
+	firstWins rule = false
+	lastWins  rule = true
+)
+
+// register gives ref the name and makes it live under it, unless another
+// row's route holds the name. Then under firstWins nothing else changes;
+// under lastWins ref's route replaces the holder's in place (the name keeps
+// its first position, as in an insertion-ordered map). Either way the other
+// row is returned, and the caller says what the loser's outcome says.
+func (b *builder) register(name string, ref rowRef, r rule) (other rowRef, clash bool) {
 	o := b.outcome(ref)
 	o.Name = name
+	i, clash := b.reg.index[name]
+	if clash && r == firstWins {
+		return b.owners[i], true
+	}
 	o.Kind = live(name, o.Wire)
 	rt := Route{Name: name, Server: b.label(ref), Wire: o.Wire, Index: ref.row}
-	b.withIndex()
-	if i, ok := b.reg.index[name]; ok {
-		prev = b.owners[i]
+	if clash {
+		other = b.owners[i]
 		b.reg.Routes[i] = rt
 		b.owners[i] = ref
-		return prev, true
+		return other, true
+	}
+	if b.reg.index == nil { // sized for every row: growing it was a fifth of a switch
+		b.reg.index = make(map[string]int, b.total)
 	}
 	b.reg.index[name] = len(b.reg.Routes)
 	b.reg.Routes = append(b.reg.Routes, rt)
@@ -155,48 +142,11 @@ func (b *builder) register(name string, ref rowRef) (prev rowRef, replaced bool)
 	return rowRef{}, false
 }
 
-// claim makes ref live under name unless a route holds it already, in
-// which case it returns the holder and changes nothing: first wins, with
-// one lookup of the name rather than one to ask and another to register.
-func (b *builder) claim(name string, ref rowRef) (holder rowRef, held bool) {
-	b.withIndex()
-	if i, ok := b.reg.index[name]; ok {
-		return b.owners[i], true
-	}
-	b.insert(name, ref)
-	return rowRef{}, false
-}
-
-// insert makes ref live under a name the caller knows no route holds, as
-// register does, without looking the name up again: a policy that has
-// already checked it saves a map access per row.
-func (b *builder) insert(name string, ref rowRef) {
-	o := b.outcome(ref)
-	o.Name = name
-	o.Kind = live(name, o.Wire)
-	b.withIndex()
-	b.reg.index[name] = len(b.reg.Routes)
-	b.reg.Routes = append(b.reg.Routes, Route{Name: name, Server: b.label(ref), Wire: o.Wire, Index: ref.row})
-	b.owners = append(b.owners, ref)
-}
-
-// appendSorted makes ref live under name, which must sort after every name
-// registered before it: the routes stay in name order and are looked up by
-// binary search, without an index. The caller has set the outcome's Name
-// and Kind.
-func (b *builder) appendSorted(name string, ref rowRef) {
-	if b.reg.index != nil || len(b.reg.Routes) > 0 && b.reg.Routes[len(b.reg.Routes)-1].Name >= name {
-		panic("model: appendSorted out of name order, or after registering by lookup")
-	}
-	b.reg.byName = true
-	b.reg.Routes = append(b.reg.Routes, Route{Name: name, Server: b.label(ref), Wire: b.cats[ref.cat].Tools[ref.row].Name, Index: ref.row})
-}
-
 // overwrite registers ref under name, last wins, and marks the previous
 // holder Displaced by ref's server. Its reason is written by finish, once
 // the final holder of the name is known.
 func (b *builder) overwrite(name string, ref rowRef) {
-	prev, replaced := b.register(name, ref)
+	prev, replaced := b.register(name, ref, lastWins)
 	if !replaced {
 		return
 	}
@@ -268,76 +218,28 @@ func (b *builder) finish() *Registry {
 }
 
 // missing lists, sorted and each once, the usable wire names of tools that
-// no live outcome carries. It uses no map: the names of rows that are not
-// live are sorted and compacted, and a name one row left dead and another
-// made live (a server listing it twice) is then found by binary search.
+// no live outcome carries. A name one row left dead and another made live
+// (a server listing it twice) is not missing.
 func missing(tools []Tool, outcomes []Outcome) []string {
-	var names []string
+	var dead []string
 	for i := range tools {
 		if tools[i].usable() && !outcomes[i].Live() {
-			names = append(names, tools[i].Name)
+			dead = append(dead, tools[i].Name)
 		}
 	}
-	if len(names) == 0 {
+	if len(dead) == 0 {
 		return nil
 	}
-	slices.Sort(names)
-	names = slices.Compact(names)
-	if len(names) == len(tools) {
-		return names // no row is live
-	}
-	var live []bool // names[i] has a live row after all
+	live := make(map[string]bool)
 	for _, o := range outcomes {
-		if !o.Live() {
-			continue
-		}
-		if i, found := slices.BinarySearch(names, o.Wire); found {
-			if live == nil {
-				live = make([]bool, len(names))
-			}
-			live[i] = true
+		if o.Live() {
+			live[o.Wire] = true
 		}
 	}
-	if live == nil {
-		return names
-	}
-	kept := names[:0]
-	for i, n := range names {
-		if !live[i] {
-			kept = append(kept, n)
-		}
-	}
-	if len(kept) == 0 {
+	dead = slices.DeleteFunc(dead, func(name string) bool { return live[name] })
+	if len(dead) == 0 {
 		return nil
 	}
-	return kept
-}
-
-// qualifyAll returns prefix + the name of every usable row of cat (""
-// for the others), cut from one string: a policy names every row on every
-// switch, and a string per row was thousands of small allocations.
-func qualifyAll(cat Catalogue, prefix string) []string {
-	size := 0
-	for i := range cat.Tools {
-		if t := &cat.Tools[i]; t.usable() {
-			size += len(prefix) + len(t.Name)
-		}
-	}
-	var sb strings.Builder
-	sb.Grow(size)
-	for i := range cat.Tools {
-		if t := &cat.Tools[i]; t.usable() {
-			sb.WriteString(prefix)
-			sb.WriteString(t.Name)
-		}
-	}
-	all, at := sb.String(), 0
-	names := make([]string, len(cat.Tools))
-	for i := range cat.Tools {
-		if t := &cat.Tools[i]; t.usable() {
-			n := len(prefix) + len(t.Name)
-			names[i], at = all[at:at+n], at+n
-		}
-	}
-	return names
+	slices.Sort(dead)
+	return slices.Compact(dead)
 }

@@ -18,76 +18,57 @@ const symfonicSeparator = "."
 // twice, the route discovered first is kept and the other row dropped with a
 // warning. A row without a usable name is dropped alone.
 func applySymfonic(b *builder) {
-	// Each distinct wire name is counted once per server advertising it,
-	// under a number the second pass reads back per row without hashing
-	// the name again. Only a shared name gets a shared entry.
-	type wireName struct {
-		lastCat int32 // the last catalogue that counted it
-		shared  int32 // 1 + its position in shared, or 0
+	// The catalogues advertising each wire name, each once, in order: the
+	// first, then any others (most names have none, and allocate nothing).
+	type advertisers struct {
+		first  int
+		others []int
 	}
-	type sharedName struct {
-		cats []int  // the catalogues advertising it
-		why  string // why its rows are qualified, once written
-	}
-	ids := make(map[string]int32, b.total)
-	names := make([]wireName, 0, b.total)
-	var shared []sharedName
-	rowID := make([][]int32, len(b.cats))
+	ads := make(map[string]advertisers, b.total)
 	for ci, cat := range b.cats {
-		rowID[ci] = make([]int32, len(cat.Tools))
 		for i := range cat.Tools {
 			t := &cat.Tools[i]
 			if !t.usable() {
 				continue
 			}
-			id, seen := ids[t.Name]
-			if !seen {
-				id = int32(len(names))
-				ids[t.Name] = id
-				names = append(names, wireName{lastCat: int32(ci)})
-			}
-			rowID[ci][i] = id
-			if n := &names[id]; seen && n.lastCat != int32(ci) {
-				if n.shared == 0 {
-					shared = append(shared, sharedName{cats: []int{int(n.lastCat)}})
-					n.shared = int32(len(shared))
-				}
-				sh := &shared[n.shared-1]
-				sh.cats = append(sh.cats, ci)
-				n.lastCat = int32(ci)
+			a, seen := ads[t.Name]
+			switch {
+			case !seen:
+				ads[t.Name] = advertisers{first: ci}
+			case a.first != ci && (len(a.others) == 0 || a.others[len(a.others)-1] != ci):
+				a.others = append(a.others, ci)
+				ads[t.Name] = a
 			}
 		}
 	}
-
+	// Why each shared name is qualified, written once per name: a name on
+	// every server would otherwise cost servers × servers.
+	why := make(map[string]string)
+	for name, a := range ads {
+		if len(a.others) == 0 {
+			continue
+		}
+		labels := []string{b.cats[a.first].Server}
+		for _, ci := range a.others {
+			labels = append(labels, b.cats[ci].Server)
+		}
+		why[name] = fmt.Sprintf("%s is advertised by %d servers (%s): qualified",
+			name, len(labels), strings.Join(labels, ", "))
+	}
 	b.rows(func(ref rowRef, t *Tool) {
 		if b.unusable(ref) {
 			return
 		}
-		n := names[rowID[ref.cat][ref.row]]
+		reason, shared := why[t.Name]
 		exposed := t.Name
-		if n.shared != 0 {
+		if shared {
 			exposed = b.label(ref) + symfonicSeparator + t.Name
 		}
-		o := b.outcome(ref)
-		o.Name = exposed
-		if holder, held := b.claim(exposed, ref); held {
+		if holder, held := b.register(exposed, ref, firstWins); held {
 			b.drop(ref, fmt.Sprintf("name %s already claimed by route on server %s",
 				exposed, b.label(holder)), b.label(holder))
 			return
 		}
-		if n.shared != 0 {
-			// Written once per name: a name on every server would otherwise
-			// cost servers × servers.
-			sh := &shared[n.shared-1]
-			if sh.why == "" {
-				labels := make([]string, len(sh.cats))
-				for i, ci := range sh.cats {
-					labels[i] = b.cats[ci].Server
-				}
-				sh.why = fmt.Sprintf("%s is advertised by %d servers (%s): qualified",
-					t.Name, len(labels), strings.Join(labels, ", "))
-			}
-			o.Reason = sh.why
-		}
+		b.outcome(ref).Reason = reason
 	})
 }

@@ -50,16 +50,15 @@ func applyVSCode(b *builder) {
 				continue
 			}
 			id, full := vscodeID(prefix, t.Name)
-			o := b.outcome(ref)
-			o.Name, o.Untruncated = id, full
-			if holder, held := b.claim(id, ref); held {
+			b.outcome(ref).Untruncated = full
+			if holder, held := b.register(id, ref, firstWins); held {
 				b.drop(ref, fmt.Sprintf("id %s already registered by server %s (tool %s); "+
 					"VS Code refuses the second: Tool %q is already registered.",
 					id, b.label(holder), b.outcome(holder).Wire, id), b.label(holder))
 				refused = true
 				continue
 			}
-			o.Reason = vscodeWhy(t.Name, full)
+			b.outcome(ref).Reason = vscodeWhy(t.Name, full)
 		}
 		if refused {
 			sr.Notes = append(sr.Notes, "VS Code throws on a repeated id while registering this server's tools "+

@@ -13,12 +13,12 @@
 //		ConfigFindings: cfg.Findings,
 //	})
 //	_ = report.Write(os.Stdout, r, "markdown")
-//	if lvl, found := r.Worst(); found && lvl >= report.Error { ... }
+//	if sev, found := r.Worst(); found && sev >= report.Error { ... }
 //
 // A report lists, per server, its status, protocol, counts and every
 // advertised row with its registered name, outcome and provider checks;
 // then the collisions under the policy; then every finding with its
-// evidence, each at a Level. With a lock (model.Lock) it also compares each
+// evidence, each at a Severity. With a lock (model.Lock) it also compares each
 // server's tools with their approved definitions, field by field.
 //
 // The findings that are not the report's own (what the tools' text gives

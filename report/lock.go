@@ -12,9 +12,9 @@ import (
 // the report's servers and tools, and adds a finding per difference: an
 // error, or an info when the lock is being updated to accept them.
 func compareLock(r *Report, in Input, fs *findings) {
-	lvl := Error
+	sev := Error
 	if in.LockUpdated {
-		lvl = Info
+		sev = Info
 	}
 	r.Lock = &Lock{Path: in.LockPath, Updated: in.LockUpdated, Stale: []string{}}
 	if in.Lock.Outdated() {
@@ -24,11 +24,11 @@ func compareLock(r *Report, in Input, fs *findings) {
 		if in.Lock.Version < 2 {
 			old = Warning
 		}
-		fs.add(len(in.Servers), -1, Finding{Level: old, Kind: "lock", Evidence: OutdatedLock(in.LockPath, in.Lock, in.LockUpdated)})
+		fs.add(len(in.Servers), -1, Finding{Severity: old, Kind: "lock", Evidence: OutdatedLock(in.LockPath, in.Lock, in.LockUpdated)})
 	}
 	if in.LockUpdated {
 		for _, k := range keptPins(in.Lock, in.Servers) {
-			fs.add(k.server, -1, Finding{Level: Warning, Kind: "lock", Server: in.Servers[k.server].Label, Evidence: k.why})
+			fs.add(k.server, -1, Finding{Severity: Warning, Kind: "lock", Server: in.Servers[k.server].Label, Evidence: k.why})
 		}
 	}
 	declared := make(map[string]bool)
@@ -50,7 +50,7 @@ func compareLock(r *Report, in Input, fs *findings) {
 					sv.Tools[i].Lock = string(model.ToolAdded)
 				}
 			}
-			fs.add(si, -1, Finding{Level: lvl, Kind: "lock", Server: st.Label, Evidence: fmt.Sprintf(
+			fs.add(si, -1, Finding{Severity: sev, Kind: "lock", Server: st.Label, Evidence: fmt.Sprintf(
 				"server %s is not in the lock: its %d tool(s) were never approved", st.Label, len(cur.Tools))})
 			continue
 		}
@@ -66,7 +66,7 @@ func compareLock(r *Report, in Input, fs *findings) {
 				ev = fmt.Sprintf("server %s is reached another way than the lock says: %s, with a masked value changed (fingerprint %s, now %s)",
 					st.Label, t.New, shortFingerprint(t.Old.Fingerprint), shortFingerprint(t.New.Fingerprint))
 			}
-			fs.add(si, -1, Finding{Level: lvl, Kind: "lock", Server: st.Label, Evidence: ev})
+			fs.add(si, -1, Finding{Severity: sev, Kind: "lock", Server: st.Label, Evidence: ev})
 		}
 		for i, c := range d.Tools {
 			sl.Changes = append(sl.Changes, toolChange(c))
@@ -77,7 +77,7 @@ func compareLock(r *Report, in Input, fs *findings) {
 					break
 				}
 			}
-			fs.add(si, row, Finding{Level: lvl, Kind: "lock", Server: st.Label, Tool: c.Wire, Evidence: changeEvidence(st.Label, c)})
+			fs.add(si, row, Finding{Severity: sev, Kind: "lock", Server: st.Label, Tool: c.Wire, Evidence: changeEvidence(st.Label, c)})
 		}
 		for i := range sv.Tools {
 			t := &sv.Tools[i]
@@ -97,7 +97,7 @@ func compareLock(r *Report, in Input, fs *findings) {
 	}
 	slices.Sort(r.Lock.Stale)
 	for _, label := range r.Lock.Stale {
-		fs.add(len(in.Servers), -1, Finding{Level: lvl, Kind: "lock", Server: label, Evidence: fmt.Sprintf(
+		fs.add(len(in.Servers), -1, Finding{Severity: sev, Kind: "lock", Server: label, Evidence: fmt.Sprintf(
 			"the lock pins server %s, which the config does not declare", label)})
 	}
 }

@@ -53,7 +53,7 @@ func writeMarkdown(w io.Writer, r *Report) error {
 			if f.Tool != "" {
 				tool = mdCode(f.Tool)
 			}
-			fmt.Fprintf(bw, "| %s | %s | %s | %s | %s |\n", levelCell(f.Level), f.Kind, mdText(f.Server), tool, mdText(f.Evidence))
+			fmt.Fprintf(bw, "| %s | %s | %s | %s | %s |\n", severityCell(f.Severity), f.Kind, mdText(f.Server), tool, mdText(f.Evidence))
 		}
 	}
 	return bw.Flush()
@@ -156,11 +156,11 @@ func mdFieldLine(f FieldChange) string {
 	return mdCode(f.Path) + " changed: " + mdCode(jsonText(f.Old)) + " → " + mdCode(jsonText(f.New))
 }
 
-func levelCell(l Level) string {
-	if l == Error {
+func severityCell(s Severity) string {
+	if s == Error {
 		return "**error**"
 	}
-	return l.String()
+	return s.String()
 }
 
 // mdText sanitizes s and escapes the characters Markdown would act on

@@ -83,11 +83,11 @@ func TestReportListsConfigAndProtocolFindings(t *testing.T) {
 			t.Errorf("findings %q, want two %q", got, w)
 		}
 	}
-	if last := r.Findings[len(r.Findings)-1]; last.Kind != "config" || last.Server != "" || last.Level != report.Warning {
+	if last := r.Findings[len(r.Findings)-1]; last.Kind != "config" || last.Server != "" || last.Severity != report.Warning {
 		t.Errorf("last finding %+v, want the file's own, a config warning on no server", last)
 	}
-	if lvl, ok := r.Worst(); !ok || lvl != report.Warning {
-		t.Errorf("Worst() = %v, %v, want warning: --fail-on warning must fail", lvl, ok)
+	if sev, ok := r.Worst(); !ok || sev != report.Warning {
+		t.Errorf("Worst() = %v, %v, want warning: --fail-on warning must fail", sev, ok)
 	}
 	for format, out := range writeAll(t, r) {
 		for _, evidence := range []string{"hostile banner", "9999", "bogus", "NOPE", "trailing commas"} {

@@ -139,12 +139,12 @@ func Build(in Input) *Report {
 		return len(r.Servers), -1
 	}
 	for _, f := range found {
-		lvl := Warning
+		sev := Warning
 		if f.Severity == model.Fail {
-			lvl = Error
+			sev = Error
 		}
 		si, row := pos(f.Server, f.Tool)
-		fs.add(si, row, Finding{Level: lvl, Kind: f.Kind, Server: f.Server, Tool: f.Tool, Evidence: f.Evidence})
+		fs.add(si, row, Finding{Severity: sev, Kind: f.Kind, Server: f.Server, Tool: f.Tool, Evidence: f.Evidence})
 	}
 	for _, c := range reg.Collisions() {
 		col := Collision{Name: c.Name, Class: c.Class.String()}
@@ -207,7 +207,7 @@ func buildServer(si int, st ServerState, reg *model.Registry, profiles []model.P
 		if tail := lastLines(s.Stderr, 3); tail != "" {
 			ev += "; stderr: " + tail
 		}
-		fs.add(si, -1, Finding{Level: Error, Kind: "server-failed", Server: st.Label, Evidence: ev})
+		fs.add(si, -1, Finding{Severity: Error, Kind: "server-failed", Server: st.Label, Evidence: ev})
 		return s
 	case !listed && st.State == loader.Closed:
 		s.Status = "closed"
@@ -225,16 +225,16 @@ func buildServer(si int, st ServerState, reg *model.Registry, profiles []model.P
 		s.Notes = append(s.Notes, note)
 		if !slices.ContainsFunc(st.Faults, func(f model.Finding) bool { return f.Evidence == st.Err }) {
 			// A listing cut short is a protocol finding already.
-			fs.add(si, -1, Finding{Level: Warning, Kind: "note", Server: st.Label, Evidence: note})
+			fs.add(si, -1, Finding{Severity: Warning, Kind: "note", Server: st.Label, Evidence: note})
 		}
 	}
 	if res.Failed {
 		s.Error = res.Err
-		fs.add(si, -1, Finding{Level: Error, Kind: "policy-failed", Server: st.Label, Evidence: res.Err})
+		fs.add(si, -1, Finding{Severity: Error, Kind: "policy-failed", Server: st.Label, Evidence: res.Err})
 	}
 	for _, n := range res.Notes {
 		s.Notes = append(s.Notes, n)
-		fs.add(si, -1, Finding{Level: Warning, Kind: "note", Server: st.Label, Evidence: n})
+		fs.add(si, -1, Finding{Severity: Warning, Kind: "note", Server: st.Label, Evidence: n})
 	}
 	s.Advertised, s.Registered = res.Advertised, res.Registered
 	s.Missing = append(s.Missing, res.Missing...)
@@ -256,7 +256,7 @@ func buildServer(si int, st ServerState, reg *model.Registry, profiles []model.P
 			t.Route = &Route{Server: rt.Server, Wire: rt.Wire}
 		}
 		if !o.Live() {
-			fs.add(si, o.Index, Finding{Level: Error, Kind: "tool-lost", Server: st.Label, Tool: o.Wire,
+			fs.add(si, o.Index, Finding{Severity: Error, Kind: "tool-lost", Server: st.Label, Tool: o.Wire,
 				Evidence: lostEvidence(o, t.Route)})
 		}
 		for _, p := range profiles {
@@ -268,11 +268,11 @@ func buildServer(si int, st ServerState, reg *model.Registry, profiles []model.P
 			if !o.Live() || c.Severity == model.Pass {
 				continue
 			}
-			lvl := Warning
+			sev := Warning
 			if c.Severity == model.Fail {
-				lvl = Error
+				sev = Error
 			}
-			fs.add(si, o.Index, Finding{Level: lvl, Kind: "provider", Server: st.Label, Tool: o.Wire, Evidence: c.Message})
+			fs.add(si, o.Index, Finding{Severity: sev, Kind: "provider", Server: st.Label, Tool: o.Wire, Evidence: c.Message})
 		}
 		s.Tools = append(s.Tools, t)
 	}
@@ -312,7 +312,7 @@ func summarize(r *Report) Summary {
 		s.Registered += sv.Registered
 	}
 	for _, f := range r.Findings {
-		switch f.Level {
+		switch f.Severity {
 		case Error:
 			s.Errors++
 		case Warning:
@@ -322,13 +322,13 @@ func summarize(r *Report) Summary {
 	return s
 }
 
-// Worst returns the highest level among the findings, and false when there
+// Worst returns the highest severity among the findings, and false when there
 // are none (infos aside).
-func (r *Report) Worst() (Level, bool) {
+func (r *Report) Worst() (Severity, bool) {
 	worst, any := Info, false
 	for _, f := range r.Findings {
-		if f.Level > Info {
-			worst, any = max(worst, f.Level), true
+		if f.Severity > Info {
+			worst, any = max(worst, f.Severity), true
 		}
 	}
 	return worst, any

@@ -151,7 +151,7 @@ func ready(label string, tools ...model.Tool) report.ServerState {
 func kinds(r *report.Report) []string {
 	var out []string
 	for _, f := range r.Findings {
-		out = append(out, strings.TrimSpace(fmt.Sprintf("%s %s %s %s", f.Level, f.Kind, f.Server, f.Tool)))
+		out = append(out, strings.TrimSpace(fmt.Sprintf("%s %s %s %s", f.Severity, f.Kind, f.Server, f.Tool)))
 	}
 	return out
 }
@@ -182,8 +182,8 @@ func TestBuildLevels(t *testing.T) {
 	if r.Summary.Errors != 4 || r.Summary.Warnings != 1 || r.Summary.Failed != 1 {
 		t.Errorf("summary = %+v, want 4 errors, 1 warning, 1 failed", r.Summary)
 	}
-	if lvl, ok := r.Worst(); !ok || lvl != report.Error {
-		t.Errorf("Worst() = %v, %v, want error", lvl, ok)
+	if sev, ok := r.Worst(); !ok || sev != report.Error {
+		t.Errorf("Worst() = %v, %v, want error", sev, ok)
 	}
 	if got := r.Servers[1].Status; got != "incomplete" {
 		t.Errorf("b's status = %q, want incomplete (its request has no route)", got)

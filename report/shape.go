@@ -9,14 +9,15 @@ import "fmt"
 // only ever added; a field removed or changed in meaning is a new version.
 const Version = 1
 
-// A Level grades a finding. A run fails when it finds something at or
-// above the level it was told to fail on.
-type Level int
+// A Severity grades a finding: how bad it is. A run fails when it finds
+// something at or above the severity it was told to fail on (--fail-on,
+// whose values, like the JSON key, are documented as the finding's level).
+type Severity int
 
 const (
 	// Info never fails a run: context, such as lock changes being accepted
 	// by --update-lock.
-	Info Level = iota
+	Info Severity = iota
 	// Warning: accepted today, or advice broken (a provider's documented
 	// limit, a finding of warn severity, a note on a server).
 	Warning
@@ -26,9 +27,9 @@ const (
 	Error
 )
 
-// String returns the level as reports spell it.
-func (l Level) String() string {
-	switch l {
+// String returns the severity as reports spell it.
+func (s Severity) String() string {
+	switch s {
 	case Info:
 		return "info"
 	case Warning:
@@ -36,17 +37,17 @@ func (l Level) String() string {
 	case Error:
 		return "error"
 	}
-	return fmt.Sprintf("Level(%d)", int(l))
+	return fmt.Sprintf("Severity(%d)", int(s))
 }
 
-// MarshalText writes the level as its name in JSON.
-func (l Level) MarshalText() ([]byte, error) { return []byte(l.String()), nil }
+// MarshalText writes the severity as its name in JSON.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
-// UnmarshalText reads a level's name, so a report reads back.
-func (l *Level) UnmarshalText(b []byte) error {
-	for _, v := range []Level{Info, Warning, Error} {
+// UnmarshalText reads a severity's name, so a report reads back.
+func (s *Severity) UnmarshalText(b []byte) error {
+	for _, v := range []Severity{Info, Warning, Error} {
 		if string(b) == v.String() {
-			*l = v
+			*s = v
 			return nil
 		}
 	}
@@ -176,7 +177,9 @@ type Claim struct {
 
 // A Finding is one thing worth a look, with its evidence.
 type Finding struct {
-	Level Level `json:"level"`
+	// Severity is written under the key "level", the report's documented
+	// name for it.
+	Severity Severity `json:"level"`
 	// Kind is "server-failed", "policy-failed", "tool-lost", "provider",
 	// "note", "lock", or one of the model's finding kinds ("lookalike",
 	// "cross-reference", "invisible-text", "control-text", "wire-name").

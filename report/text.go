@@ -49,7 +49,7 @@ func writeText(w io.Writer, r *Report) error {
 		tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  LEVEL\tKIND\tSERVER\tTOOL\tEVIDENCE")
 		for _, f := range r.Findings {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", f.Level, f.Kind, san(f.Server), orDash(san(f.Tool)), san(f.Evidence))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", f.Severity, f.Kind, san(f.Server), orDash(san(f.Tool)), san(f.Evidence))
 		}
 		tw.Flush()
 	}
@@ -180,7 +180,7 @@ func wireCell(t Tool) string {
 func countLine(r *Report) string {
 	infos := 0
 	for _, f := range r.Findings {
-		if f.Level == Info {
+		if f.Severity == Info {
 			infos++
 		}
 	}

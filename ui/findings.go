@@ -33,7 +33,7 @@ func (m Model) findingsView(height int) string {
 		x := f[i]
 		sev := s.WarnText.Render(cell("warning", 8))
 		if x.Severity == model.Fail {
-			sev = s.ErrorText.Render(cell("high", 8))
+			sev = s.ErrorText.Render(cell("error", 8))
 		}
 		return "  " + sev + " " + cell(x.Kind, 15) + " " + cell(model.Sanitize(x.Server), sw) + " " +
 			cell(model.Sanitize(x.Tool), tw) + " " + model.Sanitize(x.Evidence)

@@ -170,8 +170,8 @@ func TestFindingsAgree(t *testing.T) {
 		}
 		checkRows = append(checkRows, f.Kind+" "+f.Server+": "+f.Evidence)
 		count[f.Kind+" "+f.Server]++
-		if f.Level != report.Warning {
-			t.Errorf("%s finding on %s at %s, want warning", f.Kind, f.Server, f.Level)
+		if f.Severity != report.Warning {
+			t.Errorf("%s finding on %s at %s, want warning", f.Kind, f.Server, f.Severity)
 		}
 	}
 	slices.Sort(tuiRows)
@@ -189,7 +189,7 @@ func TestFindingsAgree(t *testing.T) {
 		t.Errorf("check lists %d config findings on envy, want the unset variable and the unknown key:\n%s",
 			count["config envy"], strings.Join(checkRows, "\n"))
 	}
-	if lvl, ok := r.Worst(); !ok || lvl < report.Warning {
-		t.Errorf("Worst() = %v, %v: --fail-on warning would pass", lvl, ok)
+	if sev, ok := r.Worst(); !ok || sev < report.Warning {
+		t.Errorf("Worst() = %v, %v: --fail-on warning would pass", sev, ok)
 	}
 }
