@@ -323,11 +323,11 @@ func lookalikeFindings(cats []Catalogue, a, b wireName) []finding {
 func lookalikeWhy(x, y string) string {
 	dash := func(s string) string { return strings.ReplaceAll(s, "-", "_") }
 	switch {
-	case strings.ToLower(x) == strings.ToLower(y):
+	case strings.EqualFold(x, y):
 		return "differ only in case"
 	case dash(x) == dash(y):
 		return "differ only in '-' versus '_'"
-	case strings.ToLower(dash(x)) == strings.ToLower(dash(y)):
+	case strings.EqualFold(dash(x), dash(y)):
 		return "differ only in case and '-' versus '_'"
 	case stripHidden(x) == stripHidden(y):
 		return "differ only in invisible characters"

@@ -79,8 +79,6 @@ const (
 // rest.
 type defaults struct{}
 
-func (defaults) claims(base, dir string) bool { return false }
-
 func (defaults) fit(*node) fit { return noFit }
 
 func (defaults) read(r *reader) error { return r.readServers() }
@@ -96,8 +94,6 @@ func (defaults) transport(raw *rawServer) (string, string, string) {
 }
 
 func (defaults) nothingToStart(*rawServer) string { return nothingToStart(`"url"`) }
-
-func (defaults) userFiles(userDirs) []string { return nil }
 
 // nothingToStart says that a server has neither a command nor a URL, the
 // client naming its URL with urlKeys.
