@@ -221,7 +221,7 @@ func newPainters(s Styles) *painters {
 		muted:    newPainter(s.Muted),
 		selected: newPainter(s.Selected),
 	}
-	p.pass, p.warned, p.failed, p.unnamed = p.ok.Render("✓"), p.warn.Render("!"), p.bad.Render("✗"), p.muted.Render("·")
+	p.pass, p.warned, p.failed, p.unnamed = p.ok.Render(markPass), p.warn.Render(markWarn), p.bad.Render(markFail), p.muted.Render(markUnnamed)
 	return p
 }
 
