@@ -235,7 +235,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			return m.invoke.focus()
 		}
 	default:
-		if _, _, _, move := step(msg, k, 1); move && m.pane == paneResult {
+		if isMove(msg, k) && m.pane == paneResult {
 			m.pane = paneDetail
 		}
 		return m.listing(m.view).Update(msg)

@@ -15,60 +15,49 @@ type scroller struct {
 	cursor, offset int
 }
 
-// step reads a movement key: the rows it moves by, or to the first or last.
-func step(msg tea.KeyPressMsg, k KeyMap, page int) (by int, top, bottom, ok bool) {
+// moved returns where a movement key takes pos, on lines 0 to last, a
+// page being page lines; ok is false when msg is not a movement key.
+func moved(msg tea.KeyPressMsg, k KeyMap, pos, last, page int) (int, bool) {
 	switch {
 	case key.Matches(msg, k.Up):
-		return -1, false, false, true
+		pos--
 	case key.Matches(msg, k.Down):
-		return 1, false, false, true
+		pos++
 	case key.Matches(msg, k.PageUp):
-		return -page, false, false, true
+		pos -= page
 	case key.Matches(msg, k.PageDown):
-		return page, false, false, true
+		pos += page
 	case key.Matches(msg, k.Top):
-		return 0, true, false, true
+		pos = 0
 	case key.Matches(msg, k.Bottom):
-		return 0, false, true, true
+		pos = last
+	default:
+		return pos, false
 	}
-	return 0, false, false, false
+	return max(0, min(pos, last)), true
+}
+
+// isMove reports whether msg is a movement key.
+func isMove(msg tea.KeyPressMsg, k KeyMap) bool {
+	_, ok := moved(msg, k, 0, 0, 1)
+	return ok
 }
 
 // move applies a movement key to the cursor over n rows shown height at a
 // time, reporting whether msg was one. The caller keeps the cursor in
 // sight with show.
 func (s *scroller) move(msg tea.KeyPressMsg, k KeyMap, n, height int) bool {
-	by, top, bottom, ok := step(msg, k, max(1, height-1))
-	switch {
-	case !ok:
-		return false
-	case top:
-		s.cursor = 0
-	case bottom:
-		s.cursor = n - 1
-	default:
-		s.cursor += by
-	}
-	s.cursor = max(0, min(s.cursor, n-1))
-	return true
+	c, ok := moved(msg, k, s.cursor, n-1, max(1, height-1))
+	s.cursor = c
+	return ok
 }
 
 // scroll applies a movement key to the first of n lines shown height at a
 // time, reporting whether msg was one.
 func (s *scroller) scroll(msg tea.KeyPressMsg, k KeyMap, n, height int) bool {
-	by, top, bottom, ok := step(msg, k, max(1, height-1))
-	switch {
-	case !ok:
-		return false
-	case top:
-		s.offset = 0
-	case bottom:
-		s.offset = n
-	default:
-		s.offset += by
-	}
-	s.offset = max(0, min(s.offset, n-height))
-	return true
+	o, ok := moved(msg, k, s.offset, n-height, max(1, height-1))
+	s.offset = o
+	return ok
 }
 
 // show keeps line at of n lines inside a window of height lines.

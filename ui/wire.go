@@ -57,8 +57,7 @@ func (w *wireView) refresh(servers ...string) {
 
 // takes reports whether msg is a key of the pane.
 func (w *wireView) takes(msg tea.KeyPressMsg) bool {
-	_, _, _, move := step(msg, w.e.c.keys, 1)
-	return move || key.Matches(msg, w.e.c.keys.WireServer)
+	return isMove(msg, w.e.c.keys) || key.Matches(msg, w.e.c.keys.WireServer)
 }
 
 // Update scrolls the pane or changes the server shown.
