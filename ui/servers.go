@@ -28,7 +28,6 @@ func (v *serversView) Update(msg tea.Msg) tea.Cmd {
 
 // refresh keeps the cursor on a row of the surface as laid out now.
 func (v *serversView) refresh() tea.Cmd {
-	v.sc.cursor = max(0, min(v.sc.cursor, len(v.e.surface.rows)-1))
 	v.follow()
 	return nil
 }
@@ -38,10 +37,11 @@ func (v *serversView) SetSize(width, height int) {
 	v.follow()
 }
 
-// follow keeps the selected row, and its server's header when it fits,
-// inside the visible part of the view.
+// follow keeps the cursor on a row, and the selected row, and its
+// server's header when it fits, inside the visible part of the view.
 func (v *serversView) follow() {
 	s := v.e.surface
+	v.sc.cursor = max(0, min(v.sc.cursor, len(s.rows)-1))
 	if len(s.rows) == 0 || v.height <= 0 {
 		v.sc.offset = 0
 		return
