@@ -78,12 +78,22 @@ func outcomeText(o model.Outcome) string {
 // outcomeStyle is how rows of kind k are drawn.
 func (c *common) outcomeStyle(k model.OutcomeKind) painter {
 	p := c.styles.painters()
-	for _, d := range outcomeDocs() {
-		if d.kind == k {
-			return d.paint(p)
-		}
+	if k >= 0 && int(k) < len(p.kinds) {
+		return p.kinds[k]
 	}
 	return p.bad
+}
+
+// kindPainters returns the painter of each outcome kind, by kind.
+func kindPainters(p *painters) []painter {
+	var kinds []painter
+	for _, d := range outcomeDocs() {
+		for int(d.kind) >= len(kinds) {
+			kinds = append(kinds, p.bad)
+		}
+		kinds[d.kind] = d.paint(p)
+	}
+	return kinds
 }
 
 // checkMark is a provider profile's verdict on a row's registered name.
