@@ -15,8 +15,9 @@ import (
 // always computed by a command, off that goroutine, from a snapshot of the
 // surface taken when the command is made; the view says it is computing
 // meanwhile, and a result for a surface that has changed since is dropped
-// and computed again. The surface's generation (surface.gen) counts its
-// changes and tags each computation.
+// and computed again. One computation runs at a time: servers arriving
+// while it runs cost one more, not one each. The surface's generation
+// (surface.gen) counts its changes and tags each computation.
 
 // A derived is a value computed by a command from the surface of one
 // generation.
@@ -33,10 +34,12 @@ func newDerived[T any]() derived[T] { return derived[T]{gen: -1, running: -1} }
 func (d *derived[T]) ready(gen int) bool { return d.gen == gen }
 
 // need returns the command computing the value for generation gen, or nil
-// when it is there or being computed. snapshot is called now, on the
-// caller's goroutine, and returns the computation to run on another.
+// when it is there or a computation is running: one runs at a time, and
+// when it ends with a value for a surface that has changed since, the next
+// starts. snapshot is called now, on the caller's goroutine, and returns
+// the computation to run on another.
 func (d *derived[T]) need(gen int, snapshot func() func() T) tea.Cmd {
-	if d.gen == gen || d.running == gen {
+	if d.gen == gen || d.running >= 0 {
 		return nil
 	}
 	d.running = gen
