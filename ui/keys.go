@@ -25,6 +25,10 @@ type KeyMap struct {
 	Cancel key.Binding
 	// Yes answers a question in the footer; any other key says no.
 	Yes key.Binding
+
+	// Answer and Skip are the keys of the inputs asked before the
+	// servers start (inputs.go).
+	Answer, Skip key.Binding
 }
 
 // DefaultKeyMap returns mcplens's keys.
@@ -60,5 +64,7 @@ func DefaultKeyMap() KeyMap {
 		Send:       key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "send call")),
 		Cancel:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
 		Yes:        key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
+		Answer:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "answer")),
+		Skip:       key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "skip the rest (their servers are not started)")),
 	}
 }
