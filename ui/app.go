@@ -224,7 +224,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case m.pane == paneWire && m.wire.takes(msg):
 		return m.wire.Update(msg)
-	case m.calling != nil && key.Matches(msg, k.Cancel):
+	case m.calling != nil && key.Matches(msg, k.CancelCall):
 		m.cancelCall()
 		m.pane = paneResult
 	case key.Matches(msg, k.Cancel):

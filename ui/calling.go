@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/loader"
@@ -124,7 +125,7 @@ func (m *Model) callingView(height int) string {
 		}
 		lines = append(lines, text)
 	}
-	lines = append(lines, s.Muted.Render("esc cancels the call"))
+	lines = append(lines, s.Muted.Render(m.help.ShortHelpView([]key.Binding{m.c.keys.CancelCall})))
 	return m.paneBox(s.PaneTitle.Render("CALL"), lines, height)
 }
 

@@ -23,6 +23,8 @@ type KeyMap struct {
 
 	Send   key.Binding
 	Cancel key.Binding
+	// CancelCall gives up the call running.
+	CancelCall key.Binding
 	// Yes answers a question in the footer; any other key says no.
 	Yes key.Binding
 
@@ -63,6 +65,7 @@ func DefaultKeyMap() KeyMap {
 		Report:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "write report ("+ReportFile+")")),
 		Send:       key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "send call")),
 		Cancel:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
+		CancelCall: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancels the call")),
 		Yes:        key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
 		Answer:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "answer")),
 		Skip:       key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "skip the rest (their servers are not started)")),
