@@ -58,10 +58,7 @@ func Settle(m tea.Model) tea.Model {
 		if !ok {
 			return m
 		}
-		for i := range mm.surface.servers {
-			mm.surface.servers[i].diffing = 0
-		}
-		msgs := run(mm.lacking(), mm.diffRelists())
+		msgs := run(append(mm.relistsLacking(), mm.lacking())...)
 		if len(msgs) == 0 {
 			return m
 		}
@@ -69,6 +66,23 @@ func Settle(m tea.Model) tea.Model {
 			m, _ = m.Update(msg)
 		}
 	}
+}
+
+// relistsLacking returns the commands comparing each server's newest list
+// with the one before it where that comparison is pending, even when a
+// command for it was made already.
+func (m Model) relistsLacking() []tea.Cmd {
+	var cmds []tea.Cmd
+	for i, sv := range m.surface.servers {
+		if sv.prev == nil {
+			continue
+		}
+		list, old, cur := sv.lists, sv.prev, sv.tools
+		cmds = append(cmds, func() tea.Msg {
+			return relistedMsg{server: i, list: list, diff: relistDiff(old, cur)}
+		})
+	}
+	return cmds
 }
 
 // lacking returns the command computing what the view shown lacks, even
