@@ -14,15 +14,6 @@ import (
 	"github.com/mcplens/mcplens/model"
 )
 
-// common is what every part of the interface needs to draw itself.
-type common struct {
-	width, height int
-	styles        Styles
-	keys          KeyMap
-	// redact masks the config's secrets in what is shown (redact.go).
-	redact *model.Redactor
-}
-
 // A pane is what the bottom of the screen shows.
 type pane int
 
@@ -32,59 +23,58 @@ const (
 	paneWire
 )
 
-// Model is the root Bubble Tea model of mcplens.
+// Model is the root Bubble Tea model of mcplens: it routes messages to the
+// components and lays them out. Global keys are its own; other keys go to
+// the focused component; async results go by type to their owner.
 type Model struct {
-	c       common
-	title   string
-	backend Backend
+	*env
 
-	surface  *surface
-	policies []model.Policy
-	policy   int
-	profiles []model.Profile
-
-	view view
-	// scroll is the cursor of each view; the servers view's cursor indexes
-	// surface.rows, and offset is its first visible line.
-	scroll [viewCount]scroller
-	offset int
-	// compareAll shows every row in the compare view, not only those the
-	// policies disagree on.
-	compareAll bool
-	// compareCol is the first policy column the compare view shows.
-	compareCol int
-	// profileSet indexes the provider sets v cycles through.
-	profileSet int
+	view       view
+	servers    serversView
+	registry   registryView
+	compare    compareView
+	collisions collisionsView
+	findings   findingsView
 
 	pane    pane
+	wire    wireView
 	invoke  *invoke
 	result  *callView
 	calling *pendingCall // the call on its way, if any (calling.go)
-	wire    wireView
 	help    help.Model
+	// full is set while the help screen is shown.
 	full    bool
 	spinner spinner.Model
-	// pins is the --lock comparison and the report key's status (report.go).
-	pins pinning
 }
 
 // New returns the interface for the servers of cfg, fed by backend. title
 // names the config in the header.
 func New(title string, specs []config.ServerSpec, backend Backend) Model {
-	m := Model{
+	e := &env{
 		c:        common{width: 100, height: 30, styles: DefaultStyles(true), keys: DefaultKeyMap()},
 		title:    title,
 		backend:  backend,
 		policies: model.Policies(),
 		profiles: model.DefaultProfiles(),
-		help:     help.New(),
-		spinner:  spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 	}
-	m.surface = newSurface(specs, m.policies)
-	m.c.redact = m.surface.redact
-	m.compareAll = true
-	m.wire = newWireView(specs)
-	m.surface.rebuild(m.policy)
+	e.surface = newSurface(specs, e.policies)
+	e.c.redact = e.surface.redact
+	m := Model{
+		env:        e,
+		servers:    serversView{list: list{e: e}},
+		registry:   registryView{list{e: e}},
+		compare:    newCompareView(e),
+		collisions: collisionsView{list: list{e: e}},
+		findings:   newFindingsView(e),
+		wire:       newWireView(e, specs),
+		help:       help.New(),
+		spinner:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+	}
+	// lockChange reads the lock through e, which every copy of m shares.
+	m.servers.lockChange = m.lockChange
+	e.spin = m.spinner.View()
+	e.surface.rebuild(e.policy)
+	m.layout()
 	return m
 }
 
@@ -94,74 +84,75 @@ func (m *Model) SetPolicy(name string) bool {
 		if p.Name == name {
 			m.policy = i
 			m.surface.rebuild(i)
-			m.clampCursor()
+			m.servers.refresh()
 			return true
 		}
 	}
 	return false
 }
 
-func (m Model) activePolicy() model.Policy { return m.policies[m.policy] }
-
 // Init starts listening to the backend and requests the background colour.
 func (m Model) Init() tea.Cmd {
 	return tea.Batch(waitEvent(m.backend.Events()), m.spinner.Tick, tea.RequestBackgroundColor)
 }
 
-// Update routes messages: global keys here, other keys to what has focus,
-// async results to their owner.
+// Update routes msg, lays the components out again, and brings the view
+// shown up to date with the surface.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	m.layout()
+	derive := m.derive()
+	return m, tea.Batch(cmd, derive)
+}
+
+// derive brings the view shown up to date, returning the command that
+// computes what it lacks, if any (derive.go).
+func (m *Model) derive() tea.Cmd { return m.listing(m.view).refresh() }
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.c.width, m.c.height = msg.Width, msg.Height
 		m.help.SetWidth(msg.Width)
-		m.scrollToCursor()
-		return m, nil
 	case tea.BackgroundColorMsg:
 		m.c.styles = DefaultStyles(msg.IsDark())
-		return m, nil
 	case spinner.TickMsg:
 		var cmd tea.Cmd
 		m.spinner, cmd = m.spinner.Update(msg)
-		return m, cmd
+		m.spin = m.spinner.View()
+		return cmd
 	case eventMsg:
 		m.handleEvents(loader.Event(msg))
-		return m, tea.Batch(waitEvent(m.backend.Events()), m.derive(), m.diffRelists())
+		return tea.Batch(waitEvent(m.backend.Events()), m.diffRelists())
 	case eventsMsg:
 		m.handleEvents(msg...)
-		return m, tea.Batch(waitEvent(m.backend.Events()), m.derive(), m.diffRelists())
-	case derivedMsg:
-		m.surface.adopt(msg)
-		return m, m.derive()
+		return tea.Batch(waitEvent(m.backend.Events()), m.diffRelists())
+	case derivedMsg[*compareTable]:
+		return m.compare.Update(msg)
+	case derivedMsg[[]model.Finding]:
+		return m.findings.Update(msg)
 	case relistedMsg:
 		if m.surface.adoptRelisted(msg) {
 			m.surface.layout()
-			m.clampCursor()
+			m.servers.refresh()
 		}
-		return m, m.diffRelists()
-	case eventsClosedMsg:
-		return m, nil
+		return m.diffRelists()
 	case reportWrittenMsg:
 		m.reportWritten(msg)
-		return m, nil
 	case callDoneMsg:
 		m.calling = nil
 		m.result = newCallView(msg)
 		m.pane = paneResult
-		return m, nil
 	case callProgressMsg:
-		return m, m.callProgress(msg)
+		return m.callProgress(msg)
 	case tea.KeyPressMsg:
-		next, cmd := m.handleKey(msg)
-		if nm, ok := next.(Model); ok {
-			return nm, tea.Batch(cmd, nm.derive())
+		return m.handleKey(msg)
+	default:
+		if m.invoke != nil {
+			return m.invoke.Update(msg)
 		}
-		return next, cmd
 	}
-	if m.invoke != nil {
-		return m, m.invoke.update(msg)
-	}
-	return m, nil
+	return nil
 }
 
 // handleEvents records loader events, rebuilding the surface once for all
@@ -178,37 +169,37 @@ func (m *Model) handleEvents(evs ...loader.Event) {
 		}
 	}
 	if m.pane == paneWire {
-		m.wire.refresh(m.backend, servers...)
+		m.wire.refresh(servers...)
 	}
 	if changed {
 		m.surface.rebuild(m.policy)
-		m.clampCursor()
+		m.servers.refresh()
 	}
 }
 
-func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+// handleKey takes the global keys, and hands the others to what has focus.
+func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.keys
-	if m.invoke != nil {
+	switch {
+	case m.invoke != nil:
 		return m.updateInvoke(msg)
-	}
-	if m.pins.confirming {
-		return m, m.confirmReport(msg)
-	}
-	if m.full {
+	case m.pins.confirming:
+		return m.confirmReport(msg)
+	case m.full:
 		if key.Matches(msg, k.Help, k.Cancel) {
 			m.full = false
 		} else if key.Matches(msg, k.Quit) {
-			return m, tea.Quit
+			return tea.Quit
 		}
-		return m, nil
+		return nil
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
-		return m, tea.Quit
+		return tea.Quit
 	case key.Matches(msg, k.Help):
 		m.full = true
 	case key.Matches(msg, k.Report):
-		return m, writeReport(m.Report(), ReportFile, false)
+		return writeReport(m.Report(), ReportFile, false)
 	case key.Matches(msg, k.Policy):
 		m.cyclePolicy(1)
 	case key.Matches(msg, k.PolicyBack):
@@ -225,22 +216,16 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 	case key.Matches(msg, k.Providers):
 		m.cycleProfiles()
-	case m.view == viewCompare && key.Matches(msg, k.Left):
-		m.compareCol = max(0, m.compareCol-1)
-	case m.view == viewCompare && key.Matches(msg, k.Right):
-		m.compareCol = min(len(m.policies)-1, m.compareCol+1)
-	case m.view == viewCompare && key.Matches(msg, k.Disagree):
-		m.compareAll = !m.compareAll
-		m.scroll[viewCompare] = scroller{}
 	case key.Matches(msg, k.Wire):
 		if m.pane == paneWire {
 			m.pane = paneDetail
 		} else {
 			m.pane = paneWire
-			m.wire.refreshAll(m.backend)
+			m.wire.refresh(m.wire.labels...)
 		}
-	case m.pane == paneWire && m.wire.handleKey(msg, k):
-	case m.calling != nil && key.Matches(msg, k.Cancel):
+	case m.pane == paneWire && m.wire.takes(msg):
+		return m.wire.Update(msg)
+	case m.calling != nil && key.Matches(msg, k.CancelCall):
 		m.cancelCall()
 		m.pane = paneResult
 	case key.Matches(msg, k.Cancel):
@@ -248,66 +233,63 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Invoke):
 		m.openInvoke()
 		if m.invoke != nil {
-			return m, m.invoke.focus()
+			return m.invoke.focus()
 		}
 	default:
-		m.moveCursor(msg)
+		if isMove(msg, k) && m.pane == paneResult {
+			m.pane = paneDetail
+		}
+		return m.listing(m.view).Update(msg)
 	}
-	return m, nil
+	return nil
 }
 
 func (m *Model) cyclePolicy(step int) {
 	n := len(m.policies)
 	m.policy = (m.policy + step + n) % n
 	m.surface.rebuild(m.policy)
-	m.clampCursor()
+	m.servers.refresh()
 }
 
-func (m *Model) moveCursor(msg tea.KeyPressMsg) {
-	if !m.scroll[m.view].move(msg, m.c.keys, m.listLen(), m.tableHeight()-1) {
-		return
+// listing returns view v's component.
+func (m *Model) listing(v view) listing {
+	switch v {
+	case viewRegistry:
+		return &m.registry
+	case viewCompare:
+		return &m.compare
+	case viewCollisions:
+		return &m.collisions
+	case viewFindings:
+		return &m.findings
 	}
-	if m.pane == paneResult {
-		m.pane = paneDetail
-	}
-	if m.view == viewServers {
-		m.scrollToCursor()
-	}
+	return &m.servers
 }
 
-func (m *Model) clampCursor() {
-	sc := &m.scroll[viewServers]
-	sc.cursor = max(0, min(sc.cursor, len(m.surface.rows)-1))
-	m.scrollToCursor()
+// focus returns the component the keys go to.
+func (m *Model) focus() component {
+	switch {
+	case m.invoke != nil:
+		return m.invoke
+	case m.pane == paneWire:
+		return &m.wire
+	}
+	return m.listing(m.view)
 }
 
-// scrollToCursor keeps the selected row, and its server's header when it
-// fits, inside the visible part of the servers view.
-func (m *Model) scrollToCursor() {
-	h := m.tableHeight()
-	if len(m.surface.rows) == 0 || h <= 0 {
-		m.offset = 0
-		return
-	}
-	at := m.surface.rows[m.scroll[viewServers].cursor]
-	if at < m.offset {
-		m.offset = at
-		for m.offset > 0 && at-m.offset < 2 && m.surface.lines[m.offset-1].kind != lineBlank {
-			m.offset--
-		}
-	}
-	if at >= m.offset+h {
-		m.offset = at - h + 1
-	}
-	m.offset = max(0, min(m.offset, len(m.surface.lines)-h))
-}
+// selected returns the row under the cursor of the view shown, if any.
+func (m *Model) selected() (ref, bool) { return m.listing(m.view).selected() }
 
-// selected returns the line under the cursor, if any.
-func (m Model) selected() (line, bool) {
-	if len(m.surface.rows) == 0 {
-		return line{}, false
+// layout gives every component its size: the views what the header, the
+// bottom pane and the footer leave.
+func (m *Model) layout() {
+	for v := range viewCount {
+		m.listing(v).SetSize(m.c.width, m.tableHeight())
 	}
-	return m.surface.lines[m.surface.rows[m.scroll[viewServers].cursor]], true
+	m.wire.SetSize(m.c.width, m.paneHeight())
+	if m.invoke != nil {
+		m.invoke.SetSize(m.c.width, m.c.height)
+	}
 }
 
 // View draws the whole screen.
@@ -316,15 +298,11 @@ func (m Model) View() tea.View {
 	if m.full {
 		body = m.fullHelpView()
 	} else {
-		body = joinLeft(
-			m.headerView(),
-			m.mainView(),
-			m.paneView(),
-		)
+		body = joinLeft(m.headerView(), m.listing(m.view).View(), m.paneView())
 	}
 	body = joinLeft(body, m.footerView())
 	if m.invoke != nil {
-		body = m.invoke.overlay(m.c, body)
+		body = m.invoke.overlay()
 	}
 	v := tea.NewView(body)
 	v.AltScreen = true
@@ -332,7 +310,7 @@ func (m Model) View() tea.View {
 }
 
 // paneHeight is the height of the bottom pane, border included.
-func (m Model) paneHeight() int {
+func (m *Model) paneHeight() int {
 	switch m.pane {
 	case paneWire:
 		return max(6, m.c.height/2)
@@ -342,15 +320,15 @@ func (m Model) paneHeight() int {
 	return max(4, min(9, m.c.height/3))
 }
 
-// tableHeight is how many lines the servers view has.
-func (m Model) tableHeight() int {
+// tableHeight is how many lines the views have.
+func (m *Model) tableHeight() int {
 	return max(1, m.c.height-3-m.paneHeight())
 }
 
-func (m Model) paneView() string {
+func (m *Model) paneView() string {
 	switch m.pane {
 	case paneWire:
-		return m.wire.view(m.c, m.paneHeight())
+		return m.wire.View()
 	case paneResult:
 		if m.calling != nil {
 			return m.callingView(m.paneHeight())
@@ -362,33 +340,29 @@ func (m Model) paneView() string {
 	return m.detailView(m.paneHeight())
 }
 
-// shortHelp is the keys that work in the current view, for the footer.
-func (m Model) shortHelp() []key.Binding {
+// shortHelp is the keys that work now, for the footer: the focused
+// component's, then the root's.
+func (m *Model) shortHelp() []key.Binding {
 	k := m.c.keys
 	switch {
 	case m.invoke != nil:
-		return []key.Binding{k.Send, k.Cancel}
+		return m.invoke.ShortHelp()
 	case m.full:
 		return []key.Binding{k.Help, k.Quit}
-	case m.pane == paneWire:
-		return []key.Binding{k.Up, k.Down, k.WireServer, k.Wire, k.Policy, k.Help, k.Quit}
-	case m.view == viewCompare:
-		return []key.Binding{k.Up, k.Down, k.Left, k.Right, k.NextView, k.Policy, k.Disagree, k.Providers, k.Invoke, k.Help, k.Quit}
 	}
-	return []key.Binding{k.Up, k.Down, k.NextView, k.Policy, k.Providers, k.Invoke, k.Wire, k.Help, k.Quit}
+	return append(m.focus().ShortHelp(), k.Help, k.Quit)
 }
 
-func (m Model) fullHelp() [][]key.Binding {
+// fullHelp is every key of the focused component, then the root's.
+func (m *Model) fullHelp() [][]key.Binding {
 	k := m.c.keys
-	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Left, k.Right},
-		append([]key.Binding{k.NextView, k.PrevView}, k.Views...),
-		{k.Policy, k.PolicyBack, k.Providers, k.Disagree, k.Invoke, k.Send, k.Cancel},
-		{k.Wire, k.WireServer, k.Report, k.Help, k.Quit},
-	}
+	groups := m.focus().FullHelp()
+	last := len(groups) - 1
+	groups[last] = append(groups[last], k.Help, k.Quit)
+	return groups
 }
 
-func (m Model) footerView() string {
+func (m *Model) footerView() string {
 	help := m.c.styles.Footer.Render(m.help.ShortHelpView(m.shortHelp()))
 	if m.pins.status != "" {
 		return m.pins.status + "  " + help
@@ -399,37 +373,6 @@ func (m Model) footerView() string {
 // callContext bounds one interactive call.
 func callContext() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), callTimeout)
-}
-
-// mainView draws the current view above the bottom pane.
-func (m Model) mainView() string {
-	h := m.tableHeight()
-	switch m.view {
-	case viewRegistry:
-		return m.registryView(h)
-	case viewCompare:
-		return m.compareView(h)
-	case viewCollisions:
-		return m.collisionsView(h)
-	case viewFindings:
-		return m.findingsView(h)
-	}
-	return m.tableView()
-}
-
-// listLen is the number of rows of the current list view.
-func (m Model) listLen() int {
-	switch m.view {
-	case viewRegistry:
-		return len(m.surface.reg.Routes)
-	case viewCompare:
-		return len(m.surface.compareRows(m.compareAll))
-	case viewCollisions:
-		return len(m.surface.collisionLines())
-	case viewFindings:
-		return len(m.surface.findingList())
-	}
-	return len(m.surface.rows)
 }
 
 // Policy names the active naming policy.

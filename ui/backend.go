@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/mcplens/mcplens/loader"
 )
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/loader"
@@ -40,7 +41,7 @@ type callProgressMsg struct {
 // reports its end as a callDoneMsg; its progress arrives as
 // callProgressMsg until then. Cancelling its context ends the call at once,
 // and the loader tells the server with notifications/cancelled.
-func (m Model) call(inv *invoke, args json.RawMessage) (*pendingCall, tea.Cmd) {
+func (m *Model) call(inv *invoke, args json.RawMessage) (*pendingCall, tea.Cmd) {
 	backend := m.backend
 	ctx, cancel := callContext()
 	// Only the latest progress matters: a report not yet shown is replaced.
@@ -100,7 +101,7 @@ func (m *Model) cancelCall() {
 
 // callingView is the result pane while a call runs: where it went, how long
 // it has taken, the server's last progress report, and how to give up.
-func (m Model) callingView(height int) string {
+func (m *Model) callingView(height int) string {
 	s := m.c.styles
 	san := model.Sanitize
 	pc := m.calling
@@ -109,9 +110,9 @@ func (m Model) callingView(height int) string {
 			s.Muted.Render("registry:"), s.RenamedText.Render(san(pc.route.Name)),
 			san(pc.route.Server), s.In.Render(san(pc.route.Wire)), s.Muted.Render("policy "+pc.policy)),
 	}
-	status := fmt.Sprintf("%s calling… %.1f s", m.spinner.View(), time.Since(pc.started).Seconds())
+	status := fmt.Sprintf("%s calling… %.1f s", m.spin, time.Since(pc.started).Seconds())
 	if pc.cancelled {
-		status = fmt.Sprintf("%s cancelling… notifications/cancelled sent", m.spinner.View())
+		status = fmt.Sprintf("%s cancelling… notifications/cancelled sent", m.spin)
 	}
 	lines = append(lines, status)
 	if p := pc.progress; p != nil {
@@ -124,7 +125,7 @@ func (m Model) callingView(height int) string {
 		}
 		lines = append(lines, text)
 	}
-	lines = append(lines, s.Muted.Render("esc cancels the call"))
+	lines = append(lines, s.Muted.Render(m.help.ShortHelpView([]key.Binding{m.c.keys.CancelCall})))
 	return m.paneBox(s.PaneTitle.Render("CALL"), lines, height)
 }
 

@@ -5,112 +5,79 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/mcplens/mcplens/model"
-	"github.com/mcplens/mcplens/report"
 )
 
 // Two views derive their rows from the whole surface: compare applies every
-// policy, findings scans every name, description and schema. On a large
-// surface that is a tenth of a second to half a second, too long to spend
-// on the goroutine that draws frames and reads keys (and, with the view
-// open while servers arrive, spent again after every arrival). So above
-// asyncRows rows they are computed by a command, off that goroutine, from a
-// snapshot of the surface; the view says it is computing meanwhile, and a
-// result for a surface that has changed since is dropped and computed
-// again. Below asyncRows they are computed when first drawn, as before.
+// policy, findings scans every name, description and schema. At 20,000
+// rows that is a tenth of a second to a third of one, too long to spend on
+// the goroutine that draws frames and reads keys (and, with the view open
+// while servers arrive, spent again after every arrival). So they are
+// always computed by a command, off that goroutine, from a snapshot of the
+// surface taken when the command is made; the view says it is computing
+// meanwhile, and a result for a surface that has changed since is dropped
+// and computed again. One computation runs at a time: servers arriving
+// while it runs cost one more, not one each. The surface's generation
+// (surface.gen) counts its changes and tags each computation.
 
-// asyncRows is the surface size from which derived views are computed in
-// the background; asyncBytes (relist.go) is the other bound.
-const asyncRows = 5000
-
-// A derivedMsg carries what a derive command computed for the surface of
-// generation gen: the compare view's table, or the findings.
-type derivedMsg struct {
-	gen      int
-	cmp      *compareTable
-	findings []model.Finding
-	found    bool
+// A derived is a value computed by a command from the surface of one
+// generation.
+type derived[T any] struct {
+	value T
+	// gen is the generation value is for, running the one a command is
+	// computing for; -1 for none.
+	gen, running int
 }
 
-// rowCount is how many advertised rows the listed servers have.
-func (s *surface) rowCount() int {
-	n := 0
-	for _, sv := range s.servers {
-		if sv.listed {
-			n += len(sv.tools)
-		}
-	}
-	return n
-}
+func newDerived[T any]() derived[T] { return derived[T]{gen: -1, running: -1} }
 
-// size is the bytes of the listed servers' rows.
-func (s *surface) size() int {
-	n := 0
-	for _, sv := range s.servers {
-		if sv.listed {
-			n += sv.size
-		}
-	}
-	return n
-}
+// ready reports whether the value is that of the surface of generation gen.
+func (d *derived[T]) ready(gen int) bool { return d.gen == gen }
 
-// inBackground reports whether derived views of s are computed by derive:
-// when it has many rows, or rows that are large (findings scan every
-// description and schema: a server listing 6 MB, re-listing ten times a
-// second, would have them scanned on every arrival).
-func (s *surface) inBackground() bool { return s.rowCount() >= asyncRows || s.size() >= asyncBytes }
-
-// derive returns the command computing what the current view needs and the
-// surface lacks, or nil when nothing is missing, a computation for the
-// surface as it is now is already running, or the surface is small.
-func (m Model) derive() tea.Cmd {
-	s := m.surface
-	if !s.inBackground() {
+// need returns the command computing the value for generation gen, or nil
+// when it is there or a computation is running: one runs at a time, and
+// when it ends with a value for a surface that has changed since, the next
+// starts. snapshot is called now, on the caller's goroutine, and returns
+// the computation to run on another.
+func (d *derived[T]) need(gen int, snapshot func() func() T) tea.Cmd {
+	if d.gen == gen || d.running >= 0 {
 		return nil
 	}
-	gen := s.gen
-	switch {
-	case m.view == viewCompare && s.cmp == nil && s.deriving.compare != gen:
-		s.deriving.compare = gen
-		in := s.compareInput()
-		return func() tea.Msg { return derivedMsg{gen: gen, cmp: in.build()} }
-	case m.view == viewFindings && !s.found && s.deriving.findings != gen:
-		s.deriving.findings = gen
-		file, states, red := s.fileFindings, s.states(), s.redact
-		return func() tea.Msg {
-			return derivedMsg{gen: gen, findings: report.Findings(file, states, red), found: true}
-		}
-	}
-	return nil
+	d.running = gen
+	return deriveCmd(gen, snapshot)
 }
 
-// adopt keeps what a derive command computed, unless the surface changed
-// since it started.
-func (s *surface) adopt(msg derivedMsg) {
-	if msg.cmp != nil && s.deriving.compare == msg.gen {
-		s.deriving.compare = -1
+// deriveCmd is the command computing a value for generation gen.
+func deriveCmd[T any](gen int, snapshot func() func() T) tea.Cmd {
+	compute := snapshot()
+	return func() tea.Msg { return derivedMsg[T]{gen: gen, value: compute()} }
+}
+
+// adopt keeps a computed value when it is for generation current,
+// reporting whether it did.
+func (d *derived[T]) adopt(msg derivedMsg[T], current int) bool {
+	if d.running == msg.gen {
+		d.running = -1
 	}
-	if msg.found && s.deriving.findings == msg.gen {
-		s.deriving.findings = -1
+	if msg.gen != current {
+		return false
 	}
-	if msg.gen != s.gen {
-		return
-	}
-	if msg.cmp != nil {
-		s.cmp = msg.cmp
-	}
-	if msg.found {
-		s.findings, s.found = msg.findings, true
-	}
+	d.value, d.gen = msg.value, msg.gen
+	return true
+}
+
+// A derivedMsg carries what a derive command computed for the surface of
+// generation gen.
+type derivedMsg[T any] struct {
+	gen   int
+	value T
 }
 
 // pendingView stands in for a list view whose rows are being computed.
-func (m Model) pendingView(head string, height int, what string) string {
-	s := m.c.styles
+func (e *env) pendingView(head string, width, height int, what string) string {
+	s := e.c.styles
 	out := make([]string, 0, height)
-	out = append(out, s.ColumnHead.Render(truncate(head, m.c.width, "")))
-	out = append(out, s.Muted.Render(truncate(fmt.Sprintf("  %s %s for %d rows…", m.spinner.View(), what, m.surface.rowCount()), m.c.width, "…")))
+	out = append(out, s.ColumnHead.Render(truncate(head, width, "")))
+	out = append(out, s.Muted.Render(truncate(fmt.Sprintf("  %s %s for %d rows…", e.spin, what, e.surface.rowCount()), width, "…")))
 	for len(out) < height {
 		out = append(out, "")
 	}

@@ -10,9 +10,9 @@ import (
 
 // detailView describes the selected row: its route, its provider checks
 // with their messages, its description and schema.
-func (m Model) detailView(height int) string {
+func (m *Model) detailView(height int) string {
 	s := m.c.styles
-	r, ok := m.selectedRef()
+	r, ok := m.selected()
 	var lines []string
 	if o, t, found := m.surface.outcomeAt(r); ok && found {
 		lines = m.detailLines(o, t)
@@ -22,14 +22,14 @@ func (m Model) detailView(height int) string {
 	return m.paneBox(s.PaneTitle.Render("DETAIL"), lines, height)
 }
 
-func (m Model) detailLines(o model.Outcome, t model.Tool) []string {
+func (m *Model) detailLines(o model.Outcome, t model.Tool) []string {
 	s := m.c.styles
 	san := model.Sanitize
 	wire := o.Wire
 	if wire == "" {
 		wire = "(row without a usable name: " + t.NameProblem + ")"
 	}
-	head := s.Section.Render(san(o.Server)+" · "+san(wire)) + "  " + m.outcomeStyle(o.Kind).Render(san(outcomeText(o)))
+	head := s.Section.Render(san(o.Server)+" · "+san(wire)) + "  " + m.c.outcomeStyle(o.Kind).Render(san(outcomeText(o)))
 	lines := []string{head}
 	if o.Reason != "" {
 		lines = append(lines, s.Muted.Render("why: ")+san(o.Reason))
@@ -43,7 +43,7 @@ func (m Model) detailLines(o model.Outcome, t model.Tool) []string {
 			break
 		}
 		if c := p.Check(o); c.Severity != model.Pass {
-			lines = append(lines, m.checkMark(p, o)+" "+san(c.Message))
+			lines = append(lines, m.c.checkMark(p, o)+" "+san(c.Message))
 		}
 	}
 	lines = append(lines, m.lockLines(o.Server, t)...)
@@ -61,7 +61,7 @@ func (m Model) detailLines(o model.Outcome, t model.Tool) []string {
 }
 
 // routeLine says where a call under this row's registered name goes.
-func (m Model) routeLine(o model.Outcome) string {
+func (m *Model) routeLine(o model.Outcome) string {
 	s := m.c.styles
 	san := model.Sanitize
 	if o.Name == "" {
@@ -79,7 +79,7 @@ func (m Model) routeLine(o model.Outcome) string {
 }
 
 // paneBox draws a bottom pane: a rule with a title, then lines cut to fit.
-func (m Model) paneBox(title string, lines []string, height int) string {
+func (m *Model) paneBox(title string, lines []string, height int) string {
 	out := make([]string, 0, height)
 	out = append(out, title+" "+m.c.styles.Muted.Render(strings.Repeat("─", max(0, m.c.width-textWidth(title)-1))))
 	for _, l := range lines {
@@ -110,13 +110,13 @@ func firstLine(s string, n int) string {
 
 // relistLines say how the row's tool changed when its server last
 // re-listed (after tools/list_changed).
-func (m Model) relistLines(o model.Outcome) []string {
+func (m *Model) relistLines(o model.Outcome) []string {
 	s := m.c.styles
 	i, ok := m.surface.byLabel[o.Server]
 	if !ok || o.Wire == "" {
 		return nil
 	}
-	c, ok := m.surface.servers[i].relisted.Tool(o.Wire)
+	c, ok := m.surface.relistedOf(i).Tool(o.Wire)
 	switch {
 	case !ok:
 		return nil

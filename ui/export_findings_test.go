@@ -6,5 +6,5 @@ import (
 	"github.com/mcplens/mcplens/model"
 )
 
-// FindingList returns the findings view's list as it stands.
-func FindingList(m tea.Model) []model.Finding { return m.(Model).surface.findingList() }
+// FindingList returns the list the findings view shows of m's surface.
+func FindingList(m tea.Model) []model.Finding { return findingsOf(m.(Model).surface)() }

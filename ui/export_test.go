@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/model"
 )
 
 // EventMsg wraps a loader event the way the program delivers it.
@@ -47,19 +48,17 @@ func KeyPress(k string) tea.KeyPressMsg {
 }
 
 // Settle runs what m computes in the background (derive.go, relist.go)
-// until nothing is left, feeding each result back, and returns the model.
-// Computations whose commands a test dropped are started again.
+// until nothing is left, feeding each result back as the program would,
+// and returns the model. A test drops the commands Update returns: the
+// view shown is asked for what it lacks, and computed, whether or not a
+// command was already made for it.
 func Settle(m tea.Model) tea.Model {
 	for {
 		mm, ok := m.(Model)
 		if !ok {
 			return m
 		}
-		mm.surface.deriving.compare, mm.surface.deriving.findings = -1, -1
-		for i := range mm.surface.servers {
-			mm.surface.servers[i].diffing = 0
-		}
-		msgs := run(mm.derive(), mm.diffRelists())
+		msgs := run(append(mm.relistsLacking(), mm.lacking())...)
 		if len(msgs) == 0 {
 			return m
 		}
@@ -67,6 +66,36 @@ func Settle(m tea.Model) tea.Model {
 			m, _ = m.Update(msg)
 		}
 	}
+}
+
+// relistsLacking returns the commands comparing each server's newest list
+// with the one before it where that comparison is pending, even when a
+// command for it was made already.
+func (m Model) relistsLacking() []tea.Cmd {
+	var cmds []tea.Cmd
+	for i, sv := range m.surface.servers {
+		if sv.prev == nil {
+			continue
+		}
+		list, old, cur := sv.lists, sv.prev, sv.tools
+		cmds = append(cmds, func() tea.Msg {
+			return relistedMsg{server: i, list: list, diff: relistDiff(old, cur)}
+		})
+	}
+	return cmds
+}
+
+// lacking returns the command computing what the view shown lacks, even
+// when a command for it was made already; nil when it lacks nothing.
+func (m Model) lacking() tea.Cmd {
+	s := m.surface
+	switch {
+	case m.view == viewCompare && !m.compare.table.ready(s.gen):
+		return deriveCmd(s.gen, func() func() *compareTable { return compareOf(s) })
+	case m.view == viewFindings && !m.findings.found.ready(s.gen):
+		return deriveCmd(s.gen, func() func() []model.Finding { return findingsOf(s) })
+	}
+	return nil
 }
 
 // run runs cmds, and the commands of every batch they return, in turn, and
@@ -90,4 +119,7 @@ func run(cmds ...tea.Cmd) []tea.Msg {
 
 // Derive returns the command that computes what m's current view lacks,
 // or nil.
-func Derive(m tea.Model) tea.Cmd { return m.(Model).derive() }
+func Derive(m tea.Model) tea.Cmd {
+	mm := m.(Model)
+	return mm.derive()
+}

@@ -10,7 +10,7 @@ import (
 
 // fullHelpView is the help screen: every key, then every policy and what it
 // does, then the provider rules checked.
-func (m Model) fullHelpView() string {
+func (m *Model) fullHelpView() string {
 	s := m.c.styles
 	var b strings.Builder
 	b.WriteString(s.Header.Render("mcplens help") + s.Muted.Render("  (? or esc to close)") + "\n\n")
@@ -35,10 +35,7 @@ func (m Model) fullHelpView() string {
 	for _, p := range m.profiles {
 		b.WriteString("  " + s.Text.Render(cell(p.Name, width)) + "  " + s.Muted.Render(model.Sanitize(p.Rule)) + "\n")
 	}
-	b.WriteString("\n" + s.Section.Render("outcomes") + "\n" + s.Muted.Render(
-		"  registered: in the registry under its wire name · renamed: under another name\n"+
-			"  dropped: never reached the registry (reason shown) · displaced: registered, then overwritten\n"+
-			"  ✓ passes the provider's name rule · ! warning · ✗ rejected · · no name to check"))
+	b.WriteString("\n" + s.Section.Render("outcomes") + "\n" + s.Muted.Render(legend()))
 	return fit(b.String(), m.c.width, max(1, m.c.height-1))
 }
 

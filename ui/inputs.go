@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
@@ -89,10 +90,10 @@ func (m *inputsModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyPressMsg:
 		switch {
-		case key.Matches(msg, m.c.keys.Cancel), msg.String() == "ctrl+c":
+		case key.Matches(msg, m.c.keys.Skip):
 			m.skipped = true
 			return m, tea.Quit
-		case msg.String() == "enter":
+		case key.Matches(msg, m.c.keys.Answer):
 			m.answers[m.inputs[m.at].ID] = m.field.Value()
 			if m.at++; m.at == len(m.inputs) {
 				return m, tea.Quit
@@ -122,7 +123,7 @@ func (m *inputsModel) View() tea.View {
 		s.Section.Render(model.Sanitize(what)) + s.Muted.Render("  (${input:"+model.Sanitize(in.ID)+"}, "+strconv.Itoa(m.at+1)+" of "+strconv.Itoa(len(m.inputs))+")"),
 		m.field.View(),
 		"",
-		s.Footer.Render("enter answer · esc skip the rest (their servers are not started)"),
+		s.Footer.Render(help.New().ShortHelpView([]key.Binding{m.c.keys.Answer, m.c.keys.Skip})),
 	}
 	return tea.NewView(strings.Join(lines, "\n"))
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
@@ -21,6 +22,7 @@ const callTimeout = 60 * time.Second
 
 // An invoke is the argument editor for one call through the registry.
 type invoke struct {
+	e      *env
 	policy string
 	row    model.Outcome
 	route  model.Route
@@ -40,7 +42,7 @@ type callDoneMsg struct {
 // openInvoke opens the editor on the selected row, routed the way the
 // registry routes the row's registered name.
 func (m *Model) openInvoke() {
-	r, ok := m.selectedRef()
+	r, ok := m.selected()
 	if !ok {
 		return
 	}
@@ -52,37 +54,47 @@ func (m *Model) openInvoke() {
 	ed := textarea.New()
 	ed.ShowLineNumbers = false
 	ed.SetValue(model.ArgumentSkeleton(t.InputSchema))
-	inv := &invoke{policy: m.activePolicy().Name, row: o, route: route, editor: ed}
+	inv := &invoke{e: m.env, policy: m.activePolicy().Name, row: o, route: route, editor: ed}
 	if !ok {
 		inv.err = fmt.Sprintf("%s is not in the registry under %s: nothing to call", o.Name, inv.policy)
 	}
+	inv.SetSize(m.c.width, m.c.height)
 	m.invoke = inv
-	m.invoke.resize(m.c)
 }
 
 func (v *invoke) focus() tea.Cmd { return v.editor.Focus() }
 
-func (v *invoke) resize(c common) {
-	v.editor.SetWidth(max(20, min(90, c.width-8)))
-	v.editor.SetHeight(max(3, min(14, c.height-14)))
+// SetSize fits the editor to a screen of width × height.
+func (v *invoke) SetSize(width, height int) {
+	v.editor.SetWidth(max(20, min(90, width-8)))
+	v.editor.SetHeight(max(3, min(14, height-14)))
 }
 
-func (v *invoke) update(msg tea.Msg) tea.Cmd {
+func (v *invoke) ShortHelp() []key.Binding {
+	k := v.e.c.keys
+	return []key.Binding{k.Send, k.Cancel}
+}
+
+func (v *invoke) FullHelp() [][]key.Binding { return [][]key.Binding{v.ShortHelp()} }
+
+// Update edits the arguments.
+func (v *invoke) Update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	v.editor, cmd = v.editor.Update(msg)
 	return cmd
 }
 
-func (m Model) updateInvoke(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+// updateInvoke sends the call, closes the editor, or edits.
+func (m *Model) updateInvoke(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.keys
 	switch {
 	case key.Matches(msg, k.Cancel):
 		m.invoke = nil
-		return m, nil
+		return nil
 	case key.Matches(msg, k.Send):
 		inv := m.invoke
 		if inv.route.Name == "" {
-			return m, nil
+			return nil
 		}
 		args := json.RawMessage(strings.TrimSpace(inv.editor.Value()))
 		if len(args) == 0 {
@@ -90,23 +102,24 @@ func (m Model) updateInvoke(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		if !json.Valid(args) {
 			inv.err = "arguments are not valid JSON"
-			return m, nil
+			return nil
 		}
 		if m.calling != nil {
 			inv.err = "a call is running: esc here, then esc again cancels it"
-			return m, nil
+			return nil
 		}
 		m.invoke = nil
 		var cmd tea.Cmd
 		m.calling, cmd = m.call(inv, args)
 		m.pane = paneResult
-		return m, cmd
+		return cmd
 	}
-	return m, m.invoke.update(msg)
+	return m.invoke.Update(msg)
 }
 
-// overlay draws the editor over the screen.
-func (v *invoke) overlay(c common, under string) string {
+// View draws the editor in its box.
+func (v *invoke) View() string {
+	c := v.e.c
 	s := c.styles
 	san := model.Sanitize
 	var title []string
@@ -123,9 +136,16 @@ func (v *invoke) overlay(c common, under string) string {
 		title = append(title, s.ErrorText.Render(c.text(v.err)))
 	}
 	title = append(title, s.Muted.Render("arguments (JSON):"))
-	box := s.Overlay.Render(lipgloss.JoinVertical(lipgloss.Left, append(title, v.editor.View(),
-		s.Muted.Render("ctrl+s send · esc cancel"))...))
-	return lipgloss.Place(c.width, c.height, lipgloss.Center, lipgloss.Center, box,
+	keys := help.New()
+	keys.Styles.ShortKey, keys.Styles.ShortDesc, keys.Styles.ShortSeparator = s.Muted, s.Muted, s.Muted
+	return s.Overlay.Render(lipgloss.JoinVertical(lipgloss.Left, append(title, v.editor.View(),
+		keys.ShortHelpView(v.ShortHelp()))...))
+}
+
+// overlay draws the editor over the screen.
+func (v *invoke) overlay() string {
+	c := v.e.c
+	return lipgloss.Place(c.width, c.height, lipgloss.Center, lipgloss.Center, v.View(),
 		lipgloss.WithWhitespaceChars(" "))
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
@@ -137,6 +138,25 @@ func TestInvokeShowsCutAnswer(t *testing.T) {
 	for _, want := range []string{"of over 16777216 bytes]", "over the 16MiB line limit"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the call pane lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+// The argument editor follows the window: opened on a wide screen, it fits
+// a narrow one once the window shrinks.
+func TestInvokeEditorFollowsWindow(t *testing.T) {
+	var m tea.Model = ui.New("test config", []config.ServerSpec{{Label: "a", Command: "srv"}}, cutBackend{})
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
+	m, _ = m.Update(ui.EventMsg(loader.Event{Server: "a", State: loader.Ready, Tools: listed(`{"name":"big"}`)}))
+	m = press(m, "i")
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	got := screen(m)
+	if !strings.Contains(got, "invoke big") || !strings.Contains(got, "╰") {
+		t.Fatalf("the editor is not shown whole after the window shrank:\n%s", got)
+	}
+	for i, l := range strings.Split(got, "\n") {
+		if w := ansi.StringWidth(strings.TrimRight(l, " ")); w > 60 {
+			t.Errorf("line %d is %d columns wide in a 60-column window:\n%s", i, w, got)
 		}
 	}
 }

@@ -23,8 +23,14 @@ type KeyMap struct {
 
 	Send   key.Binding
 	Cancel key.Binding
+	// CancelCall gives up the call running.
+	CancelCall key.Binding
 	// Yes answers a question in the footer; any other key says no.
 	Yes key.Binding
+
+	// Answer and Skip are the keys of the inputs asked before the
+	// servers start (inputs.go).
+	Answer, Skip key.Binding
 }
 
 // DefaultKeyMap returns mcplens's keys.
@@ -59,6 +65,9 @@ func DefaultKeyMap() KeyMap {
 		Report:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "write report ("+ReportFile+")")),
 		Send:       key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "send call")),
 		Cancel:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
+		CancelCall: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancels the call")),
 		Yes:        key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
+		Answer:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "answer")),
+		Skip:       key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "skip the rest (their servers are not started)")),
 	}
 }

@@ -20,8 +20,7 @@ import (
 // before it, and those in between are never compared at all.
 
 // asyncBytes is the size of two lists from which they are compared in the
-// background; it is also the surface size from which derived views are
-// (derive.go).
+// background.
 const asyncBytes = 1 << 20
 
 // A relistedMsg carries how server's list number list differs from the

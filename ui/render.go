@@ -210,6 +210,8 @@ func (p painter) Render(s string) string {
 type painters struct {
 	ok, warn, bad, renamed, muted, selected painter
 	pass, warned, failed, unnamed           string
+	// kinds paints each outcome kind (outcomeStyle).
+	kinds []painter
 }
 
 func newPainters(s Styles) *painters {
@@ -221,7 +223,8 @@ func newPainters(s Styles) *painters {
 		muted:    newPainter(s.Muted),
 		selected: newPainter(s.Selected),
 	}
-	p.pass, p.warned, p.failed, p.unnamed = p.ok.Render("✓"), p.warn.Render("!"), p.bad.Render("✗"), p.muted.Render("·")
+	p.pass, p.warned, p.failed, p.unnamed = p.ok.Render(markPass), p.warn.Render(markWarn), p.bad.Render(markFail), p.muted.Render(markUnnamed)
+	p.kinds = kindPainters(p)
 	return p
 }
 

@@ -75,8 +75,8 @@ func (m Model) Report() *report.Report {
 	for i, sv := range m.surface.servers {
 		in.Servers[i].Endpoint = report.EndpointOf(sv.spec)
 	}
-	if m.surface.found {
-		in.Findings = m.surface.findings // the findings view's list, as shown
+	if f, ok := m.findings.shown(); ok {
+		in.Findings = f // the findings view's list, as shown
 	}
 	return report.Build(in)
 }

@@ -85,7 +85,7 @@ func TestEventBurstIsOneUpdate(t *testing.T) {
 		one, _ = one.Update(ui.EventMsg(ev))
 	}
 	for _, keys := range [][]string{nil, {"G"}, {"2"}, {"3"}, {"4"}, {"5"}, {"p"}} {
-		one, burst = press(one, keys...), press(burst, keys...)
+		one, burst = ui.Settle(press(one, keys...)), ui.Settle(press(burst, keys...))
 		if a, b := screen(one), screen(burst); a != b {
 			t.Fatalf("after %v, a burst draws\n%s\nbut the same events one by one draw\n%s", keys, b, a)
 		}

@@ -2,120 +2,122 @@ package ui
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
-	"time"
 
-	"github.com/mcplens/mcplens/loader"
-	"github.com/mcplens/mcplens/loader/config"
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/mcplens/mcplens/model"
 )
 
-// headerView names the config, the active policy and what it does, and the
-// provider profiles checked.
-func (m Model) headerView() string {
-	s := m.c.styles
-	p := m.activePolicy()
-	names := make([]string, len(m.profiles))
-	for i, pr := range m.profiles {
-		names[i] = pr.Name
-	}
-	h := s.Header.Render("mcplens") + s.HeaderMuted.Render(" · "+model.Sanitize(m.title)+" · policy: ") +
-		s.PolicyName.Render(p.Name) + s.HeaderMuted.Render(" ("+p.Summary+") · providers: "+strings.Join(names, " "))
-	return truncate(h, m.c.width, "…") + "\n" + m.tabsView()
+// A serversView is the per-server tables: each server's status line, its
+// notes, then one row per advertised tool. Its cursor moves over the tool
+// rows (surface.rows); its offset is the first line shown.
+type serversView struct {
+	list
+	// lockChange is how a tool differs from the lock (Model.lockChange).
+	lockChange func(server string, t model.Tool) (model.ToolChange, bool)
 }
 
-// tabsView names every view, the current one marked, with its number key.
-func (m Model) tabsView() string {
-	s := m.c.styles
-	var tabs []string
-	for v := view(0); v < viewCount; v++ {
-		label := strconv.Itoa(int(v)+1) + " " + v.String()
-		if v == m.view {
-			tabs = append(tabs, s.Selected.Render(" "+label+" "))
-		} else {
-			tabs = append(tabs, s.Muted.Render(" "+label+" "))
+func (v *serversView) Update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if ok && v.sc.move(k, v.e.c.keys, len(v.e.surface.rows), v.height-1) {
+		v.follow()
+	}
+	return nil
+}
+
+// refresh keeps the cursor on a row of the surface as laid out now.
+func (v *serversView) refresh() tea.Cmd {
+	v.follow()
+	return nil
+}
+
+func (v *serversView) SetSize(width, height int) {
+	v.list.SetSize(width, height)
+	v.follow()
+}
+
+// follow keeps the cursor on a row, and the selected row, and its
+// server's header when it fits, inside the visible part of the view.
+func (v *serversView) follow() {
+	s := v.e.surface
+	v.sc.cursor = max(0, min(v.sc.cursor, len(s.rows)-1))
+	if len(s.rows) == 0 || v.height <= 0 {
+		v.sc.offset = 0
+		return
+	}
+	at, before := s.rows[v.sc.cursor], v.sc.offset
+	v.sc.show(at, len(s.lines), v.height)
+	if at < before {
+		for v.sc.offset > 0 && at-v.sc.offset < 2 && s.lines[v.sc.offset-1].kind != lineBlank {
+			v.sc.offset--
 		}
 	}
-	return truncate(strings.Join(tabs, " "), m.c.width, "…")
 }
 
-// columns is the width of each column of a tool table.
-type columns struct {
-	wire, name, outcome, profile int
-}
-
-func (m Model) columns() columns {
-	prof := 0
-	for _, p := range m.profiles {
-		prof = max(prof, textWidth(p.Name))
+func (v *serversView) selected() (ref, bool) {
+	s := v.e.surface
+	if len(s.rows) == 0 {
+		return ref{}, false
 	}
-	rest := m.c.width - 3 - len(m.profiles)*(prof+1) - 3
-	c := columns{profile: prof}
-	c.wire = clamp(rest*28/100, 10, 40)
-	c.name = clamp(rest*36/100, 12, 56)
-	c.outcome = max(8, rest-c.wire-c.name)
-	return c
+	l := s.lines[s.rows[v.sc.cursor]]
+	if l.kind != lineTool {
+		return ref{}, false
+	}
+	return ref{l.server, l.outcome}, true
 }
 
-func clamp(v, lo, hi int) int { return max(lo, min(v, hi)) }
-
-// cell fits s into exactly w columns.
-func cell(s string, w int) string {
-	s = truncate(s, w, "…")
-	return s + strings.Repeat(" ", max(0, w-textWidth(s)))
-}
-
-// tableView draws the visible part of the per-server tables.
-func (m Model) tableView() string {
-	h := m.tableHeight()
-	lines := m.surface.lines
-	out := make([]string, 0, h)
+// View draws the visible part of the per-server tables.
+func (v *serversView) View() string {
+	s := v.e.surface
+	out := make([]string, 0, v.height)
 	sel := -1
-	if len(m.surface.rows) > 0 {
-		sel = m.surface.rows[m.scroll[viewServers].cursor]
+	if len(s.rows) > 0 {
+		sel = s.rows[v.sc.cursor]
 	}
-	cols := m.columns()
-	for i := m.offset; i < len(lines) && len(out) < h; i++ {
-		out = append(out, m.lineView(lines[i], cols, i == sel))
+	cols := v.e.columns(v.width)
+	for i := v.sc.offset; i < len(s.lines) && len(out) < v.height; i++ {
+		out = append(out, v.lineView(s.lines[i], cols, i == sel))
 	}
-	for len(out) < h {
+	for len(out) < v.height {
 		out = append(out, "")
 	}
 	return strings.Join(out, "\n")
 }
 
-func (m Model) lineView(l line, cols columns, selected bool) string {
-	s := m.c.styles
+func (v *serversView) lineView(l line, cols columns, selected bool) string {
+	e := v.e
+	s := e.c.styles
 	switch l.kind {
 	case lineServer:
-		return truncate(m.serverLine(l.server), m.c.width, "…")
+		return truncate(v.serverLine(l.server), v.width, "…")
 	case lineColumns:
 		row := "   " + cell("WIRE NAME", cols.wire) + " " + cell("REGISTERED AS", cols.name) + " " +
 			cell("OUTCOME", cols.outcome)
-		for _, p := range m.profiles {
+		for _, p := range e.profiles {
 			row += " " + cell(p.Name, cols.profile)
 		}
-		return s.ColumnHead.Render(truncate(row, m.c.width, ""))
+		return s.ColumnHead.Render(truncate(row, v.width, ""))
 	case lineTool:
-		return m.toolLine(l, cols, selected)
+		return v.toolLine(l, cols, selected)
 	case lineError:
-		return truncate("  "+s.ErrorText.Render(m.c.text(l.text)), m.c.width, "…")
+		return truncate("  "+s.ErrorText.Render(e.c.text(l.text)), v.width, "…")
 	case lineNote:
-		return truncate("  "+s.Muted.Render(m.c.text(l.text)), m.c.width, "…")
+		return truncate("  "+s.Muted.Render(e.c.text(l.text)), v.width, "…")
 	}
 	return ""
 }
 
 // serverLine is a server's status line: icon, label, transport, state,
 // protocol and the advertised/registered counts.
-func (m Model) serverLine(i int) string {
-	s := m.c.styles
-	sv := m.surface.servers[i]
-	r := m.surface.results[i]
-	icon, state := m.spinner.View(), s.Muted.Render("connecting"+countdown(sv.deadline))
+func (v *serversView) serverLine(i int) string {
+	e := v.e
+	s := e.c.styles
+	st := e.surface.statusOf(i)
+	r := e.surface.results[i]
+	icon, state := e.spin, s.Muted.Render("connecting"+countdown(st.deadline))
 	switch {
-	case sv.state == loader.Failed:
+	case st.failed:
 		icon, state = s.ErrorText.Render("✗"), s.ErrorText.Render("failed")
 	case r == nil:
 	case r.Failed:
@@ -125,29 +127,25 @@ func (m Model) serverLine(i int) string {
 	default:
 		icon, state = s.OKText.Render("●"), s.OKText.Render("ok")
 	}
-	transport := sv.spec.Transport
-	if transport == "" {
-		transport = config.TransportStdio
-	}
-	parts := []string{icon + " " + s.Section.Render(model.Sanitize(sv.spec.Label)), s.Muted.Render(transport), state}
+	parts := []string{icon + " " + s.Section.Render(model.Sanitize(e.surface.label(i))), s.Muted.Render(st.transport), state}
 	if r != nil {
-		if sv.protocol != "" {
-			parts = append(parts, s.Muted.Render(sv.protocol))
+		if st.protocol != "" {
+			parts = append(parts, s.Muted.Render(st.protocol))
 		}
 		parts = append(parts, fmt.Sprintf("advertised %d · registered %d", r.Advertised, r.Registered))
 		if len(r.Missing) > 0 {
 			parts = append(parts, s.WarnText.Render(fmt.Sprintf("missing %d", len(r.Missing))))
 		}
-		if sv.info != "" {
-			parts = append(parts, s.Muted.Render(m.c.quote(sv.info)))
+		if st.info != "" {
+			parts = append(parts, s.Muted.Render(e.c.quote(st.info)))
 		}
 	}
 	return strings.Join(parts, "  ")
 }
 
-func (m Model) toolLine(l line, cols columns, selected bool) string {
-	s := m.c.styles
-	o, _, ok := m.surface.outcomeAt(ref{l.server, l.outcome})
+func (v *serversView) toolLine(l line, cols columns, selected bool) string {
+	e := v.e
+	o, _, ok := e.surface.outcomeAt(ref{l.server, l.outcome})
 	if !ok {
 		return ""
 	}
@@ -159,99 +157,36 @@ func (m Model) toolLine(l line, cols columns, selected bool) string {
 	if selected {
 		marker = "▸ "
 	}
-	marker += m.changeMark(l.server, o)
-	outcome, style := outcomeText(o), m.outcomeStyle(o.Kind)
+	marker += v.changeMark(l.server, o)
+	outcome, style := outcomeText(o), e.c.outcomeStyle(o.Kind)
 	row := marker + cell(model.Sanitize(wire), cols.wire) + " " +
 		style.Render(cell(model.Sanitize(o.Name), cols.name)) + " " +
 		style.Render(cell(model.Sanitize(outcome), cols.outcome))
-	for _, p := range m.profiles {
-		row += " " + cell(m.checkMark(p, o), cols.profile)
+	for _, p := range e.profiles {
+		row += " " + cell(e.c.checkMark(p, o), cols.profile)
 	}
-	row = truncate(row, m.c.width, "…")
+	row = truncate(row, v.width, "…")
 	if selected {
-		row = s.painters().selected.Render(row + strings.Repeat(" ", max(0, m.c.width-textWidth(row))))
+		row = e.c.styles.painters().selected.Render(row + strings.Repeat(" ", max(0, v.width-textWidth(row))))
 	}
 	return row
 }
 
-// outcomeText is the one-line form of an outcome.
-func outcomeText(o model.Outcome) string {
-	switch o.Kind {
-	case model.Registered:
-		return "registered"
-	case model.Renamed:
-		return "renamed"
-	case model.Displaced:
-		return "displaced by " + o.By
-	case model.Filtered:
-		return o.Reason // "filtered by config: ..."
-	}
-	return "dropped: " + o.Reason
-}
-
-// filtered counts the rows of r the config withholds: they are not
-// registered, and the server is no less complete for it.
-func filtered(r *model.ServerResult) int {
-	n := 0
-	for _, o := range r.Outcomes {
-		if o.Kind == model.Filtered {
-			n++
-		}
-	}
-	return n
-}
-
-// countdown is " 17s" while a connect has time left before its deadline.
-func countdown(deadline time.Time) string {
-	if deadline.IsZero() {
-		return ""
-	}
-	return fmt.Sprintf(" %ds", int(max(0, time.Until(deadline).Seconds()+0.5)))
-}
-
-func (m Model) outcomeStyle(k model.OutcomeKind) painter {
-	p := m.c.styles.painters()
-	switch k {
-	case model.Registered:
-		return p.ok
-	case model.Renamed:
-		return p.renamed
-	case model.Displaced:
-		return p.warn
-	case model.Filtered:
-		return p.muted
-	}
-	return p.bad
-}
-
-// checkMark is a provider profile's verdict on a row's registered name.
-func (m Model) checkMark(p model.Profile, o model.Outcome) string {
-	marks := m.c.styles.painters()
-	if o.Name == "" {
-		return marks.unnamed
-	}
-	switch p.Check(o).Severity {
-	case model.Pass:
-		return marks.pass
-	case model.Warn:
-		return marks.warned
-	}
-	return marks.failed
-}
-
 // changeMark flags a row whose tool is new or changed since the server's
 // previous list (+, ~), or differs from the lock (≠); a space otherwise.
-func (m Model) changeMark(server int, o model.Outcome) string {
-	s := m.c.styles
-	sv := m.surface.servers[server]
-	if c, ok := sv.relisted.Tool(o.Wire); ok {
+func (v *serversView) changeMark(server int, o model.Outcome) string {
+	s := v.e.c.styles
+	if c, ok := v.e.surface.relistedOf(server).Tool(o.Wire); ok {
 		if c.Kind == model.ToolAdded {
 			return s.OKText.Render("+")
 		}
 		return s.WarnText.Render("~")
 	}
-	if o.Wire != "" && m.pins.lock != nil && o.Index < len(sv.tools) {
-		if c, ok := m.lockChange(sv.spec.Label, sv.tools[o.Index]); ok && c.Kind != model.ToolRemoved {
+	if o.Wire == "" || v.e.pins.lock == nil {
+		return " "
+	}
+	if t, ok := v.e.surface.toolAt(ref{server, o.Index}); ok {
+		if c, ok := v.lockChange(v.e.surface.label(server), t); ok && c.Kind != model.ToolRemoved {
 			return s.ErrorText.Render("≠")
 		}
 	}

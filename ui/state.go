@@ -51,26 +51,16 @@ type surface struct {
 	// rows indexes the selectable lines (tool rows) in lines.
 	rows []int
 
-	// Derived views of the same surface, computed when first drawn and
-	// dropped whenever the surface or the active policy changes.
-	policies   []model.Policy
-	byPolicy   map[int]*model.Registry
-	compare    [2][]ref
-	compared   [2]bool
-	collisions []collisionLine
-	collided   bool
-	findings   []model.Finding
-	found      bool
+	// The registry of each policy, computed once per change of the
+	// surface.
+	policies []model.Policy
+	byPolicy map[int]*model.Registry
 
 	// byServer indexes each registry of byPolicy by server (resultsOf).
 	byServer map[int][]*model.ServerResult
-	// cmp is the compare view's cells (compareTable).
-	cmp *compareTable
-	// gen counts the changes of the surface; deriving says for which gen
-	// a background computation of each derived view is running, or -1
-	// (derive.go).
-	gen      int
-	deriving struct{ compare, findings int }
+	// gen counts the changes of the surface: what a view derives from it
+	// is for one generation (derive.go).
+	gen int
 }
 
 // A lineKind tells the servers view how to draw one line.
@@ -97,7 +87,6 @@ type line struct {
 
 func newSurface(specs []config.ServerSpec, policies []model.Policy) *surface {
 	s := &surface{byLabel: make(map[string]int, len(specs)), policies: policies, redact: config.NewRedactor(specs)}
-	s.deriving.compare, s.deriving.findings = -1, -1
 	for i, spec := range specs {
 		s.servers = append(s.servers, server{spec: spec, state: loader.Connecting})
 		s.byLabel[spec.Label] = i
@@ -177,18 +166,13 @@ func (s *surface) states() []report.ServerState {
 // invalidate drops everything derived from the catalogues.
 func (s *surface) invalidate() {
 	s.byPolicy = nil
-	s.cmp = nil
 	s.gen++
-	s.compared = [2]bool{}
-	s.found = false
-	s.findings = nil
 }
 
 // rebuild applies the policy at index i to the listed servers in
 // declaration order.
 func (s *surface) rebuild(i int) {
 	s.reg = s.registryFor(i, s.policies[i])
-	s.collided = false
 	s.results = s.resultsOf(i)
 	s.layout()
 }

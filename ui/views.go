@@ -1,24 +1,15 @@
 package ui
 
 import (
+	"time"
+
+	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 )
 
-// A view is one way of looking at the same loaded surface.
-type view int
-
-const (
-	viewServers view = iota
-	viewRegistry
-	viewCompare
-	viewCollisions
-	viewFindings
-	viewCount
-)
-
-func (v view) String() string {
-	return [...]string{"servers", "registry", "compare", "collisions", "findings"}[v]
-}
+// This file is where the views read what the servers sent: every view goes
+// through these accessors, never through a server's fields.
 
 // A ref names one advertised row: a server (by index) and the row's place
 // in that server's catalogue.
@@ -26,38 +17,54 @@ type ref struct {
 	server, row int
 }
 
-// selectedRef is the row the cursor is on in the current view, if any.
-func (m Model) selectedRef() (ref, bool) {
-	switch m.view {
-	case viewServers:
-		l, ok := m.selected()
-		if !ok || l.kind != lineTool {
-			return ref{}, false
-		}
-		return ref{l.server, l.outcome}, true
-	case viewRegistry:
-		routes := m.surface.reg.Routes
-		if c := m.scroll[viewRegistry].cursor; c < len(routes) {
-			return m.surface.refOf(routes[c].Server, routes[c].Index)
-		}
-	case viewCompare:
-		rows := m.surface.compareRows(m.compareAll)
-		if c := m.scroll[viewCompare].cursor; c < len(rows) {
-			return rows[c], true
-		}
-	case viewCollisions:
-		lines := m.surface.collisionLines()
-		if c := m.scroll[viewCollisions].cursor; c < len(lines) && lines[c].member >= 0 {
-			o := lines[c].collision.Rows[lines[c].member]
-			return m.surface.refOf(o.Server, o.Index)
-		}
-	case viewFindings:
-		f := m.surface.findingList()
-		if c := m.scroll[viewFindings].cursor; c < len(f) && f[c].Tool != "" {
-			return m.surface.refOfWire(f[c].Server, f[c].Tool)
+// label is server i's label.
+func (s *surface) label(i int) string { return s.servers[i].spec.Label }
+
+// toolsOf returns the tools server i listed, and whether it listed them.
+func (s *surface) toolsOf(i int) ([]model.Tool, bool) {
+	sv := &s.servers[i]
+	return sv.tools, sv.listed
+}
+
+// toolAt returns the tool of row r.
+func (s *surface) toolAt(r ref) (model.Tool, bool) {
+	if tools := s.servers[r.server].tools; r.row < len(tools) {
+		return tools[r.row], true
+	}
+	return model.Tool{}, false
+}
+
+// relistedOf is how server i's last list differs from the one before it.
+func (s *surface) relistedOf(i int) model.PinDiff { return s.servers[i].relisted }
+
+// A serverStatus is what a server's status line says besides the
+// registry's counts.
+type serverStatus struct {
+	transport, protocol, info string
+	failed                    bool
+	// deadline is when a connect in progress gives up.
+	deadline time.Time
+}
+
+func (s *surface) statusOf(i int) serverStatus {
+	sv := &s.servers[i]
+	st := serverStatus{transport: sv.spec.Transport, protocol: sv.protocol, info: sv.info,
+		failed: sv.state == loader.Failed, deadline: sv.deadline}
+	if st.transport == "" {
+		st.transport = config.TransportStdio
+	}
+	return st
+}
+
+// rowCount is how many advertised rows the listed servers have.
+func (s *surface) rowCount() int {
+	n := 0
+	for i := range s.servers {
+		if tools, listed := s.toolsOf(i); listed {
+			n += len(tools)
 		}
 	}
-	return ref{}, false
+	return n
 }
 
 // refOf finds the row of server label at catalogue index i.
@@ -75,7 +82,8 @@ func (s *surface) refOfWire(label, wire string) (ref, bool) {
 	if !ok {
 		return ref{}, false
 	}
-	for i, t := range s.servers[si].tools {
+	tools, _ := s.toolsOf(si)
+	for i, t := range tools {
 		if t.NameOK && t.Name == wire {
 			return s.refOf(label, i)
 		}
@@ -89,10 +97,7 @@ func (s *surface) outcomeAt(r ref) (model.Outcome, model.Tool, bool) {
 	if res == nil || r.row >= len(res.Outcomes) {
 		return model.Outcome{}, model.Tool{}, false
 	}
-	var t model.Tool
-	if tools := s.servers[r.server].tools; r.row < len(tools) {
-		t = tools[r.row]
-	}
+	t, _ := s.toolAt(r)
 	return res.Outcomes[r.row], t, true
 }
 
@@ -122,14 +127,15 @@ func (s *surface) resultsOf(i int) []*model.ServerResult {
 	}
 	rs := make([]*model.ServerResult, len(s.servers))
 	next := 0 // reg.Servers are the listed servers, in declaration order
-	for si, sv := range s.servers {
-		if !sv.listed {
+	for si := range s.servers {
+		if _, listed := s.toolsOf(si); !listed {
 			continue
 		}
-		if next < len(reg.Servers) && reg.Servers[next].Server == sv.spec.Label {
+		label := s.label(si)
+		if next < len(reg.Servers) && reg.Servers[next].Server == label {
 			rs[si] = &reg.Servers[next]
 			next++
-		} else if r, ok := reg.Server(sv.spec.Label); ok {
+		} else if r, ok := reg.Server(label); ok {
 			rs[si] = r
 		}
 	}

@@ -31,7 +31,7 @@ func TestViewsGolden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := screen(press(m, tt.keys...))
+			got := screen(ui.Settle(press(m, tt.keys...)))
 			for _, w := range tt.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("%s view lacks %q:\n%s", tt.name, w, got)

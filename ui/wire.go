@@ -13,34 +13,40 @@ import (
 	"github.com/mcplens/mcplens/model"
 )
 
-// A wireView lists the frames that crossed the wire, for every server or
-// for one, newest last.
+// A wireView is the wire pane: the frames that crossed the wire, for every
+// server or for one, newest last. It follows the newest frames until it is
+// scrolled up, and again once scrolled back to the end.
 type wireView struct {
-	labels []string
-	frames map[string][]loader.Frame
+	e             *env
+	width, height int
+	labels        []string
+	frames        map[string][]loader.Frame
 	// only is the index of the server shown, or -1 for all of them.
 	only int
-	// back is how many lines the view is scrolled up from the newest.
-	back int
+	sc   scroller
+	// back is set while the pane is scrolled up from the newest frames.
+	back bool
 	// shown is the frames in view, merged in time order when they change
 	// rather than on every frame drawn.
 	shown []loader.Frame
 }
 
-func newWireView(specs []config.ServerSpec) wireView {
-	w := wireView{frames: make(map[string][]loader.Frame, len(specs)), only: -1}
+func newWireView(e *env, specs []config.ServerSpec) wireView {
+	w := wireView{e: e, frames: make(map[string][]loader.Frame, len(specs)), only: -1}
 	for _, s := range specs {
 		w.labels = append(w.labels, s.Label)
 	}
 	return w
 }
 
+func (w *wireView) SetSize(width, height int) { w.width, w.height = width, height }
+
 // refresh takes a fresh snapshot of the servers' frames, and merges the
 // frames shown once for all of them.
-func (w *wireView) refresh(b Backend, servers ...string) {
+func (w *wireView) refresh(servers ...string) {
 	changed := false
 	for _, server := range servers {
-		if wire := b.FrameLog(server); wire != nil {
+		if wire := w.e.backend.FrameLog(server); wire != nil {
 			w.frames[server] = wire.Frames()
 			changed = true
 		}
@@ -50,40 +56,53 @@ func (w *wireView) refresh(b Backend, servers ...string) {
 	}
 }
 
-func (w *wireView) refreshAll(b Backend) {
-	w.refresh(b, w.labels...)
+// takes reports whether msg is a key of the pane.
+func (w *wireView) takes(msg tea.KeyPressMsg) bool {
+	return isMove(msg, w.e.c.keys) || key.Matches(msg, w.e.c.keys.WireServer)
 }
 
-// handleKey scrolls or filters the pane, reporting whether it used the key.
-func (w *wireView) handleKey(msg tea.KeyPressMsg, k KeyMap) bool {
-	switch {
-	case key.Matches(msg, k.Up):
-		w.back++
-	case key.Matches(msg, k.Down):
-		w.back = max(0, w.back-1)
-	case key.Matches(msg, k.PageUp):
-		w.back += 10
-	case key.Matches(msg, k.PageDown):
-		w.back = max(0, w.back-10)
-	case key.Matches(msg, k.Top):
-		w.back = 1 << 30
-	case key.Matches(msg, k.Bottom):
-		w.back = 0
-	case key.Matches(msg, k.WireServer):
+// Update scrolls the pane or changes the server shown.
+func (w *wireView) Update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	if key.Matches(k, w.e.c.keys.WireServer) {
 		w.only++
 		if w.only >= len(w.labels) {
 			w.only = -1
 		}
-		w.back = 0
+		w.back = false
 		w.shown = w.merged()
-	default:
-		return false
+		return nil
 	}
-	return true
+	n, body := len(w.shown), w.height-1
+	if !w.back {
+		w.sc.offset = max(0, n-body)
+	}
+	if w.sc.scroll(k, w.e.c.keys, n, body) {
+		w.back = w.sc.offset < n-body
+	}
+	return nil
+}
+
+func (w *wireView) ShortHelp() []key.Binding {
+	k := w.e.c.keys
+	return []key.Binding{k.Up, k.Down, k.WireServer, k.Wire, k.Policy}
+}
+
+func (w *wireView) FullHelp() [][]key.Binding {
+	k := w.e.c.keys
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.WireServer, k.Wire, k.Cancel},
+		append([]key.Binding{k.NextView, k.PrevView}, k.Views...),
+		{k.Policy, k.PolicyBack, k.Providers, k.Invoke, k.Report},
+	}
 }
 
 // merged returns the frames shown, in time order.
-func (w wireView) merged() []loader.Frame {
+func (w *wireView) merged() []loader.Frame {
 	if w.only >= 0 {
 		return w.frames[w.labels[w.only]]
 	}
@@ -101,13 +120,16 @@ func (w wireView) merged() []loader.Frame {
 	return all
 }
 
-func (w *wireView) view(c common, height int) string {
+func (w *wireView) View() string {
+	c := w.e.c
 	s := c.styles
 	frames := w.shown
-	body := height - 1
-	w.back = min(w.back, max(0, len(frames)-body))
-	end := len(frames) - w.back
-	start := max(0, end-body)
+	body := w.height - 1
+	start := max(0, len(frames)-body)
+	if w.back {
+		start = min(w.sc.offset, start)
+	}
+	end := min(len(frames), start+body)
 	scope := "all servers"
 	if w.only >= 0 {
 		scope = w.labels[w.only]
@@ -117,7 +139,7 @@ func (w *wireView) view(c common, height int) string {
 	for _, f := range frames[start:end] {
 		lines = append(lines, truncate(frameLine(c, f), c.width, "…"))
 	}
-	for len(lines) < height {
+	for len(lines) < w.height {
 		lines = append(lines, "")
 	}
 	return strings.Join(lines, "\n")
