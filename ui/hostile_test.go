@@ -21,12 +21,19 @@ import (
 // the environment env.
 func hostileSession(t *testing.T, mode string, env []config.EnvVar, flags ...string) (*config.Config, *loader.Session) {
 	t.Helper()
+	return hostileSessionWithin(t, time.Second, mode, env, flags...)
+}
+
+// hostileSessionWithin is hostileSession with h's connect and listing
+// bounded by timeout instead of a second.
+func hostileSessionWithin(t *testing.T, timeout time.Duration, mode string, env []config.EnvVar, flags ...string) (*config.Config, *loader.Session) {
+	t.Helper()
 	cfg := demo.Config(os.Args[0])
 	cfg.Servers = cfg.Servers[:1]
 	cfg.Servers[0].Env = []config.EnvVar{{Key: demoEnv, Value: "alpha"}}
 	h := hostile.Spec(t, "h", mode, flags...)
 	h.Env = env
-	h.Timeout = time.Second // h's own: alpha keeps the default
+	h.Timeout = timeout // h's own: alpha keeps the default
 	cfg.Servers = append(cfg.Servers, h)
 	sess := loader.Open(cfg, loader.Options{})
 	t.Cleanup(func() { sess.Close() })
