@@ -19,6 +19,7 @@ import (
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
+	"github.com/mcplens/mcplens/surface"
 )
 
 // Exit codes of check and call.
@@ -27,10 +28,6 @@ const (
 	exitFound = 1 // something at or above --fail-on; the call failed
 	exitUsage = 2 // a usage, config or lock file error
 )
-
-// settleSlack is how long past the loader's own connect timeout check waits
-// for the servers to settle before reporting what it has.
-const settleSlack = 5 * time.Second
 
 // checkOptions are check's flags; mcplens PATH without a terminal runs check
 // with the defaults and its own --policy and --lock.
@@ -152,37 +149,40 @@ func check(cfg *loader.Config, o checkOptions, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if lock != nil && lock.Outdated() {
-		fmt.Fprintf(stderr, "mcplens check: %s\n", model.Sanitize(report.OutdatedLock(o.lock, lock, o.updateLock)))
+		fmt.Fprintf(stderr, "mcplens check: %s\n", model.Sanitize(surface.OutdatedLock(o.lock, lock, o.updateLock)))
 	}
 
-	states, settled, err := connect(cfg, o.timeout, o.limits)
+	sigCtx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	session, snap, err := connect(sigCtx, cfg, o.timeout, o.limits)
+	closeErr := session.Close()
+	settled := err == nil
+	if settled {
+		err = closeErr // a child that could not be reaped
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 	}
 	if errors.Is(err, errInterrupted) {
 		return exitFound
 	}
-	in := report.Input{
-		Config:      cfg.Path,
+	a := surface.Assess(snap, surface.Options{
 		Policy:      policy,
 		Profiles:    profiles,
-		Servers:     states,
 		Lock:        lock,
 		LockPath:    o.lock,
 		LockUpdated: o.updateLock,
-	}
-	// Whatever the report quotes is masked as the interface masks it.
-	in.Redact, in.ConfigFindings = loader.NewRedactor(cfg.Servers), cfg.Findings
-	r := report.Build(in)
+	})
+	r := report.Build(cfg.Path, a)
 	if err := report.Write(stdout, r, o.format); err != nil {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 		return exitFound
 	}
 	if o.updateLock {
-		for _, why := range report.KeptPins(lock, states) {
+		for _, why := range surface.KeptPins(lock, snap) {
 			fmt.Fprintf(stderr, "mcplens check: %s\n", model.Sanitize(why))
 		}
-		if err := writeLock(o.lock, report.UpdatedLock(lock, states), o.force); err != nil {
+		if err := writeLock(o.lock, surface.UpdatedLock(lock, snap), o.force); err != nil {
 			fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 			return exitFound
 		}
@@ -196,42 +196,6 @@ func check(cfg *loader.Config, o checkOptions, stdout, stderr io.Writer) int {
 		}
 	}
 	return exitOK
-}
-
-// errInterrupted is returned by connect when the user interrupted it.
-var errInterrupted = errors.New("interrupted")
-
-// connect opens every server of cfg, waits until each is Ready or Failed,
-// closes the session and returns what it saw. settled is false when a server
-// was still connecting after the loader's timeout (and some slack) or when
-// the user interrupted; err then says which, or that a child could not be
-// reaped.
-func connect(cfg *loader.Config, timeout time.Duration, limits loader.Limits) (states []report.ServerState, settled bool, err error) {
-	sigCtx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
-	wait := settleWait(cfg, timeout)
-	ctx, cancel := context.WithTimeout(sigCtx, wait)
-	defer cancel()
-	session := loader.Open(cfg, loader.Options{Timeout: timeout, Limits: limits, Guard: guard})
-	states, err = report.Collect(ctx, session.Events(), cfg.Servers)
-	closeErr := session.Close()
-	switch {
-	case sigCtx.Err() != nil:
-		return states, false, errInterrupted
-	case err != nil:
-		return states, false, fmt.Errorf("servers still connecting after %s", wait)
-	}
-	return states, true, closeErr
-}
-
-// settleWait is how long to wait for every server of cfg to settle: the
-// longest connect timeout the loader applies to one of them, plus slack.
-func settleWait(cfg *loader.Config, timeout time.Duration) time.Duration {
-	longest := loader.DefaultTimeout
-	for _, spec := range cfg.Servers {
-		longest = max(longest, spec.ConnectTimeout(timeout))
-	}
-	return longest + settleSlack
 }
 
 // readLock reads the lock file at path ("" for none). A file that does not

@@ -15,7 +15,7 @@ import (
 // is empty.
 func configWith(path string, opts loader.ConfigOptions) (*loader.Config, error) {
 	if path == "" {
-		return config("")
+		return demoConfig()
 	}
 	return loader.LoadConfigWith(path, opts)
 }

@@ -177,11 +177,8 @@ func run(args []string, stderr io.Writer) int {
 	return 0
 }
 
-// config loads the config at path, or the demo's when path is empty.
-func config(path string) (*loader.Config, error) {
-	if path != "" {
-		return loader.LoadConfig(path)
-	}
+// demoConfig is the built-in demo's config: its servers are this binary.
+func demoConfig() (*loader.Config, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("finding the mcplens binary for the demo servers: %w", err)

@@ -41,6 +41,9 @@ type Options struct {
 	// Registry, when set, is Policy applied to the snapshot's catalogues
 	// already (the interface keeps one per policy).
 	Registry *model.Registry
+	// Observed, when set, is Observed(snapshot) computed already: Assess
+	// does not compute it again.
+	Observed []model.Finding
 }
 
 // A Verdict is one server under an Assessment's policy.
@@ -81,7 +84,11 @@ func Assess(snap *Snapshot, o Options) *Assessment {
 		}
 		a.Stale = locks.stale
 	}
-	a.Findings = a.findingsWith(Observed(a.Snapshot), locks)
+	observed := o.Observed
+	if observed == nil {
+		observed = Observed(a.Snapshot)
+	}
+	a.Findings = a.findingsWith(observed, locks)
 	return a
 }
 

@@ -145,7 +145,7 @@ func (s *Snapshot) Apply(ev loader.Event) bool {
 		if ev.ServerName != "" {
 			sv.ServerName, sv.ServerVersion = ev.ServerName, ev.ServerVersion
 		}
-		sv.Tools, sv.Size, sv.Listed = ev.Tools, listSize(ev.Tools), true
+		sv.Tools, sv.Size, sv.Listed = ev.Tools, ListSize(ev.Tools), true
 		sv.Faults = ev.Findings
 	case loader.Failed:
 		sv.Err, sv.Stderr = ev.Err, ev.Stderr
@@ -162,8 +162,8 @@ func sameList(a, b []model.Tool) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
-// listSize is the bytes of the rows of tools, as listed.
-func listSize(tools []model.Tool) int {
+// ListSize is the bytes of the rows of tools, as listed.
+func ListSize(tools []model.Tool) int {
 	n := 0
 	for _, t := range tools {
 		n += len(t.Raw)

@@ -80,7 +80,8 @@ func New(title string, specs []loader.ServerSpec, backend Backend) Model {
 		spinner:  spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 	}
 	m.surface = newSurface(specs, m.policies)
-	m.c.redact = m.surface.redact
+	m.surface.profiles = m.profiles
+	m.c.redact = m.surface.snap.Redact
 	m.compareAll = true
 	m.wire = newWireView(specs)
 	m.surface.rebuild(m.policy)

@@ -28,11 +28,11 @@ func (s *surface) compareRows(all bool) []ref {
 		return nil
 	}
 	var rows []ref
-	for si, sv := range s.servers {
+	for si, sv := range s.snap.Servers {
 		if t.start[si] < 0 {
 			continue
 		}
-		for i := range sv.tools {
+		for i := range sv.Tools {
 			if all || t.disagree(t.start[si]+i) {
 				rows = append(rows, ref{si, i})
 			}
@@ -78,13 +78,13 @@ type compareInput struct {
 }
 
 func (s *surface) compareInput() compareInput {
-	in := compareInput{cats: s.catalogues(), start: make([]int, len(s.servers)), policies: s.policies}
+	in := compareInput{cats: s.snap.Catalogues(), start: make([]int, len(s.snap.Servers)), policies: s.policies}
 	n := 0
-	for si, sv := range s.servers {
+	for si, sv := range s.snap.Servers {
 		in.start[si] = -1
-		if sv.listed {
+		if sv.Listed {
 			in.start[si] = n
-			n += len(sv.tools)
+			n += len(sv.Tools)
 		}
 	}
 	return in
@@ -172,12 +172,12 @@ func (m Model) compareView(height int) string {
 	}
 	return m.listView(head, len(rows), m.scroll[viewCompare], height, func(k int) string {
 		r := rows[k]
-		sv := m.surface.servers[r.server]
+		sv := m.surface.snap.Servers[r.server]
 		wire := "(no name)"
-		if t := sv.tools[r.row]; t.NameOK {
+		if t := sv.Tools[r.row]; t.NameOK {
 			wire = t.Name
 		}
-		line := "  " + cell(model.Sanitize(sv.spec.Label), sw) + " " + cell(model.Sanitize(wire), ww)
+		line := "  " + cell(model.Sanitize(sv.Label()), sw) + " " + cell(model.Sanitize(wire), ww)
 		t := m.surface.compareTable()
 		for i := first; i < last; i++ {
 			e := t.cells[i][t.start[r.server]+r.row]

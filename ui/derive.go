@@ -7,7 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/model"
-	"github.com/mcplens/mcplens/report"
+	live "github.com/mcplens/mcplens/surface"
 )
 
 // Two views derive their rows from the whole surface: compare applies every
@@ -25,33 +25,26 @@ import (
 const asyncRows = 5000
 
 // A derivedMsg carries what a derive command computed for the surface of
-// generation gen: the compare view's table, or the findings.
+// generation gen: the compare view's table, or the findings of version
+// version (and the snapshot's observed findings they were listed from).
 type derivedMsg struct {
 	gen      int
 	cmp      *compareTable
-	findings []model.Finding
+	version  int
+	findings []live.Finding
+	observed []model.Finding
 	found    bool
 }
 
 // rowCount is how many advertised rows the listed servers have.
 func (s *surface) rowCount() int {
-	n := 0
-	for _, sv := range s.servers {
-		if sv.listed {
-			n += len(sv.tools)
-		}
-	}
+	n, _ := s.snap.Rows()
 	return n
 }
 
 // size is the bytes of the listed servers' rows.
 func (s *surface) size() int {
-	n := 0
-	for _, sv := range s.servers {
-		if sv.listed {
-			n += sv.size
-		}
-	}
+	_, n := s.snap.Rows()
 	return n
 }
 
@@ -75,11 +68,15 @@ func (m Model) derive() tea.Cmd {
 		s.deriving.compare = gen
 		in := s.compareInput()
 		return func() tea.Msg { return derivedMsg{gen: gen, cmp: in.build()} }
-	case m.view == viewFindings && !s.found && s.deriving.findings != gen:
-		s.deriving.findings = gen
-		file, states, red := s.fileFindings, s.states(), s.redact
+	case m.view == viewFindings && !s.found && s.deriving.findings != s.version:
+		version := s.version
+		s.deriving.findings = version
+		a, observed := s.findingInput()
 		return func() tea.Msg {
-			return derivedMsg{gen: gen, findings: report.Findings(file, states, red), found: true}
+			if observed == nil {
+				observed = live.Observed(a.Snapshot)
+			}
+			return derivedMsg{gen: gen, version: version, findings: a.FindingsWith(observed), observed: observed, found: true}
 		}
 	}
 	return nil
@@ -91,7 +88,7 @@ func (s *surface) adopt(msg derivedMsg) {
 	if msg.cmp != nil && s.deriving.compare == msg.gen {
 		s.deriving.compare = -1
 	}
-	if msg.found && s.deriving.findings == msg.gen {
+	if msg.found && s.deriving.findings == msg.version {
 		s.deriving.findings = -1
 	}
 	if msg.gen != s.gen {
@@ -101,6 +98,9 @@ func (s *surface) adopt(msg derivedMsg) {
 		s.cmp = msg.cmp
 	}
 	if msg.found {
+		s.observed, s.observedAt = msg.observed, msg.gen
+	}
+	if msg.found && msg.version == s.version {
 		s.findings, s.found = msg.findings, true
 	}
 }

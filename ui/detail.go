@@ -112,11 +112,11 @@ func firstLine(s string, n int) string {
 // re-listed (after tools/list_changed).
 func (m Model) relistLines(o model.Outcome) []string {
 	s := m.c.styles
-	i, ok := m.surface.byLabel[o.Server]
+	i, ok := m.surface.snap.Index(o.Server)
 	if !ok || o.Wire == "" {
 		return nil
 	}
-	c, ok := m.surface.servers[i].relisted.Tool(o.Wire)
+	c, ok := m.surface.relists[i].diff.Tool(o.Wire)
 	switch {
 	case !ok:
 		return nil

@@ -3,8 +3,8 @@ package ui
 import (
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcplens/mcplens/model"
+	live "github.com/mcplens/mcplens/surface"
 )
 
 // FindingList returns the findings view's list as it stands.
-func FindingList(m tea.Model) []model.Finding { return m.(Model).surface.findingList() }
+func FindingList(m tea.Model) []live.Finding { return m.(Model).surface.findingList() }

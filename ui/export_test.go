@@ -56,8 +56,8 @@ func Settle(m tea.Model) tea.Model {
 			return m
 		}
 		mm.surface.deriving.compare, mm.surface.deriving.findings = -1, -1
-		for i := range mm.surface.servers {
-			mm.surface.servers[i].diffing = 0
+		for i := range mm.surface.relists {
+			mm.surface.relists[i].diffing = 0
 		}
 		msgs := run(mm.derive(), mm.diffRelists())
 		if len(msgs) == 0 {

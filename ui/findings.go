@@ -2,40 +2,59 @@ package ui
 
 import (
 	"github.com/mcplens/mcplens/model"
-	"github.com/mcplens/mcplens/report"
+	live "github.com/mcplens/mcplens/surface"
 )
 
-// findingList is what the servers' own text gives away: lookalike names,
-// references to other servers, invisible or control characters; then what
-// the config says of each server and how it broke the protocol. It is the
-// list every report gives (report.Findings), secrets masked.
+// findingList is every finding of the active policy's assessment under the
+// providers shown: the list check reports, in its order and at its levels,
+// secrets masked.
 //
 // On a large surface the list is computed in the background (derive.go)
 // and is empty until it arrives.
-func (s *surface) findingList() []model.Finding {
+func (s *surface) findingList() []live.Finding {
 	if !s.found && !s.inBackground() {
-		s.findings, s.found = report.Findings(s.fileFindings, s.states(), s.redact), true
+		a, observed := s.findingInput()
+		if observed == nil {
+			observed = live.Observed(a.Snapshot)
+			s.observed, s.observedAt = observed, s.gen
+		}
+		s.findings, s.found = a.FindingsWith(observed), true
 	}
 	return s.findings
 }
 
-// findingsView lists every finding with its severity and evidence.
+// findingInput is the assessment the findings view lists the findings of,
+// and the snapshot's observed findings when they are known already: both
+// are safe to read on another goroutine.
+func (s *surface) findingInput() (*live.Assessment, []model.Finding) {
+	a := *s.a
+	a.Profiles, a.Lock, a.LockPath = s.profiles, s.lock, s.lockPath
+	if s.observedAt == s.gen {
+		return &a, s.observed
+	}
+	return &a, nil
+}
+
+// findingsView lists every finding with its level and evidence.
 func (m Model) findingsView(height int) string {
 	s := m.c.styles
 	f := m.surface.findingList()
 	sw := max(8, min(16, m.c.width/10))
 	tw := max(10, min(32, m.c.width/6))
-	head := "  " + cell("SEVERITY", 8) + " " + cell("KIND", 15) + " " + cell("SERVER", sw) + " " + cell("TOOL", tw) + " EVIDENCE"
+	head := "  " + cell("LEVEL", 8) + " " + cell("KIND", 15) + " " + cell("SERVER", sw) + " " + cell("TOOL", tw) + " EVIDENCE"
 	if !m.surface.found {
 		return m.pendingView(head, height, "looking for findings")
 	}
 	return m.listView(head, len(f), m.scroll[viewFindings], height, func(i int) string {
 		x := f[i]
-		sev := s.WarnText.Render(cell("warning", 8))
-		if x.Severity == model.Fail {
-			sev = s.ErrorText.Render(cell("high", 8))
+		lvl := s.Muted.Render(cell(x.Level.String(), 8))
+		switch x.Level {
+		case live.Error:
+			lvl = s.ErrorText.Render(cell(x.Level.String(), 8))
+		case live.Warning:
+			lvl = s.WarnText.Render(cell(x.Level.String(), 8))
 		}
-		return "  " + sev + " " + cell(x.Kind, 15) + " " + cell(model.Sanitize(x.Server), sw) + " " +
+		return "  " + lvl + " " + cell(x.Kind, 15) + " " + cell(model.Sanitize(x.Server), sw) + " " +
 			cell(model.Sanitize(x.Tool), tw) + " " + model.Sanitize(x.Evidence)
 	})
 }

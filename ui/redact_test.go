@@ -19,6 +19,7 @@ import (
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
+	"github.com/mcplens/mcplens/surface"
 	"github.com/mcplens/mcplens/ui"
 )
 
@@ -111,10 +112,10 @@ type teeBackend struct {
 func (b teeBackend) Events() <-chan loader.Event { return b.events }
 
 // TestFindingsAgree runs a hostile config once, handing every event both
-// to check's collector (report.Collect) and to the interface, and checks
-// that the findings view and check's report list the same findings: the
-// protocol faults of the junk and stray servers and the config findings of
-// the third.
+// to check's collector (surface.Collect) and to the interface, and checks
+// that the findings view and check's report list the same findings, in
+// the same order: among them the protocol faults of the junk and stray
+// servers and the config findings of the third.
 func TestFindingsAgree(t *testing.T) {
 	cfg := hostileConfig(t)
 	sess := loader.Open(cfg, loader.Options{})
@@ -143,38 +144,34 @@ func TestFindingsAgree(t *testing.T) {
 	}()
 	collectCtx, stop := context.WithTimeout(ctx, 60*time.Second)
 	defer stop()
-	states, err := report.Collect(collectCtx, toCheck, cfg.Servers)
-	if err != nil {
+	snap := surface.New(cfg.Servers, cfg.Findings)
+	if err := surface.Collect(collectCtx, toCheck, snap); err != nil {
 		t.Fatalf("servers did not settle: %v", err)
 	}
 	cancel()
-	var m tea.Model = ui.New("hostile", cfg.Servers, teeBackend{sess, toUI})
+	view := ui.New("hostile", cfg.Servers, teeBackend{sess, toUI})
+	view.SetConfigFindings(cfg.Findings)
+	view.SetPolicy("lionagi")
+	var m tea.Model = view
 	for ev := range toUI {
 		m, _ = m.Update(ui.EventMsg(ev))
 	}
 	policy, _ := model.PolicyNamed("lionagi")
-	r := report.Build(report.Input{Config: cfg.Path, Policy: policy, Servers: states,
-		Redact: loader.NewRedactor(cfg.Servers)})
+	r := report.Build(cfg.Path, surface.Assess(snap, surface.Options{Policy: policy, Profiles: model.DefaultProfiles()}))
 
 	tuiList := ui.FindingList(m)
 	var tuiRows, checkRows []string
 	for _, f := range tuiList {
-		tuiRows = append(tuiRows, f.Kind+" "+f.Server+": "+f.Evidence)
+		tuiRows = append(tuiRows, f.Level.String()+" "+f.Kind+" "+f.Server+": "+f.Evidence)
 	}
 	count := map[string]int{}
 	for _, f := range r.Findings {
-		switch f.Kind {
-		case "server-failed", "policy-failed", "tool-lost", "provider", "note", "lock":
-			continue // the report's own kinds, shown on the servers view
-		}
-		checkRows = append(checkRows, f.Kind+" "+f.Server+": "+f.Evidence)
+		checkRows = append(checkRows, f.Level.String()+" "+f.Kind+" "+f.Server+": "+f.Evidence)
 		count[f.Kind+" "+f.Server]++
-		if f.Level != report.Warning {
+		if (f.Kind == "config" || f.Kind == "protocol") && f.Level != report.Warning {
 			t.Errorf("%s finding on %s at %s, want warning", f.Kind, f.Server, f.Level)
 		}
 	}
-	slices.Sort(tuiRows)
-	slices.Sort(checkRows)
 	if !slices.Equal(tuiRows, checkRows) {
 		t.Errorf("the findings view lists %d findings, check %d\nview:\n%s\ncheck:\n%s",
 			len(tuiRows), len(checkRows), strings.Join(tuiRows, "\n"), strings.Join(checkRows, "\n"))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/model"
+	live "github.com/mcplens/mcplens/surface"
 )
 
 // headerView names the config, the active policy and what it does, and the
@@ -110,35 +111,37 @@ func (m Model) lineView(l line, cols columns, selected bool) string {
 // protocol and the advertised/registered counts.
 func (m Model) serverLine(i int) string {
 	s := m.c.styles
-	sv := m.surface.servers[i]
+	sv := &m.surface.snap.Servers[i]
 	r := m.surface.results[i]
-	icon, state := m.spinner.View(), s.Muted.Render("connecting"+countdown(sv.deadline))
-	switch {
-	case sv.state == loader.Failed:
+	icon, state := m.spinner.View(), s.Muted.Render("connecting"+countdown(sv.Deadline))
+	switch m.surface.a.Servers[i].Status {
+	case live.Failed:
 		icon, state = s.ErrorText.Render("✗"), s.ErrorText.Render("failed")
-	case r == nil:
-	case r.Failed:
-		icon, state = s.ErrorText.Render("✗"), s.ErrorText.Render("failed by policy")
-	case r.Registered+filtered(r) < r.Advertised:
+	case live.Closed:
+		icon, state = s.Muted.Render("·"), s.Muted.Render("closed")
+	case live.Incomplete:
 		icon, state = s.WarnText.Render("▲"), s.WarnText.Render("incomplete")
-	default:
+		if r.Failed {
+			icon, state = s.ErrorText.Render("✗"), s.ErrorText.Render("failed by policy")
+		}
+	case live.OK:
 		icon, state = s.OKText.Render("●"), s.OKText.Render("ok")
 	}
-	transport := sv.spec.Transport
+	transport := sv.Spec.Transport
 	if transport == "" {
 		transport = loader.TransportStdio
 	}
-	parts := []string{icon + " " + s.Section.Render(model.Sanitize(sv.spec.Label)), s.Muted.Render(transport), state}
+	parts := []string{icon + " " + s.Section.Render(model.Sanitize(sv.Label())), s.Muted.Render(transport), state}
 	if r != nil {
-		if sv.protocol != "" {
-			parts = append(parts, s.Muted.Render(sv.protocol))
+		if sv.Protocol != "" {
+			parts = append(parts, s.Muted.Render(sv.Protocol))
 		}
 		parts = append(parts, fmt.Sprintf("advertised %d · registered %d", r.Advertised, r.Registered))
 		if len(r.Missing) > 0 {
 			parts = append(parts, s.WarnText.Render(fmt.Sprintf("missing %d", len(r.Missing))))
 		}
-		if sv.info != "" {
-			parts = append(parts, s.Muted.Render(m.c.quote(sv.info)))
+		if sv.Info() != "" {
+			parts = append(parts, s.Muted.Render(m.c.quote(sv.Info())))
 		}
 	}
 	return strings.Join(parts, "  ")
@@ -188,18 +191,6 @@ func outcomeText(o model.Outcome) string {
 	return "dropped: " + o.Reason
 }
 
-// filtered counts the rows of r the config withholds: they are not
-// registered, and the server is no less complete for it.
-func filtered(r *model.ServerResult) int {
-	n := 0
-	for _, o := range r.Outcomes {
-		if o.Kind == model.Filtered {
-			n++
-		}
-	}
-	return n
-}
-
 // countdown is " 17s" while a connect has time left before its deadline.
 func countdown(deadline time.Time) string {
 	if deadline.IsZero() {
@@ -242,15 +233,15 @@ func (m Model) checkMark(p model.Profile, o model.Outcome) string {
 // previous list (+, ~), or differs from the lock (≠); a space otherwise.
 func (m Model) changeMark(server int, o model.Outcome) string {
 	s := m.c.styles
-	sv := m.surface.servers[server]
-	if c, ok := sv.relisted.Tool(o.Wire); ok {
+	sv := &m.surface.snap.Servers[server]
+	if c, ok := m.surface.relists[server].diff.Tool(o.Wire); ok {
 		if c.Kind == model.ToolAdded {
 			return s.OKText.Render("+")
 		}
 		return s.WarnText.Render("~")
 	}
-	if o.Wire != "" && m.pins.lock != nil && o.Index < len(sv.tools) {
-		if c, ok := m.lockChange(sv.spec.Label, sv.tools[o.Index]); ok && c.Kind != model.ToolRemoved {
+	if o.Wire != "" && m.pins.lock != nil && o.Index < len(sv.Tools) {
+		if c, ok := m.lockChange(sv.Label(), sv.Tools[o.Index]); ok && c.Kind != model.ToolRemoved {
 			return s.ErrorText.Render("≠")
 		}
 	}

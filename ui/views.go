@@ -62,7 +62,7 @@ func (m Model) selectedRef() (ref, bool) {
 
 // refOf finds the row of server label at catalogue index i.
 func (s *surface) refOf(label string, i int) (ref, bool) {
-	si, ok := s.byLabel[label]
+	si, ok := s.snap.Index(label)
 	if !ok || s.results[si] == nil || i >= len(s.results[si].Outcomes) {
 		return ref{}, false
 	}
@@ -71,11 +71,11 @@ func (s *surface) refOf(label string, i int) (ref, bool) {
 
 // refOfWire finds the first row of server label advertising wire.
 func (s *surface) refOfWire(label, wire string) (ref, bool) {
-	si, ok := s.byLabel[label]
+	si, ok := s.snap.Index(label)
 	if !ok {
 		return ref{}, false
 	}
-	for i, t := range s.servers[si].tools {
+	for i, t := range s.snap.Servers[si].Tools {
 		if t.NameOK && t.Name == wire {
 			return s.refOf(label, i)
 		}
@@ -90,49 +90,8 @@ func (s *surface) outcomeAt(r ref) (model.Outcome, model.Tool, bool) {
 		return model.Outcome{}, model.Tool{}, false
 	}
 	var t model.Tool
-	if tools := s.servers[r.server].tools; r.row < len(tools) {
+	if tools := s.snap.Servers[r.server].Tools; r.row < len(tools) {
 		t = tools[r.row]
 	}
 	return res.Outcomes[r.row], t, true
-}
-
-// registryFor returns the registry policy p builds from the surface,
-// computed once per surface change.
-func (s *surface) registryFor(i int, p model.Policy) *model.Registry {
-	if s.byPolicy == nil {
-		s.byPolicy = make(map[int]*model.Registry)
-		s.byServer = make(map[int][]*model.ServerResult)
-	}
-	r, ok := s.byPolicy[i]
-	if !ok {
-		r = p.Apply(s.catalogues())
-		s.byPolicy[i] = r
-	}
-	return r
-}
-
-// resultsOf returns the results of the policy at index i by server index,
-// nil for a server not listed. Looking a server up by label in the registry
-// costs a scan of the servers: a view asking per row would pay servers ×
-// rows.
-func (s *surface) resultsOf(i int) []*model.ServerResult {
-	reg := s.registryFor(i, s.policies[i])
-	if rs, ok := s.byServer[i]; ok {
-		return rs
-	}
-	rs := make([]*model.ServerResult, len(s.servers))
-	next := 0 // reg.Servers are the listed servers, in declaration order
-	for si, sv := range s.servers {
-		if !sv.listed {
-			continue
-		}
-		if next < len(reg.Servers) && reg.Servers[next].Server == sv.spec.Label {
-			rs[si] = &reg.Servers[next]
-			next++
-		} else if r, ok := reg.Server(sv.spec.Label); ok {
-			rs[si] = r
-		}
-	}
-	s.byServer[i] = rs
-	return rs
 }

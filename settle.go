@@ -1,0 +1,50 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/surface"
+)
+
+// settleSlack is how long past the loader's own connect timeout check and
+// call wait for the servers to settle before going on with what they have.
+const settleSlack = 5 * time.Second
+
+// errInterrupted is returned by connect when the user interrupted it.
+var errInterrupted = errors.New("interrupted")
+
+// connect opens every server of cfg and waits until each is Ready or Failed:
+// the connect-and-settle check and call share. The session is returned
+// open, for call; the caller closes it. err is errInterrupted when ctx (the
+// signals) ended first, or says that servers were still connecting after
+// the loader's timeout and some slack; the snapshot then holds them as
+// they were.
+func connect(ctx context.Context, cfg *loader.Config, timeout time.Duration, limits loader.Limits) (*loader.Session, *surface.Snapshot, error) {
+	wait := settleWait(cfg, timeout)
+	settleCtx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	session := loader.Open(cfg, loader.Options{Timeout: timeout, Limits: limits, Guard: guard})
+	snap := surface.New(cfg.Servers, cfg.Findings)
+	err := surface.Collect(settleCtx, session.Events(), snap)
+	switch {
+	case ctx.Err() != nil:
+		return session, snap, errInterrupted
+	case err != nil:
+		return session, snap, fmt.Errorf("servers still connecting after %s", wait)
+	}
+	return session, snap, nil
+}
+
+// settleWait is how long to wait for every server of cfg to settle: the
+// longest connect timeout the loader applies to one of them, plus slack.
+func settleWait(cfg *loader.Config, timeout time.Duration) time.Duration {
+	longest := loader.DefaultTimeout
+	for _, spec := range cfg.Servers {
+		longest = max(longest, spec.ConnectTimeout(timeout))
+	}
+	return longest + settleSlack
+}
