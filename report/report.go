@@ -95,9 +95,7 @@ func buildServer(a *surface.Assessment, si int) Server {
 	if st.Err != "" {
 		s.Notes = append(s.Notes, red.Text(st.Err))
 	}
-	if res.Failed {
-		s.Error = res.Err
-	}
+	s.Error = v.Error
 	s.Notes = append(s.Notes, res.Notes...)
 	s.Advertised, s.Registered = res.Advertised, res.Registered
 	s.Missing = append(s.Missing, res.Missing...)

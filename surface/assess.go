@@ -52,6 +52,11 @@ type Verdict struct {
 	// Result is the server's part of the registry; nil when it was not
 	// listed.
 	Result *model.ServerResult
+	// Error is why the policy failed the server ("" when it did not), in
+	// the policy's words and saying what that left registered: a policy
+	// that counts what passed its check before failing the server would
+	// otherwise read "1 registered" beside a count of 0.
+	Error string
 	// Lock is the server compared with its pin, with Options.Lock.
 	Lock *ServerLock
 }
@@ -113,6 +118,12 @@ func Derive(snap *Snapshot, o Options) *Assessment {
 			}
 		}
 		v.Status = statusOf(sv, v.Result)
+		if r := v.Result; r != nil && r.Failed {
+			v.Error = r.Err
+			if r.Registered == 0 && r.Advertised > 0 {
+				v.Error += "; so none of its tools is registered"
+			}
+		}
 	}
 	return a
 }
@@ -208,7 +219,7 @@ func (a *Assessment) serverFindings(si int, fs *findings) map[string]int {
 		fs.add(si, -1, Finding{Level: Warning, Kind: "note", Server: label, Evidence: red.Text(sv.Err)})
 	}
 	if res.Failed {
-		fs.add(si, -1, Finding{Level: Error, Kind: "policy-failed", Server: label, Evidence: res.Err})
+		fs.add(si, -1, Finding{Level: Error, Kind: "policy-failed", Server: label, Evidence: v.Error})
 	}
 	for _, n := range res.Notes {
 		fs.add(si, -1, Finding{Level: Warning, Kind: "note", Server: label, Evidence: n})

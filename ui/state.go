@@ -160,7 +160,7 @@ func (s *surface) layout() {
 			continue
 		default:
 			if r.Failed {
-				s.lines = append(s.lines, line{kind: lineError, server: i, text: r.Err})
+				s.lines = append(s.lines, line{kind: lineError, server: i, text: s.a.Servers[i].Error})
 			}
 			if sv.Err != "" {
 				s.lines = append(s.lines, line{kind: lineError, server: i, text: sv.Err})
