@@ -141,8 +141,6 @@ func check(cfg *loader.Config, o checkOptions, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 		return exitUsage
 	}
-	policy, _ := model.PolicyNamed(o.policy)
-	profiles, _ := parseProfiles(o.providers)
 	lock, err := readLock(o.lock, o.updateLock, o.force)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
@@ -166,14 +164,7 @@ func check(cfg *loader.Config, o checkOptions, stdout, stderr io.Writer) int {
 	if errors.Is(err, errInterrupted) {
 		return exitFound
 	}
-	a := surface.Assess(snap, surface.Options{
-		Policy:      policy,
-		Profiles:    profiles,
-		Lock:        lock,
-		LockPath:    o.lock,
-		LockUpdated: o.updateLock,
-	})
-	r := report.Build(cfg.Path, a)
+	r := checkReport(cfg, snap, o, lock)
 	if err := report.Write(stdout, r, o.format); err != nil {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 		return exitFound
@@ -196,6 +187,21 @@ func check(cfg *loader.Config, o checkOptions, stdout, stderr io.Writer) int {
 		}
 	}
 	return exitOK
+}
+
+// checkReport is check's report on snap, the servers of cfg as they
+// settled, under o's policy and providers and compared with lock (nil for
+// none). o is valid.
+func checkReport(cfg *loader.Config, snap *surface.Snapshot, o checkOptions, lock *model.Lock) *report.Report {
+	policy, _ := model.PolicyNamed(o.policy)
+	profiles, _ := parseProfiles(o.providers)
+	return report.Build(cfg.Path, surface.Assess(snap, surface.Options{
+		Policy:      policy,
+		Profiles:    profiles,
+		Lock:        lock,
+		LockPath:    o.lock,
+		LockUpdated: o.updateLock,
+	}))
 }
 
 // readLock reads the lock file at path ("" for none). A file that does not
