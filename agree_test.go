@@ -91,8 +91,8 @@ func replayOf(events []loader.Event) replay {
 }
 
 func (b replay) Events() <-chan loader.Event { return b.events }
-func (replay) Wire(string) *loader.Wire { return nil }
-func (replay) Stderr(string) string     { return "" }
+func (replay) Wire(string) *loader.Wire      { return nil }
+func (replay) Stderr(string) string          { return "" }
 func (replay) Call(context.Context, string, string, json.RawMessage) (loader.CallResult, error) {
 	return loader.CallResult{}, fmt.Errorf("replay: no calls")
 }
