@@ -28,20 +28,13 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var limits loader.Limits
 	fset.Var(&limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
 	configFormat := fset.String("config-format", "", "read PATH as this client's format (default: detected): "+formatNames())
-	fset.Usage = func() {
-		fmt.Fprintf(stderr, "usage: mcplens call [PATH] NAME [--args JSON | --args @FILE] [--policy P]\n\n"+
-			"Resolves NAME through the policy's registry (a registered name, or a wire name exactly one server advertises),\n"+
-			"makes one call and prints the request and response frames as they crossed the wire, then the result.\n"+
-			"Exit status: 0 on success, 1 when the call failed or the tool reported isError, 2 for a usage or config error\n"+
-			"or a NAME that resolves to no route or to several.\n\n")
-		fset.PrintDefaults()
-	}
-	pos, err := parseArgs(fset, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	pos, code, ok := parseCommand(fset, args, stderr, "usage: mcplens call [PATH] NAME [--args JSON | --args @FILE] [--policy P]\n\n"+
+		"Resolves NAME through the policy's registry (a registered name, or a wire name exactly one server advertises),\n"+
+		"makes one call and prints the request and response frames as they crossed the wire, then the result.\n"+
+		"Exit status: 0 on success, 1 when the call failed or the tool reported isError, 2 for a usage or config error\n"+
+		"or a NAME that resolves to no route or to several.\n\n")
+	if !ok {
+		return code
 	}
 	var path, name string
 	switch len(pos) {
@@ -75,8 +68,9 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	session, snap, err := connect(ctx, cfg, *timeout, limits)
+	session := open(cfg, *timeout, limits)
 	defer session.Close()
+	snap, err := settle(ctx, cfg, session, *timeout)
 	if errors.Is(err, errInterrupted) {
 		fmt.Fprintln(stderr, "mcplens call: interrupted")
 		return exitFound

@@ -78,18 +78,11 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fset.DurationVar(&o.timeout, "timeout", 0, "bound on each server's connect (default: the config's own, else 20s)")
 	fset.Var(&o.limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
 	fset.StringVar(&o.configFormat, "config-format", "", "read PATH as this client's format (default: detected): "+formatNames())
-	fset.Usage = func() {
-		fmt.Fprintf(stderr, "usage: mcplens check [PATH] [--policy P] [--providers LIST] [--format text|json|markdown] [--fail-on LEVEL] [--lock FILE [--update-lock [--force]]]\n\n"+
-			"Connects to every server of the config (the demo without PATH), applies the policy and prints the report.\n"+
-			"Exit status: 0 when nothing at or above --fail-on was found, 1 when something was, 2 for a usage, config or lock file error.\n\n")
-		fset.PrintDefaults()
-	}
-	pos, err := parseArgs(fset, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	pos, code, ok := parseCommand(fset, args, stderr, "usage: mcplens check [PATH] [--policy P] [--providers LIST] [--format text|json|markdown] [--fail-on LEVEL] [--lock FILE [--update-lock [--force]]]\n\n"+
+		"Connects to every server of the config (the demo without PATH), applies the policy and prints the report.\n"+
+		"Exit status: 0 when nothing at or above --fail-on was found, 1 when something was, 2 for a usage, config or lock file error.\n\n")
+	if !ok {
+		return code
 	}
 	if len(pos) > 1 {
 		fmt.Fprintf(stderr, "mcplens check: want at most one config, got %d: %s\n", len(pos), strings.Join(pos, " "))
@@ -152,7 +145,8 @@ func check(cfg *loader.Config, o checkOptions, stdout, stderr io.Writer) int {
 
 	sigCtx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	session, snap, err := connect(sigCtx, cfg, o.timeout, o.limits)
+	session := open(cfg, o.timeout, o.limits)
+	snap, err := settle(sigCtx, cfg, session, o.timeout)
 	closeErr := session.Close()
 	settled := err == nil
 	if settled {
@@ -317,6 +311,25 @@ func profileList(ps []model.Profile) string {
 		names[i] = p.Name
 	}
 	return strings.Join(names, ",")
+}
+
+// parseCommand sets a subcommand's usage (usage, then its flags' defaults,
+// on stderr) and parses its arguments (parseArgs). ok is false when the
+// subcommand is not to run; code is then its exit code: 0 for -h, 2 for
+// a usage error.
+func parseCommand(fset *flag.FlagSet, args []string, stderr io.Writer, usage string) (pos []string, code int, ok bool) {
+	fset.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fset.PrintDefaults()
+	}
+	pos, err := parseArgs(fset, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return nil, exitOK, false
+	case err != nil:
+		return nil, exitUsage, false
+	}
+	return pos, 0, true
 }
 
 // parseArgs parses flags placed before, between or after the positional

@@ -17,26 +17,30 @@ const settleSlack = 5 * time.Second
 // errInterrupted is returned by connect when the user interrupted it.
 var errInterrupted = errors.New("interrupted")
 
-// connect opens every server of cfg and waits until each is Ready or Failed:
-// the connect-and-settle check and call share. The session is returned
-// open, for call; the caller closes it. err is errInterrupted when ctx (the
-// signals) ended first, or says that servers were still connecting after
-// the loader's timeout and some slack; the snapshot then holds them as
-// they were.
-func connect(ctx context.Context, cfg *loader.Config, timeout time.Duration, limits loader.Limits) (*loader.Session, *surface.Snapshot, error) {
+// open starts a session on every server of cfg, each connect bounded by
+// timeout (0: the config's own, else loader.DefaultTimeout).
+func open(cfg *loader.Config, timeout time.Duration, limits loader.Limits) *loader.Session {
+	return loader.Open(cfg, loader.Options{Timeout: timeout, Limits: limits, Guard: guard})
+}
+
+// settle waits until every server of session (opened on cfg) is Ready or
+// Failed, and returns the snapshot: the connect-and-settle check and call
+// share. err is errInterrupted when ctx (the signals) ended first, or says
+// that servers were still connecting after the loader's timeout and some
+// slack; the snapshot then holds them as they were.
+func settle(ctx context.Context, cfg *loader.Config, session *loader.Session, timeout time.Duration) (*surface.Snapshot, error) {
 	wait := settleWait(cfg, timeout)
 	settleCtx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
-	session := loader.Open(cfg, loader.Options{Timeout: timeout, Limits: limits, Guard: guard})
 	snap := surface.New(cfg.Servers, cfg.Findings)
 	err := surface.Collect(settleCtx, session.Events(), snap)
 	switch {
 	case ctx.Err() != nil:
-		return session, snap, errInterrupted
+		return snap, errInterrupted
 	case err != nil:
-		return session, snap, fmt.Errorf("servers still connecting after %s", wait)
+		return snap, fmt.Errorf("servers still connecting after %s", wait)
 	}
-	return session, snap, nil
+	return snap, nil
 }
 
 // settleWait is how long to wait for every server of cfg to settle: the
