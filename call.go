@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -18,7 +17,6 @@ import (
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
-	"github.com/mcplens/mcplens/report"
 )
 
 // runCall is `mcplens call [PATH] NAME [--args JSON|@FILE] [--policy P]`.
@@ -31,20 +29,13 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var limits loader.Limits
 	fset.Var(&limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
 	configFormat := fset.String("config-format", "", "read PATH as this client's format (default: detected): "+formatNames())
-	fset.Usage = func() {
-		fmt.Fprintf(stderr, "usage: mcplens call [PATH] NAME [--args JSON | --args @FILE] [--policy P]\n\n"+
-			"Resolves NAME through the policy's registry (a registered name, or a wire name exactly one server advertises),\n"+
-			"makes one call and prints the request and response frames as they crossed the wire, then the result.\n"+
-			"Exit status: 0 on success, 1 when the call failed or the tool reported isError, 2 for a usage or config error\n"+
-			"or a NAME that resolves to no route or to several.\n\n")
-		fset.PrintDefaults()
-	}
-	pos, err := parseArgs(fset, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	pos, code, ok := parseCommand(fset, args, stderr, "usage: mcplens call [PATH] NAME [--args JSON | --args @FILE] [--policy P]\n\n"+
+		"Resolves NAME through the policy's registry (a registered name, or a wire name exactly one server advertises),\n"+
+		"makes one call and prints the request and response frames as they crossed the wire, then the result.\n"+
+		"Exit status: 0 on success, 1 when the call failed or the tool reported isError, 2 for a usage or config error\n"+
+		"or a NAME that resolves to no route or to several.\n\n")
+	if !ok {
+		return code
 	}
 	var path, name string
 	switch len(pos) {
@@ -78,36 +69,27 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	session := loader.Open(cfg, loader.Options{Timeout: *timeout, Limits: limits, Guard: guard})
+	session := open(cfg, *timeout, limits)
 	defer session.Close()
-	wait := settleWait(cfg, *timeout)
-	settleCtx, cancel := context.WithTimeout(ctx, wait)
-	states, err := report.Collect(settleCtx, session.Events(), cfg.Servers)
-	cancel()
-	if ctx.Err() != nil {
+	snap, err := settle(ctx, cfg, session, *timeout)
+	if errors.Is(err, errInterrupted) {
 		fmt.Fprintln(stderr, "mcplens call: interrupted")
 		return exitFound
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "mcplens call: servers still connecting after %s\n", wait)
+		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
 	}
 
-	var cats []model.Catalogue
-	for _, st := range states {
-		if st.Listed {
-			cats = append(cats, model.Catalogue{Server: st.Label, Tools: st.Tools})
-		}
-	}
-	reg := policy.Apply(cats)
+	reg := policy.Apply(snap.Catalogues())
 	// What is printed is masked as check's report is: the config's secrets
 	// and credential syntax in messages, its secrets in frames.
-	red := config.NewRedactor(cfg.Servers)
-	rt, how, err := resolve(reg, name)
+	red := snap.Redact
+	rt, how, err := reg.Resolve(name)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
-		for _, st := range states {
+		for _, st := range snap.Servers {
 			if !st.Listed {
-				fmt.Fprintf(stderr, "  (server %s is not in the registry: %s %s)\n", model.Sanitize(st.Label), st.State, model.Sanitize(red.Text(st.Err)))
+				fmt.Fprintf(stderr, "  (server %s is not in the registry: %s %s)\n", model.Sanitize(st.Label()), st.State, model.Sanitize(red.Text(st.Err)))
 			}
 		}
 		return exitUsage
@@ -156,52 +138,6 @@ func readArgs(v string, stdin io.Reader) (json.RawMessage, error) {
 	return data, nil
 }
 
-// resolve finds the route NAME names under reg: a registered name, or else
-// a wire name that exactly one server advertises and that has a route. how
-// says which it was.
-func resolve(reg *model.Registry, name string) (rt model.Route, how string, err error) {
-	if rt, ok := reg.Lookup(name); ok {
-		return rt, "registered name", nil
-	}
-	var rows []model.Outcome
-	var servers []string
-	for _, s := range reg.Servers {
-		for _, o := range s.Outcomes {
-			if o.Wire == name {
-				rows = append(rows, o)
-				if !slices.Contains(servers, o.Server) {
-					servers = append(servers, o.Server)
-				}
-			}
-		}
-	}
-	q := model.Sanitize(fmt.Sprintf("%q", name))
-	switch len(servers) {
-	case 0:
-		return rt, "", fmt.Errorf("no tool %s under policy %s: not a registered name, and no server advertises it as a wire name", q, reg.Policy)
-	case 1:
-		for _, o := range rows {
-			if o.Live() {
-				if rt, ok := reg.Lookup(o.Name); ok {
-					return rt, "wire name, registered as " + o.Name, nil
-				}
-			}
-		}
-		o := rows[0]
-		return rt, "", fmt.Errorf("wire name %s of %s has no route under policy %s: %s: %s", q, model.Sanitize(o.Server), reg.Policy, o.Kind, model.Sanitize(o.Reason))
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "wire name %s is advertised by %d servers; under policy %s call one by its registered name:", q, len(servers), reg.Policy)
-	for _, o := range rows {
-		line := fmt.Sprintf("server %s: registered as %s", o.Server, orNone(o.Name))
-		if !o.Live() {
-			line += fmt.Sprintf(" (%s: %s)", o.Kind, o.Reason)
-		}
-		b.WriteString("\n  " + model.Sanitize(line))
-	}
-	return rt, "", errors.New(b.String())
-}
-
 // indent returns a JSON value indented, or as it came when it is not JSON.
 func indent(raw json.RawMessage) string {
 	var b bytes.Buffer
@@ -225,11 +161,4 @@ func clip(s string, n int) string {
 		return s
 	}
 	return s[:n] + "..."
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "(none)"
-	}
-	return s
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
+	"github.com/mcplens/mcplens/surface"
 )
 
 // Exit codes of check and call.
@@ -28,10 +29,6 @@ const (
 	exitFound = 1 // something at or above --fail-on; the call failed
 	exitUsage = 2 // a usage, config or lock file error
 )
-
-// settleSlack is how long past the loader's own connect timeout check waits
-// for the servers to settle before reporting what it has.
-const settleSlack = 5 * time.Second
 
 // checkOptions are check's flags; mcplens PATH without a terminal runs check
 // with the defaults and its own --policy and --lock.
@@ -82,18 +79,11 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fset.DurationVar(&o.timeout, "timeout", 0, "bound on each server's connect (default: the config's own, else 20s)")
 	fset.Var(&o.limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
 	fset.StringVar(&o.configFormat, "config-format", "", "read PATH as this client's format (default: detected): "+formatNames())
-	fset.Usage = func() {
-		fmt.Fprintf(stderr, "usage: mcplens check [PATH] [--policy P] [--providers LIST] [--format text|json|markdown] [--fail-on LEVEL] [--lock FILE [--update-lock [--force]]]\n\n"+
-			"Connects to every server of the config (the demo without PATH), applies the policy and prints the report.\n"+
-			"Exit status: 0 when nothing at or above --fail-on was found, 1 when something was, 2 for a usage, config or lock file error.\n\n")
-		fset.PrintDefaults()
-	}
-	pos, err := parseArgs(fset, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	pos, code, ok := parseCommand(fset, args, stderr, "usage: mcplens check [PATH] [--policy P] [--providers LIST] [--format text|json|markdown] [--fail-on LEVEL] [--lock FILE [--update-lock [--force]]]\n\n"+
+		"Connects to every server of the config (the demo without PATH), applies the policy and prints the report.\n"+
+		"Exit status: 0 when nothing at or above --fail-on was found, 1 when something was, 2 for a usage, config or lock file error.\n\n")
+	if !ok {
+		return code
 	}
 	if len(pos) > 1 {
 		fmt.Fprintf(stderr, "mcplens check: want at most one config, got %d: %s\n", len(pos), strings.Join(pos, " "))
@@ -145,45 +135,40 @@ func check(cfg *config.Config, o checkOptions, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 		return exitUsage
 	}
-	policy, _ := model.PolicyNamed(o.policy)
-	profiles, _ := parseProfiles(o.providers)
 	lock, err := readLock(o.lock, o.updateLock, o.force)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 		return exitUsage
 	}
 	if lock != nil && lock.Outdated() {
-		fmt.Fprintf(stderr, "mcplens check: %s\n", model.Sanitize(report.OutdatedLock(o.lock, lock, o.updateLock)))
+		fmt.Fprintf(stderr, "mcplens check: %s\n", model.Sanitize(surface.OutdatedLock(o.lock, lock, o.updateLock)))
 	}
 
-	states, settled, err := connect(cfg, o.timeout, o.limits)
+	sigCtx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	session := open(cfg, o.timeout, o.limits)
+	snap, err := settle(sigCtx, cfg, session, o.timeout)
+	closeErr := session.Close()
+	settled := err == nil
+	if settled {
+		err = closeErr // a child that could not be reaped
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 	}
 	if errors.Is(err, errInterrupted) {
 		return exitFound
 	}
-	in := report.Input{
-		Config:      cfg.Path,
-		Policy:      policy,
-		Profiles:    profiles,
-		Servers:     states,
-		Lock:        lock,
-		LockPath:    o.lock,
-		LockUpdated: o.updateLock,
-	}
-	// Whatever the report quotes is masked as the interface masks it.
-	in.Redact, in.ConfigFindings = config.NewRedactor(cfg.Servers), cfg.Findings
-	r := report.Build(in)
+	r := checkReport(cfg, snap, o, lock)
 	if err := report.Write(stdout, r, o.format); err != nil {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 		return exitFound
 	}
 	if o.updateLock {
-		for _, why := range report.KeptPins(lock, states) {
+		for _, why := range surface.KeptPins(lock, snap) {
 			fmt.Fprintf(stderr, "mcplens check: %s\n", model.Sanitize(why))
 		}
-		if err := writeLock(o.lock, report.UpdatedLock(lock, states), o.force); err != nil {
+		if err := writeLock(o.lock, surface.UpdatedLock(lock, snap), o.force); err != nil {
 			fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 			return exitFound
 		}
@@ -199,40 +184,19 @@ func check(cfg *config.Config, o checkOptions, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// errInterrupted is returned by connect when the user interrupted it.
-var errInterrupted = errors.New("interrupted")
-
-// connect opens every server of cfg, waits until each is Ready or Failed,
-// closes the session and returns what it saw. settled is false when a server
-// was still connecting after the loader's timeout (and some slack) or when
-// the user interrupted; err then says which, or that a child could not be
-// reaped.
-func connect(cfg *config.Config, timeout time.Duration, limits loader.Limits) (states []report.ServerState, settled bool, err error) {
-	sigCtx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
-	wait := settleWait(cfg, timeout)
-	ctx, cancel := context.WithTimeout(sigCtx, wait)
-	defer cancel()
-	session := loader.Open(cfg, loader.Options{Timeout: timeout, Limits: limits, Guard: guard})
-	states, err = report.Collect(ctx, session.Events(), cfg.Servers)
-	closeErr := session.Close()
-	switch {
-	case sigCtx.Err() != nil:
-		return states, false, errInterrupted
-	case err != nil:
-		return states, false, fmt.Errorf("servers still connecting after %s", wait)
-	}
-	return states, true, closeErr
-}
-
-// settleWait is how long to wait for every server of cfg to settle: the
-// longest connect timeout the loader applies to one of them, plus slack.
-func settleWait(cfg *config.Config, timeout time.Duration) time.Duration {
-	longest := loader.DefaultTimeout
-	for _, spec := range cfg.Servers {
-		longest = max(longest, loader.ConnectTimeout(spec, timeout))
-	}
-	return longest + settleSlack
+// checkReport is check's report on snap, the servers of cfg as they
+// settled, under o's policy and providers and compared with lock (nil for
+// none). o is valid.
+func checkReport(cfg *config.Config, snap *surface.Snapshot, o checkOptions, lock *model.Lock) *report.Report {
+	policy, _ := model.PolicyNamed(o.policy)
+	profiles, _ := parseProfiles(o.providers)
+	return report.Build(cfg.Path, surface.Assess(snap, surface.Options{
+		Policy:      policy,
+		Profiles:    profiles,
+		Lock:        lock,
+		LockPath:    o.lock,
+		LockUpdated: o.updateLock,
+	}))
 }
 
 // readLock reads the lock file at path ("" for none). A file that does not
@@ -348,6 +312,25 @@ func profileList(ps []model.Profile) string {
 		names[i] = p.Name
 	}
 	return strings.Join(names, ",")
+}
+
+// parseCommand sets a subcommand's usage (usage, then its flags' defaults,
+// on stderr) and parses its arguments (parseArgs). ok is false when the
+// subcommand is not to run; code is then its exit code: 0 for -h, 2 for
+// a usage error.
+func parseCommand(fset *flag.FlagSet, args []string, stderr io.Writer, usage string) (pos []string, code int, ok bool) {
+	fset.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fset.PrintDefaults()
+	}
+	pos, err := parseArgs(fset, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return nil, exitOK, false
+	case err != nil:
+		return nil, exitUsage, false
+	}
+	return pos, 0, true
 }
 
 // parseArgs parses flags placed before, between or after the positional

@@ -16,7 +16,7 @@ import (
 // is empty.
 func configWith(path string, opts config.Options) (*config.Config, error) {
 	if path == "" {
-		return loadConfig("")
+		return demoConfig()
 	}
 	return config.LoadWith(path, opts)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
+	"github.com/mcplens/mcplens/surface"
 )
 
 // mutatingConfig writes a config running the mutating test server at a
@@ -147,28 +148,29 @@ func TestLockListChanged(t *testing.T) {
 	defer s.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	states, err := report.Collect(ctx, s.Events(), cfg.Servers)
-	if err != nil || states[0].State != loader.Ready {
-		t.Fatalf("connecting: %v, state %v (%s)", err, states[0].State, states[0].Err)
+	snap := surface.New(cfg.Servers, cfg.Findings)
+	err = surface.Collect(ctx, s.Events(), snap)
+	if st := snap.Servers[0]; err != nil || st.State != loader.Ready {
+		t.Fatalf("connecting: %v, state %v (%s)", err, st.State, st.Err)
 	}
-	lock := report.UpdatedLock(nil, states)
+	lock := surface.UpdatedLock(nil, snap)
 
 	if err := syscall.Kill(s.Pid("m"), syscall.SIGUSR1); err != nil {
 		t.Fatal(err)
 	}
-	st := states[0]
+	st := &snap.Servers[0]
 	for st.State != loader.Ready || len(st.Tools) != 3 || st.Tools[2].Name != "upload" {
 		select {
 		case ev, ok := <-s.Events():
 			if !ok {
 				t.Fatal("events closed before the relisting")
 			}
-			st.Apply(ev)
+			snap.Apply(ev)
 		case <-ctx.Done():
 			t.Fatalf("no relisting after tools/list_changed; last tools %v", st.Tools)
 		}
 	}
-	r := report.Build(report.Input{Config: cfg.Path, Policy: model.Policies()[0], Servers: []report.ServerState{st}, Lock: lock})
+	r := report.Build(cfg.Path, surface.Assess(snap, surface.Options{Policy: model.Policies()[0], Lock: lock}))
 	if got := withoutHashes(t, r.Servers[0].Lock.Changes); !reflect.DeepEqual(got, wantDiff) {
 		t.Errorf("changes after list_changed =\n%s\nwant\n%s", js(got), js(wantDiff))
 	}

@@ -181,11 +181,8 @@ func run(args []string, stderr io.Writer) int {
 	return 0
 }
 
-// loadConfig loads the config at path, or the demo's when path is empty.
-func loadConfig(path string) (*config.Config, error) {
-	if path != "" {
-		return config.Load(path)
-	}
+// demoConfig is the built-in demo's config: its servers are this binary.
+func demoConfig() (*config.Config, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("finding the mcplens binary for the demo servers: %w", err)

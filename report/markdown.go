@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/surface"
 )
 
 // writeMarkdown renders the report as GitHub-flavoured Markdown, to paste
@@ -73,7 +74,7 @@ func writeMarkdownServer(bw *bufio.Writer, r *Report, s Server) {
 		items = append(items, "**error:** "+mdText(s.Error))
 	}
 	if s.Stderr != "" {
-		items = append(items, "stderr: "+mdCode(lastLines(s.Stderr, 4)))
+		items = append(items, "stderr: "+mdCode(surface.LastLines(s.Stderr, 4)))
 	}
 	for _, n := range s.Notes {
 		items = append(items, "note: "+mdText(n))

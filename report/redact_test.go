@@ -10,6 +10,7 @@ import (
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
+	"github.com/mcplens/mcplens/surface"
 )
 
 // writeAll renders r in every format, by format.
@@ -37,15 +38,15 @@ func TestReportMasksConfigSecrets(t *testing.T) {
 		{Label: "local", Command: "srv", Env: []config.EnvVar{{Key: "SERVICE_PASSWORD", Value: "ENVPASS55"}}},
 	}
 	hint := "(the server wants authorization: mcplens does not run OAuth; give a token in the config's headers)"
-	states := []report.ServerState{
-		{Label: "remote", State: loader.Failed,
+	specs[1].Findings = []string{"3:5: args: ${env:X} is not set; the client passes an empty string"}
+	states := []state{
+		{spec: specs[0], ev: &loader.Event{Server: "remote", State: loader.Failed,
 			Err:    `connecting to http://127.0.0.1:9/mcp?token=****: Post "http://127.0.0.1:9/mcp?token=QTOKEN42": 401 ` + hint,
-			Stderr: "rejected HEADERVALUE77\n"},
-		{Label: "local", State: loader.Ready, Listed: true, Err: "listing cut short after ENVPASS55",
-			Faults: []model.Finding{{Severity: model.Warn, Kind: "protocol", Server: "local", Evidence: "stdout carries text that is not JSON: using ENVPASS55"}},
-			Config: []string{"3:5: args: ${env:X} is not set; the client passes an empty string"}},
+			Stderr: "rejected HEADERVALUE77\n"}},
+		{spec: specs[1], ev: &loader.Event{Server: "local", State: loader.Ready, Err: "listing cut short after ENVPASS55",
+			Findings: []model.Finding{{Severity: model.Warn, Kind: "protocol", Server: "local", Evidence: "stdout carries text that is not JSON: using ENVPASS55"}}}},
 	}
-	r := report.Build(report.Input{Config: "c", Policy: mustPolicy(t, "lionagi"), Servers: states, Redact: config.NewRedactor(specs)})
+	r := build("c", surface.Options{Policy: mustPolicy(t, "lionagi")}, states...)
 	for format, out := range writeAll(t, r) {
 		for _, secret := range []string{"QTOKEN42", "HEADERVALUE77", "ENVPASS55"} {
 			if strings.Contains(out, secret) {
@@ -63,13 +64,13 @@ func TestReportMasksConfigSecrets(t *testing.T) {
 // format, at warning, and --fail-on warning fails on them.
 func TestReportListsConfigAndProtocolFindings(t *testing.T) {
 	st := ready("h", tool(`{"name":"echo"}`))
-	st.Faults = []model.Finding{
+	st.ev.Findings = []model.Finding{
 		{Severity: model.Warn, Kind: "protocol", Server: "h", Evidence: "stdout carries text that is not JSON: hostile banner"},
 		{Severity: model.Warn, Kind: "protocol", Server: "h", Evidence: "answers id 9999, which no request is waiting for"},
 	}
-	st.Config = []string{`4:7: unknown key "bogus": Cursor does not read it`, "5:9: args: ${env:NOPE} is not set; the client passes an empty string"}
-	r := report.Build(report.Input{Config: "c", Policy: mustPolicy(t, "lionagi"), Profiles: model.DefaultProfiles(),
-		Servers: []report.ServerState{st}, ConfigFindings: []string{"the file has comments or trailing commas, which are not JSON: Claude Desktop would reject it"}})
+	st.spec.Findings = []string{`4:7: unknown key "bogus": Cursor does not read it`, "5:9: args: ${env:NOPE} is not set; the client passes an empty string"}
+	snap := snapshot([]string{"the file has comments or trailing commas, which are not JSON: Claude Desktop would reject it"}, st)
+	r := report.Build("c", surface.Assess(snap, surface.Options{Policy: mustPolicy(t, "lionagi"), Profiles: model.DefaultProfiles()}))
 	want := []string{"warning protocol h", "warning config h"}
 	got := kinds(r)
 	for _, w := range want {
@@ -104,9 +105,9 @@ func TestMarkdownNeutralisesServerText(t *testing.T) {
 	text := "ping @octocat and cc @org/team, see https://evil.example/x?a=b or www.evil.example, mail root@evil.example, " +
 		"fixes #12 and GH-7, costs $5, math $x^2$ and $$y$$, ``code`` kept"
 	st := ready("h", tool(`{"name":"echo"}`))
-	st.Faults = []model.Finding{{Severity: model.Warn, Kind: "protocol", Server: "h", Evidence: text}}
-	r := report.Build(report.Input{Config: "cfg @admin", Policy: mustPolicy(t, "lionagi"), Profiles: model.DefaultProfiles(),
-		Servers: []report.ServerState{st, {Label: "fail", State: loader.Failed, Err: text}}})
+	st.ev.Findings = []model.Finding{{Severity: model.Warn, Kind: "protocol", Server: "h", Evidence: text}}
+	r := build("cfg @admin", surface.Options{Policy: mustPolicy(t, "lionagi"), Profiles: model.DefaultProfiles()},
+		st, failed("fail", text, ""))
 	var b bytes.Buffer
 	if err := report.Write(&b, r, "markdown"); err != nil {
 		t.Fatal(err)

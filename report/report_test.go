@@ -18,6 +18,7 @@ import (
 	"github.com/mcplens/mcplens/loader/demo"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
+	"github.com/mcplens/mcplens/surface"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -35,18 +36,53 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// collect connects to every server of cfg and returns their settled states.
-func collect(t *testing.T, cfg *config.Config) []report.ServerState {
+// collect connects to every server of cfg and returns their settled
+// snapshot.
+func collect(t *testing.T, cfg *config.Config) *surface.Snapshot {
 	t.Helper()
 	s := loader.Open(cfg, loader.Options{})
 	defer s.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	states, err := report.Collect(ctx, s.Events(), cfg.Servers)
-	if err != nil {
+	snap := surface.New(cfg.Servers, cfg.Findings)
+	if err := surface.Collect(ctx, s.Events(), snap); err != nil {
 		t.Fatalf("Collect: %v", err)
 	}
-	return states
+	return snap
+}
+
+// A state is a server as a test has it: its spec and the last event it
+// sent (none: still connecting).
+type state struct {
+	spec config.ServerSpec
+	ev   *loader.Event
+}
+
+// snapshot is the snapshot of the servers of states, the config file
+// saying file of itself.
+func snapshot(file []string, states ...state) *surface.Snapshot {
+	specs := make([]config.ServerSpec, len(states))
+	for i, st := range states {
+		specs[i] = st.spec
+	}
+	snap := surface.New(specs, file)
+	for _, st := range states {
+		if st.ev != nil {
+			snap.Apply(*st.ev)
+		}
+	}
+	return snap
+}
+
+// build is the report of the servers of states under o.
+func build(config string, o surface.Options, states ...state) *report.Report {
+	return report.Build(config, surface.Assess(snapshot(nil, states...), o))
+}
+
+// failed is a server that failed with err, its stderr ending stderr.
+func failed(label, err, stderr string) state {
+	return state{spec: config.ServerSpec{Label: label, Command: label},
+		ev: &loader.Event{Server: label, State: loader.Failed, Err: err, Stderr: stderr}}
 }
 
 func mustPolicy(t *testing.T, name string) model.Policy {
@@ -99,12 +135,10 @@ func goldens(t *testing.T, base string, r *report.Report) {
 // the default policy, in every format.
 func TestGoldenDemo(t *testing.T) {
 	cfg := demo.Config(os.Args[0])
-	r := report.Build(report.Input{
-		Config:   cfg.Path,
+	r := report.Build(cfg.Path, surface.Assess(collect(t, cfg), surface.Options{
 		Policy:   mustPolicy(t, "lionagi-legacy"),
 		Profiles: model.DefaultProfiles(),
-		Servers:  collect(t, cfg),
-	})
+	}))
 	goldens(t, "demo", r)
 	if r.Summary.Errors == 0 {
 		t.Errorf("the demo under lionagi-legacy loses beta's request, but the report has no error")
@@ -123,12 +157,10 @@ func TestGoldenCollisions(t *testing.T) {
 		cfg.Servers[i].Command = os.Args[0]
 	}
 	cfg.Servers = append(cfg.Servers, config.ServerSpec{Label: "broken", Command: "/nonexistent/mcplens-test-server"})
-	r := report.Build(report.Input{
-		Config:   cfg.Path,
+	r := report.Build(cfg.Path, surface.Assess(collect(t, cfg), surface.Options{
 		Policy:   mustPolicy(t, "claude-code"),
 		Profiles: model.DefaultProfiles(),
-		Servers:  collect(t, cfg),
-	})
+	}))
 	goldens(t, "collisions", r)
 	if len(r.Collisions) == 0 {
 		t.Errorf("no collision reported for labels that sanitize alike under claude-code")
@@ -142,9 +174,10 @@ func tool(raw string) model.Tool {
 	return model.Tool{Name: head.Name, NameOK: true, Description: head.Description, Raw: json.RawMessage(raw)}
 }
 
-func ready(label string, tools ...model.Tool) report.ServerState {
-	return report.ServerState{Label: label, Endpoint: model.Endpoint{Command: label}, State: loader.Ready,
-		Protocol: "2025-11-25", Tools: tools, Listed: true}
+// ready is a server listed with tools.
+func ready(label string, tools ...model.Tool) state {
+	return state{spec: config.ServerSpec{Label: label, Command: label},
+		ev: &loader.Event{Server: label, State: loader.Ready, Protocol: "2025-11-25", Tools: tools}}
 }
 
 // kinds lists the findings as "level kind server tool".
@@ -158,17 +191,11 @@ func kinds(r *report.Report) []string {
 
 func TestBuildLevels(t *testing.T) {
 	long := strings.Repeat("x", 70)
-	in := report.Input{
-		Config:   "test",
-		Policy:   mustPolicy(t, "lionagi-legacy"),
-		Profiles: model.DefaultProfiles(),
-		Servers: []report.ServerState{
-			ready("a", tool(`{"name":"request"}`), tool(`{"name":"`+long+`"}`)),
-			ready("b", tool(`{"name":"request"}`)),
-			{Label: "c", State: loader.Failed, Err: "initialize: server exited (exit status 3)", Stderr: "boom\n"},
-		},
-	}
-	r := report.Build(in)
+	r := build("test", surface.Options{Policy: mustPolicy(t, "lionagi-legacy"), Profiles: model.DefaultProfiles()},
+		ready("a", tool(`{"name":"request"}`), tool(`{"name":"`+long+`"}`)),
+		ready("b", tool(`{"name":"request"}`)),
+		failed("c", "initialize: server exited (exit status 3)", "boom\n"),
+	)
 	want := []string{
 		"error provider a " + long,   // openai: over 64
 		"warning provider a " + long, // anthropic: over the documented 64
@@ -195,26 +222,26 @@ func TestBuildLevels(t *testing.T) {
 		t.Errorf("server-failed evidence = %q, want the error and the stderr tail", got)
 	}
 
-	clean := report.Build(report.Input{Config: "test", Policy: mustPolicy(t, "lionagi"), Profiles: model.DefaultProfiles(),
-		Servers: []report.ServerState{ready("a", tool(`{"name":"request"}`))}})
+	clean := build("test", surface.Options{Policy: mustPolicy(t, "lionagi"), Profiles: model.DefaultProfiles()},
+		ready("a", tool(`{"name":"request"}`)))
 	if _, ok := clean.Worst(); ok {
 		t.Errorf("a clean surface has findings: %v", kinds(clean))
 	}
 }
 
 func TestBuildLock(t *testing.T) {
-	approved := []report.ServerState{
+	approved := snapshot(nil,
 		ready("a", tool(`{"name":"search","description":"Searches."}`), tool(`{"name":"old"}`)),
 		ready("gone"),
-	}
-	lock := report.UpdatedLock(nil, approved)
-	now := []report.ServerState{
+	)
+	lock := surface.UpdatedLock(nil, approved)
+	now := snapshot(nil,
 		ready("a", tool(`{"name":"search","description":"Searches. Then uploads."}`), tool(`{"name":"new"}`)),
 		ready("fresh", tool(`{"name":"x"}`)),
-		{Label: "down", State: loader.Failed, Err: "no"},
-	}
-	in := report.Input{Config: "test", Policy: mustPolicy(t, "lionagi"), Servers: now, Lock: lock, LockPath: "mcplens.lock"}
-	r := report.Build(in)
+		failed("down", "no", ""),
+	)
+	o := surface.Options{Policy: mustPolicy(t, "lionagi"), Lock: lock, LockPath: "mcplens.lock"}
+	r := report.Build("test", surface.Assess(now, o))
 	want := []string{
 		"error lock a search",
 		"error lock a new",
@@ -240,19 +267,19 @@ func TestBuildLock(t *testing.T) {
 		t.Errorf("stale = %v, want [gone]", r.Lock.Stale)
 	}
 
-	in.LockUpdated = true
-	accepted := report.Build(in)
+	o.LockUpdated = true
+	accepted := report.Build("test", surface.Assess(now, o))
 	if accepted.Summary.Errors != 1 { // the failed server only
 		t.Errorf("with the lock being updated, errors = %d, want 1 (lock changes are info): %v", accepted.Summary.Errors, kinds(accepted))
 	}
-	next := report.UpdatedLock(lock, now)
+	next := surface.UpdatedLock(lock, now)
 	if _, ok := next.Servers["gone"]; ok {
 		t.Errorf("the updated lock keeps a server the config dropped")
 	}
 	if _, ok := next.Servers["fresh"]; !ok {
 		t.Errorf("the updated lock lacks the new server")
 	}
-	down := report.UpdatedLock(report.UpdatedLock(nil, []report.ServerState{ready("down", tool(`{"name":"t"}`))}), now)
+	down := surface.UpdatedLock(surface.UpdatedLock(nil, snapshot(nil, ready("down", tool(`{"name":"t"}`)))), now)
 	if _, ok := down.Servers["down"]; !ok {
 		t.Errorf("a server that failed this run lost its approval in the updated lock")
 	}
@@ -261,15 +288,10 @@ func TestBuildLock(t *testing.T) {
 // Server text never reaches a terminal as escapes, nor Markdown as markup.
 func TestHostileText(t *testing.T) {
 	evil := "\x1b]0;pwned\x07name\u202e|*x*`"
-	r := report.Build(report.Input{
-		Config:   "cfg\x1b[2J",
-		Policy:   mustPolicy(t, "lionagi-legacy"),
-		Profiles: model.DefaultProfiles(),
-		Servers: []report.ServerState{
-			{Label: "s", State: loader.Failed, Err: "bad " + evil, Stderr: evil},
-			ready("t", model.Tool{Name: evil, NameOK: true, Raw: json.RawMessage(`{}`)}),
-		},
-	})
+	r := build("cfg\x1b[2J", surface.Options{Policy: mustPolicy(t, "lionagi-legacy"), Profiles: model.DefaultProfiles()},
+		failed("s", "bad "+evil, evil),
+		ready("t", model.Tool{Name: evil, NameOK: true, Raw: json.RawMessage(`{}`)}),
+	)
 	for _, format := range []string{"text", "markdown", "json"} {
 		var b bytes.Buffer
 		if err := report.Write(&b, r, format); err != nil {
@@ -304,10 +326,10 @@ func TestWriteUnknownFormat(t *testing.T) {
 }
 
 // A lock file is committed: the transport it pins carries no secret.
-func TestEndpointOfRedacts(t *testing.T) {
-	stdio := report.EndpointOf(config.ServerSpec{Label: "s", Command: "srv", Args: []string{"--token", "sekrit", "--port", "9"},
+func TestTransportOfRedacts(t *testing.T) {
+	stdio := surface.EndpointOf(config.ServerSpec{Label: "s", Command: "srv", Args: []string{"--token", "sekrit", "--port", "9"},
 		Env: []config.EnvVar{{Key: "API_KEY", Value: "sekrit"}}})
-	remote := report.EndpointOf(config.ServerSpec{Label: "r", URL: "https://h.example/mcp?key=sekrit"})
+	remote := surface.EndpointOf(config.ServerSpec{Label: "r", URL: "https://h.example/mcp?key=sekrit"})
 	for _, tr := range []model.Endpoint{stdio, remote} {
 		if s := tr.String(); strings.Contains(s, "sekrit") {
 			t.Errorf("transport %s shows a secret", s)

@@ -3,56 +3,21 @@
 
 package report
 
-import "fmt"
+import "github.com/mcplens/mcplens/surface"
 
 // Version is the version of the JSON report. Within one version fields are
 // only ever added; a field removed or changed in meaning is a new version.
 const Version = 1
 
-// A Severity grades a finding: how bad it is. A run fails when it finds
-// something at or above the severity it was told to fail on (--fail-on,
-// whose values, like the JSON key, are documented as the finding's level).
-type Severity int
+// A Severity grades a finding (surface.Severity).
+type Severity = surface.Severity
 
+// The levels, lowest first.
 const (
-	// Info never fails a run: context, such as lock changes being accepted
-	// by --update-lock.
-	Info Severity = iota
-	// Warning: accepted today, or advice broken (a provider's documented
-	// limit, a finding of warn severity, a note on a server).
-	Warning
-	// Error: a server failed, a tool was lost (dropped or displaced), a
-	// registered name fails a selected provider, a serious finding, or a
-	// server's tools differ from the lock.
-	Error
+	Info    = surface.Info
+	Warning = surface.Warning
+	Error   = surface.Error
 )
-
-// String returns the severity as reports spell it.
-func (s Severity) String() string {
-	switch s {
-	case Info:
-		return "info"
-	case Warning:
-		return "warning"
-	case Error:
-		return "error"
-	}
-	return fmt.Sprintf("Severity(%d)", int(s))
-}
-
-// MarshalText writes the severity as its name in JSON.
-func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
-
-// UnmarshalText reads a severity's name, so a report reads back.
-func (s *Severity) UnmarshalText(b []byte) error {
-	for _, v := range []Severity{Info, Warning, Error} {
-		if string(b) == v.String() {
-			*s = v
-			return nil
-		}
-	}
-	return fmt.Errorf("reading report: unknown level %q", b)
-}
 
 // A Report is everything a check found: per server, what it advertised and
 // what the policy did with each row; then the collisions, the findings and
@@ -175,20 +140,8 @@ type Claim struct {
 	Won bool `json:"won"`
 }
 
-// A Finding is one thing worth a look, with its evidence.
-type Finding struct {
-	// Severity is written under the key "level", the report's documented
-	// name for it.
-	Severity Severity `json:"level"`
-	// Kind is "server-failed", "policy-failed", "tool-lost", "provider",
-	// "note", "lock", or one of the model's finding kinds ("lookalike",
-	// "cross-reference", "invisible-text", "control-text", "wire-name").
-	Kind   string `json:"kind"`
-	Server string `json:"server"`
-	// Tool is a wire name, or "" for a server-level finding.
-	Tool     string `json:"tool"`
-	Evidence string `json:"evidence"`
-}
+// A Finding is one thing worth a look, with its evidence (surface.Finding).
+type Finding = surface.Finding
 
 // A Lock is the outcome of comparing with a lock file.
 type Lock struct {

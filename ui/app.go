@@ -58,7 +58,8 @@ func New(title string, specs []config.ServerSpec, backend Backend) Model {
 		profiles: model.DefaultProfiles(),
 	}
 	e.surface = newSurface(specs, e.policies)
-	e.c.redact = e.surface.redact
+	e.surface.profiles = e.profiles
+	e.c.redact = e.surface.snap.Redact
 	m := Model{
 		env:        e,
 		servers:    serversView{list: list{e: e}},
@@ -129,7 +130,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(waitEvent(m.backend.Events()), m.diffRelists())
 	case derivedMsg[*compareTable]:
 		return m.compare.Update(msg)
-	case derivedMsg[[]model.Finding]:
+	case derivedMsg[foundList]:
 		return m.findings.Update(msg)
 	case relistedMsg:
 		if m.surface.adoptRelisted(msg) {

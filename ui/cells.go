@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/mcplens/mcplens/model"
 )
 
 // columns is the width of each column of a tool table.
@@ -33,18 +31,6 @@ func clamp(v, lo, hi int) int { return max(lo, min(v, hi)) }
 func cell(s string, w int) string {
 	s = truncate(s, w, "…")
 	return s + strings.Repeat(" ", max(0, w-textWidth(s)))
-}
-
-// filtered counts the rows of r the config withholds: they are not
-// registered, and the server is no less complete for it.
-func filtered(r *model.ServerResult) int {
-	n := 0
-	for _, o := range r.Outcomes {
-		if o.Kind == model.Filtered {
-			n++
-		}
-	}
-	return n
 }
 
 // countdown is " 17s" while a connect has time left before its deadline.

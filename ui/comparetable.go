@@ -28,12 +28,12 @@ type compareEntry struct {
 // compareOf takes what building the table reads of s now, and returns the
 // computation.
 func compareOf(s *surface) func() *compareTable {
-	cats := s.catalogues() // the listed servers', in order
+	cats := s.snap.Catalogues() // the listed servers', in order
 	policies := s.policies
-	start := make([]int, len(s.servers))
-	count := make([]int, len(s.servers))
+	start := make([]int, len(s.snap.Servers))
+	count := make([]int, len(s.snap.Servers))
 	n := 0
-	for si := range s.servers {
+	for si := range s.snap.Servers {
 		start[si] = -1
 		if tools, listed := s.toolsOf(si); listed {
 			start[si], count[si] = n, len(tools)

@@ -112,7 +112,7 @@ func firstLine(s string, n int) string {
 // re-listed (after tools/list_changed).
 func (m *Model) relistLines(o model.Outcome) []string {
 	s := m.c.styles
-	i, ok := m.surface.byLabel[o.Server]
+	i, ok := m.surface.snap.Index(o.Server)
 	if !ok || o.Wire == "" {
 		return nil
 	}

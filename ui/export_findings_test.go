@@ -3,8 +3,8 @@ package ui
 import (
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcplens/mcplens/model"
+	live "github.com/mcplens/mcplens/surface"
 )
 
 // FindingList returns the list the findings view shows of m's surface.
-func FindingList(m tea.Model) []model.Finding { return findingsOf(m.(Model).surface)() }
+func FindingList(m tea.Model) []live.Finding { return findingsOf(m.(Model).surface)().list }

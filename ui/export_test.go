@@ -4,7 +4,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/loader"
-	"github.com/mcplens/mcplens/model"
 )
 
 // EventMsg wraps a loader event the way the program delivers it.
@@ -73,11 +72,12 @@ func Settle(m tea.Model) tea.Model {
 // command for it was made already.
 func (m Model) relistsLacking() []tea.Cmd {
 	var cmds []tea.Cmd
-	for i, sv := range m.surface.servers {
-		if sv.prev == nil {
+	for i := range m.surface.relists {
+		r, sv := &m.surface.relists[i], &m.surface.snap.Servers[i]
+		if !r.pending || sv.Prev == nil {
 			continue
 		}
-		list, old, cur := sv.lists, sv.prev, sv.tools
+		list, old, cur := r.lists, sv.Prev, sv.Tools
 		cmds = append(cmds, func() tea.Msg {
 			return relistedMsg{server: i, list: list, diff: relistDiff(old, cur)}
 		})
@@ -92,8 +92,8 @@ func (m Model) lacking() tea.Cmd {
 	switch {
 	case m.view == viewCompare && !m.compare.table.ready(s.gen):
 		return deriveCmd(s.gen, func() func() *compareTable { return compareOf(s) })
-	case m.view == viewFindings && !m.findings.found.ready(s.gen):
-		return deriveCmd(s.gen, func() func() []model.Finding { return findingsOf(s) })
+	case m.view == viewFindings && !m.findings.found.ready(s.version):
+		return deriveCmd(s.version, func() func() foundList { return findingsOf(s) })
 	}
 	return nil
 }

@@ -4,43 +4,66 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/model"
-	"github.com/mcplens/mcplens/report"
+	live "github.com/mcplens/mcplens/surface"
 )
 
-// A findingsView lists what the servers' own text gives away: lookalike
-// names, references to other servers, invisible or control characters;
-// then what the config says of each server and how it broke the protocol.
-// It is the list every report gives (report.Findings), secrets masked,
-// computed by a command (derive.go).
+// A findingsView lists every finding of the active policy's assessment
+// under the providers shown and the lock: the list check reports, in its
+// order and at its severities, secrets masked. It is computed by a command
+// (derive.go), for the surface's version (surface.version), which counts
+// the changes of all it depends on.
 type findingsView struct {
 	list
-	found derived[[]model.Finding]
+	found derived[foundList]
+}
+
+// A foundList is the findings view's list, and the snapshot's observed
+// findings it was made from (live.Observed), which no policy changes.
+type foundList struct {
+	list     []live.Finding
+	observed []model.Finding
+	gen      int // the snapshot's generation observed is for
 }
 
 func newFindingsView(e *env) findingsView {
-	return findingsView{list: list{e: e}, found: newDerived[[]model.Finding]()}
+	return findingsView{list: list{e: e}, found: newDerived[foundList]()}
 }
 
-// findingsOf takes what report.Findings reads of s now, and returns the
-// computation.
-func findingsOf(s *surface) func() []model.Finding {
-	file, states, red := s.fileFindings, s.states(), s.redact
-	return func() []model.Finding { return report.Findings(file, states, red) }
+// findingsOf takes what the findings of s read now, and returns the
+// computation; the observed findings are looked for again only when the
+// snapshot changed.
+func findingsOf(s *surface) func() foundList {
+	a := *s.a
+	a.Profiles, a.Lock, a.LockPath = s.profiles, s.lock, s.lockPath
+	observed, gen := s.observed, s.gen
+	if s.observedAt != gen {
+		observed = nil
+	}
+	return func() foundList {
+		if observed == nil {
+			observed = live.Observed(a.Snapshot)
+		}
+		return foundList{list: a.FindingsWith(observed), observed: observed, gen: gen}
+	}
 }
 
 // shown returns the list the view shows, when it is that of the surface
 // as it is now.
-func (v *findingsView) shown() ([]model.Finding, bool) {
-	if !v.found.ready(v.e.surface.gen) {
+func (v *findingsView) shown() ([]live.Finding, bool) {
+	if !v.found.ready(v.e.surface.version) {
 		return nil, false
 	}
-	return v.found.value, true
+	return v.found.value.list, true
 }
 
 func (v *findingsView) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case derivedMsg[[]model.Finding]:
-		v.found.adopt(msg, v.e.surface.gen)
+	case derivedMsg[foundList]:
+		s := v.e.surface
+		if msg.value.gen == s.gen {
+			s.observed, s.observedAt = msg.value.observed, msg.value.gen
+		}
+		v.found.adopt(msg, s.version)
 		return v.refresh()
 	}
 	f, _ := v.shown()
@@ -52,7 +75,7 @@ func (v *findingsView) Update(msg tea.Msg) tea.Cmd {
 // it is now, unless they are there or being looked for.
 func (v *findingsView) refresh() tea.Cmd {
 	s := v.e.surface
-	return v.found.need(s.gen, func() func() []model.Finding { return findingsOf(s) })
+	return v.found.need(s.version, func() func() foundList { return findingsOf(s) })
 }
 
 func (v *findingsView) selected() (ref, bool) {
@@ -75,9 +98,12 @@ func (v *findingsView) View() string {
 	}
 	return v.draw(head, len(f), func(i int) string {
 		x := f[i]
-		sev := s.WarnText.Render(cell("warning", 8))
-		if x.Severity == model.Fail {
-			sev = s.ErrorText.Render(cell("error", 8))
+		sev := s.Muted.Render(cell(x.Severity.String(), 8))
+		switch x.Severity {
+		case live.Error:
+			sev = s.ErrorText.Render(cell(x.Severity.String(), 8))
+		case live.Warning:
+			sev = s.WarnText.Render(cell(x.Severity.String(), 8))
 		}
 		return "  " + sev + " " + cell(x.Kind, 15) + " " + cell(model.Sanitize(x.Server), sw) + " " +
 			cell(model.Sanitize(x.Tool), tw) + " " + model.Sanitize(x.Evidence)

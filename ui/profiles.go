@@ -27,6 +27,8 @@ func (m *Model) SetProfiles(names []string) bool {
 		return false
 	}
 	m.profiles = ps
+	m.surface.profiles = ps
+	m.surface.dropFindings()
 	return true
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
+	"github.com/mcplens/mcplens/surface"
 	"github.com/mcplens/mcplens/ui"
 )
 
@@ -112,10 +113,10 @@ type teeBackend struct {
 func (b teeBackend) Events() <-chan loader.Event { return b.events }
 
 // TestFindingsAgree runs a hostile config once, handing every event both
-// to check's collector (report.Collect) and to the interface, and checks
-// that the findings view and check's report list the same findings: the
-// protocol faults of the junk and stray servers and the config findings of
-// the third.
+// to check's collector (surface.Collect) and to the interface, and checks
+// that the findings view and check's report list the same findings, in
+// the same order: among them the protocol faults of the junk and stray
+// servers and the config findings of the third.
 func TestFindingsAgree(t *testing.T) {
 	cfg := hostileConfig(t)
 	sess := loader.Open(cfg, loader.Options{})
@@ -144,38 +145,34 @@ func TestFindingsAgree(t *testing.T) {
 	}()
 	collectCtx, stop := context.WithTimeout(ctx, 60*time.Second)
 	defer stop()
-	states, err := report.Collect(collectCtx, toCheck, cfg.Servers)
-	if err != nil {
+	snap := surface.New(cfg.Servers, cfg.Findings)
+	if err := surface.Collect(collectCtx, toCheck, snap); err != nil {
 		t.Fatalf("servers did not settle: %v", err)
 	}
 	cancel()
-	var m tea.Model = ui.New("hostile", cfg.Servers, teeBackend{sess, toUI})
+	view := ui.New("hostile", cfg.Servers, teeBackend{sess, toUI})
+	view.SetConfigFindings(cfg.Findings)
+	view.SetPolicy("lionagi")
+	var m tea.Model = view
 	for ev := range toUI {
 		m, _ = m.Update(ui.EventMsg(ev))
 	}
 	policy, _ := model.PolicyNamed("lionagi")
-	r := report.Build(report.Input{Config: cfg.Path, Policy: policy, Servers: states,
-		Redact: config.NewRedactor(cfg.Servers)})
+	r := report.Build(cfg.Path, surface.Assess(snap, surface.Options{Policy: policy, Profiles: model.DefaultProfiles()}))
 
 	tuiList := ui.FindingList(m)
 	var tuiRows, checkRows []string
 	for _, f := range tuiList {
-		tuiRows = append(tuiRows, f.Kind+" "+f.Server+": "+f.Evidence)
+		tuiRows = append(tuiRows, f.Severity.String()+" "+f.Kind+" "+f.Server+": "+f.Evidence)
 	}
 	count := map[string]int{}
 	for _, f := range r.Findings {
-		switch f.Kind {
-		case "server-failed", "policy-failed", "tool-lost", "provider", "note", "lock":
-			continue // the report's own kinds, shown on the servers view
-		}
-		checkRows = append(checkRows, f.Kind+" "+f.Server+": "+f.Evidence)
+		checkRows = append(checkRows, f.Severity.String()+" "+f.Kind+" "+f.Server+": "+f.Evidence)
 		count[f.Kind+" "+f.Server]++
-		if f.Severity != report.Warning {
+		if (f.Kind == "config" || f.Kind == "protocol") && f.Severity != report.Warning {
 			t.Errorf("%s finding on %s at %s, want warning", f.Kind, f.Server, f.Severity)
 		}
 	}
-	slices.Sort(tuiRows)
-	slices.Sort(checkRows)
 	if !slices.Equal(tuiRows, checkRows) {
 		t.Errorf("the findings view lists %d findings, check %d\nview:\n%s\ncheck:\n%s",
 			len(tuiRows), len(checkRows), strings.Join(tuiRows, "\n"), strings.Join(checkRows, "\n"))
@@ -189,7 +186,7 @@ func TestFindingsAgree(t *testing.T) {
 		t.Errorf("check lists %d config findings on envy, want the unset variable and the unknown key:\n%s",
 			count["config envy"], strings.Join(checkRows, "\n"))
 	}
-	if sev, ok := r.Worst(); !ok || sev < report.Warning {
-		t.Errorf("Worst() = %v, %v: --fail-on warning would pass", sev, ok)
+	if lvl, ok := r.Worst(); !ok || lvl < report.Warning {
+		t.Errorf("Worst() = %v, %v: --fail-on warning would pass", lvl, ok)
 	}
 }

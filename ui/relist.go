@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/model"
+	live "github.com/mcplens/mcplens/surface"
 )
 
 // A server that re-lists after tools/list_changed has its rows marked with
@@ -23,6 +24,18 @@ import (
 // background.
 const asyncBytes = 1 << 20
 
+// A relisting is how a server's newest list differs from the one before
+// it (the snapshot's Server.Prev).
+type relisting struct {
+	diff model.PinDiff
+	// lists is the snapshot's Server.Lists the marks are for; pending is
+	// set while its comparison is to run in the background, and diffing
+	// is the listing a comparison is running for, or 0.
+	lists   int
+	pending bool
+	diffing int
+}
+
 // A relistedMsg carries how server's list number list differs from the
 // list before it.
 type relistedMsg struct {
@@ -30,34 +43,19 @@ type relistedMsg struct {
 	diff         model.PinDiff
 }
 
-// listSize is the bytes of the rows of tools, as listed.
-func listSize(tools []model.Tool) int {
-	n := 0
-	for _, t := range tools {
-		n += len(t.Raw)
-	}
-	return n
-}
-
-// relisted records that server i now lists cur, which replaces the list
-// it showed: small lists are compared at once, large ones marked for
-// diffRelists.
-func (s *surface) relisted(i int, cur []model.Tool, size int) {
-	sv := &s.servers[i]
-	sv.lists++
-	if sv.size+size < asyncBytes {
-		sv.relisted, sv.prev = relistDiff(sv.tools, cur), nil
+// relisted notes that server i may list anew: small lists are compared at
+// once, large ones marked for diffRelists.
+func (s *surface) relisted(i int) {
+	sv, r := &s.snap.Servers[i], &s.relists[i]
+	if sv.Lists == r.lists || sv.Prev == nil {
 		return
 	}
-	sv.relisted, sv.prev = model.PinDiff{}, sv.tools
-}
-
-// sameList reports whether a and b are the same list, not a copy: the
-// loader sends a server's Ready event again, with the list it holds, when
-// only its protocol findings changed, and the marks of the last re-listing
-// stay.
-func sameList(a, b []model.Tool) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+	r.lists = sv.Lists
+	if live.ListSize(sv.Prev)+sv.Size < asyncBytes {
+		r.diff, r.pending = relistDiff(sv.Prev, sv.Tools), false
+		return
+	}
+	r.diff, r.pending = model.PinDiff{}, true
 }
 
 // diffRelists returns the commands comparing each server's newest list
@@ -65,13 +63,13 @@ func sameList(a, b []model.Tool) bool {
 // server is running; nil when there is none.
 func (m Model) diffRelists() tea.Cmd {
 	var cmds []tea.Cmd
-	for i := range m.surface.servers {
-		sv := &m.surface.servers[i]
-		if sv.prev == nil || sv.diffing != 0 {
+	for i := range m.surface.relists {
+		r, sv := &m.surface.relists[i], &m.surface.snap.Servers[i]
+		if !r.pending || sv.Prev == nil || r.diffing != 0 {
 			continue
 		}
-		i, list, old, cur := i, sv.lists, sv.prev, sv.tools
-		sv.diffing = list
+		i, list, old, cur := i, r.lists, sv.Prev, sv.Tools
+		r.diffing = list
 		cmds = append(cmds, func() tea.Msg {
 			return relistedMsg{server: i, list: list, diff: relistDiff(old, cur)}
 		})
@@ -82,14 +80,14 @@ func (m Model) diffRelists() tea.Cmd {
 // adoptRelisted keeps a comparison that is still about the newest list,
 // reporting whether the servers view must be laid out again.
 func (s *surface) adoptRelisted(msg relistedMsg) bool {
-	sv := &s.servers[msg.server]
-	if sv.diffing == msg.list {
-		sv.diffing = 0
+	r := &s.relists[msg.server]
+	if r.diffing == msg.list {
+		r.diffing = 0
 	}
-	if msg.list != sv.lists || sv.prev == nil {
+	if msg.list != r.lists || !r.pending || s.snap.Servers[msg.server].Prev == nil {
 		return false // a newer list arrived, or the server failed
 	}
-	sv.relisted, sv.prev = msg.diff, nil
+	r.diff, r.pending = msg.diff, false
 	return true
 }
 

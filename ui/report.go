@@ -12,6 +12,7 @@ import (
 	"github.com/mcplens/mcplens/internal/safefile"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
+	live "github.com/mcplens/mcplens/surface"
 )
 
 // ReportFile is where the report key writes the current report, in the
@@ -37,16 +38,19 @@ type pinning struct {
 // to rewrite it.
 func (m *Model) SetLock(path string, l *model.Lock) {
 	m.pins.lock, m.pins.path = l, path
+	m.surface.lock, m.surface.lockPath = l, path
+	m.surface.dropFindings()
 	if l != nil && l.Outdated() {
-		m.pins.status = m.c.styles.WarnText.Render(model.Sanitize(report.OutdatedLock(path, l, false)))
+		m.pins.status = m.c.styles.WarnText.Render(model.Sanitize(live.OutdatedLock(path, l, false)))
 	}
 }
 
 // SetConfigFindings gives the findings view, and the report, what the
 // config file says as a whole (config.Config.Findings).
 func (m *Model) SetConfigFindings(fs []string) {
-	m.surface.fileFindings = fs
+	m.surface.snap.File = fs
 	m.surface.invalidate()
+	m.surface.rebuild(m.policy)
 }
 
 // reportWrittenMsg says where the report went, or why it did not.
@@ -62,23 +66,18 @@ type reportWrittenMsg struct {
 // server as last heard from, the active policy and provider checks, and
 // the lock comparison when there is a lock.
 func (m Model) Report() *report.Report {
-	in := report.Input{
-		Config:         m.title,
-		Policy:         m.activePolicy(),
-		Profiles:       m.profiles,
-		Servers:        m.surface.states(),
-		Lock:           m.pins.lock,
-		LockPath:       m.pins.path,
-		Redact:         m.surface.redact,
-		ConfigFindings: m.surface.fileFindings,
+	s := m.surface
+	o := live.Options{
+		Policy:   m.activePolicy(),
+		Profiles: m.profiles,
+		Lock:     m.pins.lock,
+		LockPath: m.pins.path,
+		Registry: s.reg,
 	}
-	for i, sv := range m.surface.servers {
-		in.Servers[i].Endpoint = report.EndpointOf(sv.spec)
+	if s.observedAt == s.gen {
+		o.Observed = s.observed // the findings view's, as shown
 	}
-	if f, ok := m.findings.shown(); ok {
-		in.Findings = f // the findings view's list, as shown
-	}
-	return report.Build(in)
+	return report.Build(m.title, live.Assess(s.snap, o))
 }
 
 // reportHeader starts every report the report key writes: a file at

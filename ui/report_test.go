@@ -13,7 +13,7 @@ import (
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
-	"github.com/mcplens/mcplens/report"
+	"github.com/mcplens/mcplens/surface"
 	"github.com/mcplens/mcplens/ui"
 )
 
@@ -43,7 +43,9 @@ func TestLockLive(t *testing.T) {
 	spec := config.ServerSpec{Label: "m", Command: "srv"}
 	v1 := listed(`{"name":"search","description":"Searches.","inputSchema":{"type":"object","properties":{}}}`)
 	v2 := listed(`{"name":"search","description":"Searches. Then uploads.","inputSchema":{"type":"object","properties":{"to":{"type":"string"}}}}`)
-	lock := report.UpdatedLock(nil, []report.ServerState{{Label: "m", Endpoint: report.EndpointOf(spec), Tools: v1, Listed: true}})
+	approved := surface.New([]config.ServerSpec{spec}, nil)
+	approved.Apply(loader.Event{Server: "m", State: loader.Ready, Tools: v1})
+	lock := surface.UpdatedLock(nil, approved)
 
 	m := ui.New("test config", []config.ServerSpec{spec}, quietBackend{})
 	m.SetLock("mcplens.lock", lock)

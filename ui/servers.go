@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/model"
+	live "github.com/mcplens/mcplens/surface"
 )
 
 // A serversView is the per-server tables: each server's status line, its
@@ -116,15 +117,17 @@ func (v *serversView) serverLine(i int) string {
 	st := e.surface.statusOf(i)
 	r := e.surface.results[i]
 	icon, state := e.spin, s.Muted.Render("connecting"+countdown(st.deadline))
-	switch {
-	case st.failed:
+	switch st.status {
+	case live.Failed:
 		icon, state = s.ErrorText.Render("✗"), s.ErrorText.Render("failed")
-	case r == nil:
-	case r.Failed:
-		icon, state = s.ErrorText.Render("✗"), s.ErrorText.Render("failed by policy")
-	case r.Registered+filtered(r) < r.Advertised:
+	case live.Closed:
+		icon, state = s.Muted.Render("·"), s.Muted.Render("closed")
+	case live.Incomplete:
 		icon, state = s.WarnText.Render("▲"), s.WarnText.Render("incomplete")
-	default:
+		if r != nil && r.Failed {
+			icon, state = s.ErrorText.Render("✗"), s.ErrorText.Render("failed by policy")
+		}
+	case live.OK:
 		icon, state = s.OKText.Render("●"), s.OKText.Render("ok")
 	}
 	parts := []string{icon + " " + s.Section.Render(model.Sanitize(e.surface.label(i))), s.Muted.Render(st.transport), state}

@@ -1,66 +1,51 @@
 package ui
 
 import (
-	"time"
-
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
-	"github.com/mcplens/mcplens/report"
+	live "github.com/mcplens/mcplens/surface"
 )
 
-// A server is what the interface knows of one configured server.
-type server struct {
-	spec     config.ServerSpec
-	state    loader.State
-	err      string
-	stderr   string
-	protocol string
-	info     string
-	tools    []model.Tool
-	listed   bool
-	deadline time.Time // when a connect in progress gives up
-	// findings are the server's protocol faults, as the loader saw them.
-	findings []model.Finding
-	// relisted is how the last tools/list differs from the one before it
-	// (empty until the server re-lists after tools/list_changed).
-	relisted model.PinDiff
-	// size is the bytes of tools' rows.
-	size int
-	// lists counts the re-listings; prev is the list before the newest
-	// while their comparison is pending, and diffing the re-listing a
-	// comparison is running for, or 0 (relist.go).
-	lists   int
-	prev    []model.Tool
-	diffing int
-}
-
-// A surface is the loaded servers and the registry the active policy builds
-// from them. It is rebuilt, never patched, whenever either changes.
+// A surface is what the interface shows: the servers as last heard from
+// (the snapshot), what the active policy makes of them (the assessment),
+// and the lines the servers view draws. Servers are read from the
+// snapshot, statuses and findings from the assessment: the interface
+// decides neither. It is rebuilt, never patched, whenever either changes.
 type surface struct {
-	servers []server
-	byLabel map[string]int
-	// redact masks the config's secrets (config.NewRedactor).
-	redact *model.Redactor
-	// fileFindings are the config file's own findings (SetConfigFindings).
-	fileFindings []string
-	reg          *model.Registry
-	// results maps a server index to its part of reg (nil until listed).
+	snap *live.Snapshot
+	// a is the assessment of the active policy: its registry (reg) and
+	// each server's status and part of it (results).
+	a       *live.Assessment
+	reg     *model.Registry
 	results []*model.ServerResult
+	// relists marks, per server, how its newest list differs from the one
+	// before (relist.go).
+	relists []relisting
 	lines   []line
 	// rows indexes the selectable lines (tool rows) in lines.
 	rows []int
 
-	// The registry of each policy, computed once per change of the
-	// surface.
+	// The assessment of each policy, computed once per change of the
+	// snapshot.
 	policies []model.Policy
-	byPolicy map[int]*model.Registry
+	byPolicy map[int]*live.Assessment
 
-	// byServer indexes each registry of byPolicy by server (resultsOf).
-	byServer map[int][]*model.ServerResult
-	// gen counts the changes of the surface: what a view derives from it
-	// is for one generation (derive.go).
-	gen int
+	// What the findings view lists besides the assessment: the providers
+	// shown and the lock.
+	profiles []model.Profile
+	lock     *model.Lock
+	lockPath string
+	// observed is live.Observed of the snapshot of generation observedAt,
+	// the part of the findings no policy changes (findings.go).
+	observed   []model.Finding
+	observedAt int
+
+	// gen counts the changes of the snapshot: what a view derives from it
+	// is for one generation (derive.go). version counts the changes of
+	// anything the findings depend on: the snapshot, the active policy,
+	// the providers shown, the lock.
+	gen, version int
 }
 
 // A lineKind tells the servers view how to draw one line.
@@ -86,94 +71,50 @@ type line struct {
 }
 
 func newSurface(specs []config.ServerSpec, policies []model.Policy) *surface {
-	s := &surface{byLabel: make(map[string]int, len(specs)), policies: policies, redact: config.NewRedactor(specs)}
-	for i, spec := range specs {
-		s.servers = append(s.servers, server{spec: spec, state: loader.Connecting})
-		s.byLabel[spec.Label] = i
-	}
-	return s
+	return &surface{snap: live.New(specs, nil), policies: policies, relists: make([]relisting, len(specs)), observedAt: -1}
 }
 
 // apply records a loader event, reporting whether the registry must be
 // rebuilt.
 func (s *surface) apply(ev loader.Event) bool {
-	i, ok := s.byLabel[ev.Server]
-	if !ok || ev.Frames {
+	if !s.snap.Apply(ev) {
 		return false
 	}
-	s.invalidate()
-	sv := &s.servers[i]
-	sv.state = ev.State
-	switch ev.State {
-	case loader.Connecting:
-		sv.deadline = ev.Deadline
-	case loader.Ready:
-		size := listSize(ev.Tools)
-		if sv.listed && !sameList(sv.tools, ev.Tools) {
-			s.relisted(i, ev.Tools, size)
-		}
-		sv.protocol = ev.Protocol
-		if ev.ServerName != "" {
-			sv.info = ev.ServerName + " " + ev.ServerVersion
-		}
-		sv.tools, sv.size = ev.Tools, size
-		sv.listed = true
-		sv.err = ev.Err
-		sv.findings = ev.Findings
-	case loader.Failed:
-		sv.err = ev.Err
-		sv.stderr = ev.Stderr
-		sv.tools, sv.size, sv.prev = nil, 0, nil
-		sv.listed = false
-		sv.findings = ev.Findings
+	if i, ok := s.snap.Index(ev.Server); ok {
+		s.relisted(i)
 	}
+	s.invalidate()
 	return true
 }
 
-// catalogues returns what the listed servers advertised, in declaration
-// order.
-func (s *surface) catalogues() []model.Catalogue {
-	cats := make([]model.Catalogue, 0, len(s.servers))
-	for _, sv := range s.servers {
-		if sv.listed {
-			cats = append(cats, model.Catalogue{Server: sv.spec.Label, Tools: sv.tools})
-		}
-	}
-	return cats
-}
-
-// states returns each server as a report reads it, in declaration order,
-// but for its Transport, which only a lock comparison reads (Model.Report).
-func (s *surface) states() []report.ServerState {
-	out := make([]report.ServerState, len(s.servers))
-	for i, sv := range s.servers {
-		out[i] = report.ServerState{
-			Label:      sv.spec.Label,
-			State:      sv.state,
-			Err:        sv.err,
-			Stderr:     sv.stderr,
-			Protocol:   sv.protocol,
-			ServerName: sv.info,
-			Tools:      sv.tools,
-			Listed:     sv.listed,
-			Config:     sv.spec.Findings,
-			Faults:     sv.findings,
-		}
-	}
-	return out
-}
-
-// invalidate drops everything derived from the catalogues.
+// invalidate drops everything derived from the snapshot.
 func (s *surface) invalidate() {
 	s.byPolicy = nil
 	s.gen++
+	s.version++
 }
 
-// rebuild applies the policy at index i to the listed servers in
-// declaration order.
+// dropFindings says that what the findings depend on besides the snapshot
+// changed: the providers shown or the lock.
+func (s *surface) dropFindings() { s.version++ }
+
+// rebuild makes the policy at index i the active one: its assessment is
+// computed once per surface change.
 func (s *surface) rebuild(i int) {
-	s.reg = s.registryFor(i, s.policies[i])
-	s.results = s.resultsOf(i)
+	if s.byPolicy == nil {
+		s.byPolicy = make(map[int]*live.Assessment)
+	}
+	a, ok := s.byPolicy[i]
+	if !ok {
+		a = live.Derive(s.snap, live.Options{Policy: s.policies[i]})
+		s.byPolicy[i] = a
+	}
+	s.a, s.reg = a, a.Registry
+	s.results = s.results[:0]
+	for _, v := range a.Servers {
+		s.results = append(s.results, v.Result)
+	}
+	s.version++
 	s.layout()
 }
 
@@ -181,19 +122,20 @@ func (s *surface) rebuild(i int) {
 func (s *surface) layout() {
 	s.lines = s.lines[:0]
 	s.rows = s.rows[:0]
-	for i, sv := range s.servers {
+	for i := range s.snap.Servers {
+		sv := &s.snap.Servers[i]
 		if i > 0 {
 			s.lines = append(s.lines, line{kind: lineBlank, server: i})
 		}
 		s.lines = append(s.lines, line{kind: lineServer, server: i})
-		for _, f := range sv.spec.Findings {
+		for _, f := range sv.Spec.Findings {
 			s.lines = append(s.lines, line{kind: lineNote, server: i, text: "config: " + f})
 		}
 		r := s.results[i]
 		switch {
-		case sv.state == loader.Failed:
-			s.lines = append(s.lines, line{kind: lineError, server: i, text: sv.err})
-			for _, t := range tail(sv.stderr, 4) {
+		case s.a.Servers[i].Status == live.Failed:
+			s.lines = append(s.lines, line{kind: lineError, server: i, text: sv.Err})
+			for _, t := range tail(sv.Stderr, 4) {
 				s.lines = append(s.lines, line{kind: lineNote, server: i, text: "stderr: " + t})
 			}
 			s.protocolLines(i)
@@ -201,16 +143,16 @@ func (s *surface) layout() {
 			continue
 		default:
 			if r.Failed {
-				s.lines = append(s.lines, line{kind: lineError, server: i, text: r.Err})
+				s.lines = append(s.lines, line{kind: lineError, server: i, text: s.a.Servers[i].Error})
 			}
-			if sv.err != "" {
-				s.lines = append(s.lines, line{kind: lineError, server: i, text: sv.err})
+			if sv.Err != "" {
+				s.lines = append(s.lines, line{kind: lineError, server: i, text: sv.Err})
 			}
 			s.protocolLines(i)
 			for _, n := range r.Notes {
 				s.lines = append(s.lines, line{kind: lineNote, server: i, text: n})
 			}
-			for _, c := range sv.relisted.Tools {
+			for _, c := range s.relists[i].diff.Tools {
 				if c.Kind == model.ToolRemoved {
 					s.lines = append(s.lines, line{kind: lineError, server: i, text: "removed since the previous list: " + c.Wire})
 				}
@@ -245,9 +187,9 @@ func tail(s string, n int) []string {
 
 // protocolLines notes each protocol fault of server i under its status.
 func (s *surface) protocolLines(i int) {
-	sv := s.servers[i]
-	for _, f := range sv.findings {
-		if f.Evidence != sv.err { // a listing's note is shown already
+	sv := &s.snap.Servers[i]
+	for _, f := range sv.Faults {
+		if f.Evidence != sv.Err { // a listing's note is shown already
 			s.lines = append(s.lines, line{kind: lineNote, server: i, text: "protocol: " + f.Evidence})
 		}
 	}

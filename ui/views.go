@@ -3,9 +3,9 @@ package ui
 import (
 	"time"
 
-	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
+	live "github.com/mcplens/mcplens/surface"
 )
 
 // This file is where the views read what the servers sent: every view goes
@@ -18,38 +18,39 @@ type ref struct {
 }
 
 // label is server i's label.
-func (s *surface) label(i int) string { return s.servers[i].spec.Label }
+func (s *surface) label(i int) string { return s.snap.Servers[i].Label() }
 
 // toolsOf returns the tools server i listed, and whether it listed them.
 func (s *surface) toolsOf(i int) ([]model.Tool, bool) {
-	sv := &s.servers[i]
-	return sv.tools, sv.listed
+	sv := &s.snap.Servers[i]
+	return sv.Tools, sv.Listed
 }
 
 // toolAt returns the tool of row r.
 func (s *surface) toolAt(r ref) (model.Tool, bool) {
-	if tools := s.servers[r.server].tools; r.row < len(tools) {
+	if tools := s.snap.Servers[r.server].Tools; r.row < len(tools) {
 		return tools[r.row], true
 	}
 	return model.Tool{}, false
 }
 
 // relistedOf is how server i's last list differs from the one before it.
-func (s *surface) relistedOf(i int) model.PinDiff { return s.servers[i].relisted }
+func (s *surface) relistedOf(i int) model.PinDiff { return s.relists[i].diff }
 
 // A serverStatus is what a server's status line says besides the
 // registry's counts.
 type serverStatus struct {
 	transport, protocol, info string
-	failed                    bool
+	// status is the assessment's word on the server (live.Status).
+	status live.Status
 	// deadline is when a connect in progress gives up.
 	deadline time.Time
 }
 
 func (s *surface) statusOf(i int) serverStatus {
-	sv := &s.servers[i]
-	st := serverStatus{transport: sv.spec.Transport, protocol: sv.protocol, info: sv.info,
-		failed: sv.state == loader.Failed, deadline: sv.deadline}
+	sv := &s.snap.Servers[i]
+	st := serverStatus{transport: sv.Spec.Transport, protocol: sv.Protocol, info: sv.Info(),
+		status: s.a.Servers[i].Status, deadline: sv.Deadline}
 	if st.transport == "" {
 		st.transport = config.TransportStdio
 	}
@@ -58,18 +59,13 @@ func (s *surface) statusOf(i int) serverStatus {
 
 // rowCount is how many advertised rows the listed servers have.
 func (s *surface) rowCount() int {
-	n := 0
-	for i := range s.servers {
-		if tools, listed := s.toolsOf(i); listed {
-			n += len(tools)
-		}
-	}
+	n, _ := s.snap.Rows()
 	return n
 }
 
 // refOf finds the row of server label at catalogue index i.
 func (s *surface) refOf(label string, i int) (ref, bool) {
-	si, ok := s.byLabel[label]
+	si, ok := s.snap.Index(label)
 	if !ok || s.results[si] == nil || i >= len(s.results[si].Outcomes) {
 		return ref{}, false
 	}
@@ -78,7 +74,7 @@ func (s *surface) refOf(label string, i int) (ref, bool) {
 
 // refOfWire finds the first row of server label advertising wire.
 func (s *surface) refOfWire(label, wire string) (ref, bool) {
-	si, ok := s.byLabel[label]
+	si, ok := s.snap.Index(label)
 	if !ok {
 		return ref{}, false
 	}
@@ -99,46 +95,4 @@ func (s *surface) outcomeAt(r ref) (model.Outcome, model.Tool, bool) {
 	}
 	t, _ := s.toolAt(r)
 	return res.Outcomes[r.row], t, true
-}
-
-// registryFor returns the registry policy p builds from the surface,
-// computed once per surface change.
-func (s *surface) registryFor(i int, p model.Policy) *model.Registry {
-	if s.byPolicy == nil {
-		s.byPolicy = make(map[int]*model.Registry)
-		s.byServer = make(map[int][]*model.ServerResult)
-	}
-	r, ok := s.byPolicy[i]
-	if !ok {
-		r = p.Apply(s.catalogues())
-		s.byPolicy[i] = r
-	}
-	return r
-}
-
-// resultsOf returns the results of the policy at index i by server index,
-// nil for a server not listed. Looking a server up by label in the registry
-// costs a scan of the servers: a view asking per row would pay servers ×
-// rows.
-func (s *surface) resultsOf(i int) []*model.ServerResult {
-	reg := s.registryFor(i, s.policies[i])
-	if rs, ok := s.byServer[i]; ok {
-		return rs
-	}
-	rs := make([]*model.ServerResult, len(s.servers))
-	next := 0 // reg.Servers are the listed servers, in declaration order
-	for si := range s.servers {
-		if _, listed := s.toolsOf(si); !listed {
-			continue
-		}
-		label := s.label(si)
-		if next < len(reg.Servers) && reg.Servers[next].Server == label {
-			rs[si] = &reg.Servers[next]
-			next++
-		} else if r, ok := reg.Server(label); ok {
-			rs[si] = r
-		}
-	}
-	s.byServer[i] = rs
-	return rs
 }

@@ -27,7 +27,7 @@ func TestViewsGolden(t *testing.T) {
 		{"compare-disagreements", []string{"3", "d"}, []string{"only disagreements", "request"}},
 		{"compare-scrolled", []string{"3", "l", "l", "l"}, []string{"policies 4-"}},
 		{"collisions", []string{"4"}, []string{"same wire name", "won", "lost", "dropped: name taken by alpha"}},
-		{"findings", []string{"5"}, []string{"SEVERITY", "EVIDENCE"}},
+		{"findings", []string{"5"}, []string{"SEVERITY", "EVIDENCE", "tool-lost"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

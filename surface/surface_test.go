@@ -1,0 +1,172 @@
+package surface_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/surface"
+)
+
+func tool(name string) model.Tool {
+	raw, _ := json.Marshal(map[string]string{"name": name})
+	return model.Tool{Name: name, NameOK: name != "", NameProblem: map[bool]string{true: "empty name"}[name == ""], Raw: raw}
+}
+
+func specs(labels ...string) []config.ServerSpec {
+	out := make([]config.ServerSpec, len(labels))
+	for i, l := range labels {
+		out[i] = config.ServerSpec{Label: l, Command: l}
+	}
+	return out
+}
+
+func ready(label string, tools ...model.Tool) loader.Event {
+	return loader.Event{Server: label, State: loader.Ready, Tools: tools}
+}
+
+func policy(t *testing.T, name string) model.Policy {
+	t.Helper()
+	p, ok := model.PolicyNamed(name)
+	if !ok {
+		t.Fatalf("no policy %s", name)
+	}
+	return p
+}
+
+func TestApply(t *testing.T) {
+	snap := surface.New(specs("a", "b", "a"), nil)
+	if got := snap.Servers[2]; got.State != loader.Failed || !strings.Contains(got.Err, "declared twice") {
+		t.Errorf("second a = %v %q, want failed as declared twice", got.State, got.Err)
+	}
+	if snap.Settled() {
+		t.Errorf("Settled() before any event")
+	}
+	if snap.Apply(loader.Event{Server: "a", Frames: true}) || snap.Apply(ready("zz")) {
+		t.Errorf("Apply took a wire event or an undeclared server's")
+	}
+	v1 := []model.Tool{tool("x")}
+	if !snap.Apply(ready("a", v1...)) {
+		t.Fatalf("Apply(ready a) changed nothing")
+	}
+	snap.Apply(loader.Event{Server: "b", State: loader.Failed, Err: "boom", Stderr: "tail\n"})
+	if !snap.Settled() {
+		t.Errorf("Settled() = false with a ready, b failed")
+	}
+	a := &snap.Servers[0]
+	if !a.Listed || len(a.Tools) != 1 || a.Lists != 0 || a.Prev != nil || a.Size != len(v1[0].Raw) {
+		t.Errorf("a after its first list: %+v", a)
+	}
+	before := snap.Clone()
+	snap.Apply(ready("a", v1...)) // the same list again: not a re-listing
+	if a.Lists != 0 {
+		t.Errorf("the same list counted as a re-listing")
+	}
+	v2 := []model.Tool{tool("x"), tool("y")}
+	snap.Apply(ready("a", v2...))
+	if a.Lists != 1 || len(a.Prev) != 1 || len(a.Tools) != 2 {
+		t.Errorf("after a re-listing: lists %d, prev %d, tools %d", a.Lists, len(a.Prev), len(a.Tools))
+	}
+	if len(before.Servers[0].Tools) != 1 {
+		t.Errorf("a clone changed with the snapshot")
+	}
+	snap.Apply(loader.Event{Server: "a", State: loader.Failed, Err: "gone"})
+	if a.Listed || a.Tools != nil || a.Prev != nil {
+		t.Errorf("a failed server keeps its tools: %+v", a)
+	}
+	if cats := snap.Catalogues(); len(cats) != 0 {
+		t.Errorf("Catalogues() = %v, want none listed", cats)
+	}
+}
+
+func TestCollect(t *testing.T) {
+	snap := surface.New(specs("a", "b"), nil)
+	events := make(chan loader.Event, 4)
+	events <- ready("a", tool("x"))
+	events <- loader.Event{Server: "b", State: loader.Failed, Err: "no"}
+	if err := surface.Collect(context.Background(), events, snap); err != nil || !snap.Settled() {
+		t.Errorf("Collect = %v, settled %v", err, snap.Settled())
+	}
+	waiting := surface.New(specs("c"), nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := surface.Collect(ctx, make(chan loader.Event), waiting); err == nil {
+		t.Errorf("Collect with an ended context = nil")
+	}
+}
+
+// One rule for a server's status, whatever reads it.
+func TestStatus(t *testing.T) {
+	filtered := tool("hidden")
+	filtered.FilteredBy = "excludeTools lists it"
+	tests := []struct {
+		name   string
+		policy string
+		ev     *loader.Event
+		want   surface.Status
+	}{
+		{"connecting", "lionagi-legacy", nil, surface.Connecting},
+		{"closed", "lionagi-legacy", &loader.Event{Server: "s", State: loader.Closed}, surface.Closed},
+		{"failed", "lionagi-legacy", &loader.Event{Server: "s", State: loader.Failed, Err: "x"}, surface.Failed},
+		{"ok", "lionagi-legacy", ptr(ready("s", tool("a"))), surface.OK},
+		{"filtered row", "lionagi-legacy", ptr(ready("s", tool("a"), filtered)), surface.OK},
+		{"nameless row", "lionagi-legacy", ptr(ready("s", tool("a"), tool(""))), surface.Incomplete},
+		{"policy failed", "lionagi", ptr(ready("s", tool("a.b"))), surface.Incomplete},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			snap := surface.New(specs("s"), nil)
+			if tc.ev != nil {
+				snap.Apply(*tc.ev)
+			}
+			a := surface.Derive(snap, surface.Options{Policy: policy(t, tc.policy)})
+			if got := a.Servers[0].Status; got != tc.want {
+				t.Errorf("status = %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// Findings come in one order, server by server, the server's own first,
+// then row by row; what the file says of itself last.
+func TestFindingsOrder(t *testing.T) {
+	sp := specs("a", "b", "c")
+	sp[1].Findings = []string{`unknown key "bogus"`}
+	snap := surface.New(sp, []string{"the file has comments"})
+	snap.Apply(ready("a", tool("request"), tool(strings.Repeat("x", 70))))
+	fault := model.Finding{Severity: model.Warn, Kind: "protocol", Server: "b", Evidence: "stray answer"}
+	snap.Apply(loader.Event{Server: "b", State: loader.Ready, Tools: []model.Tool{tool("request")}, Findings: []model.Finding{fault}})
+	snap.Apply(loader.Event{Server: "c", State: loader.Failed, Err: "exit status 3", Stderr: "boom\n"})
+	a := surface.Assess(snap, surface.Options{Policy: policy(t, "lionagi-legacy"), Profiles: model.DefaultProfiles()})
+	var got []string
+	for _, f := range a.Findings {
+		got = append(got, strings.TrimSpace(fmt.Sprintf("%s %s %s %.8s", f.Severity, f.Kind, f.Server, f.Tool)))
+	}
+	want := []string{
+		"error provider a xxxxxxxx",
+		"warning provider a xxxxxxxx",
+		"error provider a xxxxxxxx",
+		"warning config b",
+		"warning protocol b",
+		"error tool-lost b request",
+		"error server-failed c",
+		"warning config",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	d := surface.Derive(snap, surface.Options{Policy: policy(t, "lionagi-legacy"), Profiles: model.DefaultProfiles()})
+	if d.Findings != nil {
+		t.Errorf("Derive computed findings")
+	}
+	if again := d.FindingsWith(surface.Observed(d.Snapshot)); len(again) != len(a.Findings) {
+		t.Errorf("FindingsWith lists %d findings, Assess %d", len(again), len(a.Findings))
+	}
+}
