@@ -473,7 +473,7 @@ func TestFindingsViewListsErrors(t *testing.T) {
 // read "advertised 3 tool(s) but 1 registered" beside "registered 0").
 func TestPolicyFailedSaysWhatIsRegistered(t *testing.T) {
 	r := agree(t, "demo", demoCfg)
-	const none = "so none of its tools is registered"
+	const none = "none of its tools is registered: the policy fails the server as a whole"
 	rep := checkOf(t, r, "lionagi")
 	g := rep.Servers[2]
 	if g.Label != "gamma" || g.Registered != 0 || !strings.Contains(g.Error, "but 1 registered") || !strings.HasSuffix(g.Error, none) {

@@ -121,7 +121,7 @@ func Derive(snap *Snapshot, o Options) *Assessment {
 		if r := v.Result; r != nil && r.Failed {
 			v.Error = r.Err
 			if r.Registered == 0 && r.Advertised > 0 {
-				v.Error += "; so none of its tools is registered"
+				v.Error += "; none of its tools is registered: the policy fails the server as a whole"
 			}
 		}
 	}

@@ -11,7 +11,7 @@
 //	err := surface.Collect(ctx, session.Events(), snap)
 //	a := surface.Assess(snap, surface.Options{Policy: policy, Profiles: model.DefaultProfiles()})
 //	for i, v := range a.Servers {
-//		fmt.Println(snap.Servers[i].Label(), v.Status, v.Result.Registered)
+//		fmt.Println(snap.Servers[i].Label(), v.Status)
 //	}
 //	for _, f := range a.Findings {
 //		fmt.Println(f.Severity, f.Kind, f.Server, f.Evidence)
