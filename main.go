@@ -1,16 +1,3 @@
-// Command mcplens inspects the tool surface an MCP client builds from the
-// servers in a config: which tools each server advertised, which were
-// registered and under what name, which a provider would reject, and the
-// exact JSON-RPC a call puts on the wire.
-//
-// Usage:
-//
-//	mcplens              open the built-in demo
-//	mcplens PATH         open a config of any client (Claude, Cursor, VS Code, Gemini CLI, Codex, ...)
-//	mcplens --discover   list the config files found here and in the usual places
-//	mcplens check PATH   print the report and exit 0, 1 (found something) or 2 (usage)
-//	mcplens call PATH NAME --args JSON
-//	                     call one tool and print the frames that crossed the wire
 package main
 
 import (

@@ -1,14 +1,16 @@
 // Package ui is mcplens's terminal interface: one Bubble Tea program over
 // the servers a loader session connects and the registry a naming policy
 // builds from them. It owns what the screen shows and the keys; it reads
-// server state and computes nothing of its own about names or findings
-// (model and report do), and must not import the root package or the
-// loader's session internals beyond the Backend it is given.
+// server state from the surface package's snapshot and statuses and
+// findings from its assessment, and computes nothing of its own about
+// names, statuses or findings. It must not import the root package, report
+// beyond rendering a report file, or the loader's session internals beyond
+// the Backend it is given.
 //
 // Data flows one way. Loader events (a server connected, failed, listed its
-// tools, moved frames over the wire) update the per-server state; the active
-// policy is applied to the ordered catalogues to give a model.Registry; the
-// views render that registry. Switching policy is a recomputation, never a
+// tools, moved frames over the wire) are folded by surface.Snapshot.Apply;
+// the active policy's assessment (surface.Derive) gives the registry and
+// each server's status; the views render them. Switching policy is a recomputation, never a
 // reconnect.
 //
 // The root Model (app.go) routes messages and lays out the screen. Each view
