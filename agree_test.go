@@ -165,12 +165,60 @@ func checkOf(t *testing.T, r *session, policy string) *report.Report {
 
 func key(k string) tea.KeyPressMsg { return tea.KeyPressMsg{Code: []rune(k)[0], Text: k} }
 
-// screen is what the interface shows after pressing keys, escapes stripped.
+// screen is what the interface shows after pressing keys, escapes
+// stripped, once what the keys made it compute has arrived: the commands
+// each key returns run as the program would run them, and what a view
+// derives (derive.go in ui) is handed back to the interface until the
+// screen no longer says it is computing, within a deadline.
 func screen(m tea.Model, keys ...string) (tea.Model, string) {
 	for _, k := range keys {
-		m, _ = m.Update(key(k))
+		var cmd tea.Cmd
+		m, cmd = m.Update(key(k))
+		m = untilComputed(m, cmd)
 	}
 	return m, ansi.Strip(m.View().Content)
+}
+
+// computing is what a view says while its rows are being computed.
+var computing = regexp.MustCompile(`looking for findings|applying every policy`)
+
+// untilComputed runs cmd, and what it returns, in the background, handing
+// back to m each derived value, until m's screen no longer says it is
+// computing. Other messages (ticks, events) are dropped: the snapshot is
+// settled already.
+func untilComputed(m tea.Model, cmd tea.Cmd) tea.Model {
+	msgs := make(chan tea.Msg, 64)
+	var launch func(tea.Cmd)
+	launch = func(c tea.Cmd) {
+		if c == nil {
+			return
+		}
+		go func() {
+			switch msg := c().(type) {
+			case nil:
+			case tea.BatchMsg:
+				for _, c := range msg {
+					launch(c)
+				}
+			default:
+				if strings.Contains(fmt.Sprintf("%T", msg), "derivedMsg") {
+					msgs <- msg
+				}
+			}
+		}()
+	}
+	launch(cmd)
+	deadline := time.After(2 * time.Minute)
+	for computing.MatchString(ansi.Strip(m.View().Content)) {
+		select {
+		case msg := <-msgs:
+			m, cmd = m.Update(msg)
+			launch(cmd)
+		case <-deadline:
+			panic("the interface still computes after 2m:\n" + ansi.Strip(m.View().Content))
+		}
+	}
+	return m
 }
 
 // A shown is what the interface's screens say, counted as check counts.
@@ -263,7 +311,7 @@ func agree(t *testing.T, name string, cfg func(t *testing.T) *config.Config) *se
 		if a, b := strings.Join(tui.findings, "\n"), strings.Join(want.findings, "\n"); a != b {
 			t.Errorf("%s under %s: findings differ\ninterface:\n%s\ncheck:\n%s", name, p.Name, a, b)
 		}
-		m, _ = m.Update(key("p"))
+		m, _ = screen(m, "p")
 	}
 	return r
 }
@@ -408,7 +456,7 @@ func under(t *testing.T, r *session, policy string) (servers, findings string, s
 		if m.(ui.Model).Policy() == policy {
 			break
 		}
-		m, _ = m.Update(key("p"))
+		m, _ = screen(m, "p")
 	}
 	if got := m.(ui.Model).Policy(); got != policy {
 		t.Fatalf("no policy %s", policy)

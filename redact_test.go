@@ -110,7 +110,7 @@ func TestCheckListsProtocolAndConfigFindings(t *testing.T) {
 		t.Errorf("--fail-on warning: exit %d, want %d\n%s%s", code, exitFound, out, errb)
 	}
 	var r struct {
-		Findings []struct{ Severity, Kind, Server, Evidence string } `json:"findings"`
+		Findings []struct{ Level, Kind, Server, Evidence string } `json:"findings"`
 	}
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("JSON report: %v\n%s", err, out)
@@ -118,8 +118,8 @@ func TestCheckListsProtocolAndConfigFindings(t *testing.T) {
 	found := map[string]int{}
 	for _, f := range r.Findings {
 		found[f.Kind+" "+f.Server]++
-		if (f.Kind == "protocol" || f.Kind == "config") && f.Severity != "warning" {
-			t.Errorf("%s finding on %s at %s, want warning", f.Kind, f.Server, f.Severity)
+		if (f.Kind == "protocol" || f.Kind == "config") && f.Level != "warning" {
+			t.Errorf("%s finding on %s at %s, want warning", f.Kind, f.Server, f.Level)
 		}
 	}
 	for _, want := range []string{"protocol junk", "protocol stray", "config envy"} {
