@@ -21,7 +21,7 @@ type Server struct {
 	// Endpoint is how the server is reached, the identity a lock pins
 	// (EndpointOf).
 	Endpoint model.Endpoint
-	State     loader.State
+	State    loader.State
 	// Err is the failure (Failed), or a note on an unfinished listing
 	// (Ready).
 	Err string
