@@ -169,6 +169,9 @@ func tapSecrets(command, env []string) []string {
 	secrets := model.ArgSecrets(command)
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
+		if k == "PWD" || k == "OLDPWD" {
+			continue // the shell's working directories: "pwd" names a password elsewhere
+		}
 		if model.SecretName(k) && len(v) >= 8 || model.LooksSecret(v) {
 			secrets = append(secrets, v)
 		}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -214,5 +215,18 @@ func TestTapHTTP(t *testing.T) {
 	}
 	if strings.Join(dirs, " ") != "c2s s2c" {
 		t.Errorf("recorded directions %q, want c2s s2c", dirs)
+	}
+}
+
+// TestTapSecretsKeepWorkingDirectories holds that the shell's working
+// directories are not taken for secrets (their names contain "pwd"), while
+// a password in the environment is.
+func TestTapSecretsKeepWorkingDirectories(t *testing.T) {
+	got := tapSecrets([]string{"srv"}, []string{"PWD=/home/me/project", "OLDPWD=/home/me", "DB_PASSWORD=hunter2hunter2"})
+	if slices.Contains(got, "/home/me/project") || slices.Contains(got, "/home/me") {
+		t.Errorf("tapSecrets = %q: the working directories are masked", got)
+	}
+	if !slices.Contains(got, "hunter2hunter2") {
+		t.Errorf("tapSecrets = %q: the password is not masked", got)
 	}
 }
