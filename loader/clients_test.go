@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
@@ -167,4 +171,53 @@ func call(t *testing.T, s *loader.Session, tool, args string) string {
 		texts = append(texts, c.Text)
 	}
 	return strings.Join(texts, "\n")
+}
+
+// TestHandshakeOverHTTP: over streamable HTTP the handshake's headers go
+// with every request, a config header of the same name wins, and the
+// initialize body carries the profile's clientInfo.
+func TestHandshakeOverHTTP(t *testing.T) {
+	var fixed, overridden bodyLog
+	h := fixed.wrap(t, server.NewStreamableHTTPServer(growServer()), "X-Mcp-Toolsets", "repos")
+	ts := httptest.NewServer(overridden.wrap(t, h, "X-Client", "from-config"))
+	t.Cleanup(ts.Close)
+	cfg := remoteConfig("grow", config.TransportHTTP, ts.URL+"/mcp", config.Header{Name: "X-Client", Value: "from-config"})
+	hs := mustClient(t, "codex").Handshake
+	hs.Headers = []model.Header{{Name: "X-Mcp-Toolsets", Value: "repos"}, {Name: "X-Client", Value: "from-profile"}}
+	s := open(t, cfg, loader.Options{Handshake: hs})
+	_, last := settle(t, s, cfg)
+	if ev := last["grow"]; ev.State != loader.Ready {
+		t.Fatalf("event = %+v, want Ready", ev)
+	}
+	for _, l := range []*bodyLog{&fixed, &overridden} {
+		l.mu.Lock()
+		if len(l.bad) > 0 {
+			t.Errorf("requests without the header wanted: %q", l.bad)
+		}
+		l.mu.Unlock()
+	}
+	fixed.mu.Lock()
+	defer fixed.mu.Unlock()
+	want := `"clientInfo":{"name":"codex-mcp-client","version":"0.146.0","title":"Codex"}`
+	if len(fixed.bodies) == 0 || !bytes.Contains(fixed.bodies[0], []byte(want)) ||
+		!bytes.Contains(fixed.bodies[0], []byte(`"protocolVersion":"2025-06-18"`)) {
+		t.Errorf("first body %s, want initialize with %s at 2025-06-18", fixed.bodies[0], want)
+	}
+}
+
+// TestEverythingAsVSCodeOverHTTP: server requests arrive over streamable
+// HTTP too, and are answered there.
+func TestEverythingAsVSCodeOverHTTP(t *testing.T) {
+	entry := everythingEntry(t)
+	port := startEverything(t, entry, "streamableHttp")
+	cfg := remoteConfig("everything", config.TransportHTTP, fmt.Sprintf("http://127.0.0.1:%d/mcp", port))
+	root := t.TempDir()
+	s := open(t, cfg, loader.Options{Handshake: mustClient(t, "vscode").Handshake, Answers: loader.Answers{Roots: []string{root}}})
+	_, last := settle(t, s, cfg)
+	if ev := last["everything"]; ev.State != loader.Ready || !slices.Contains(toolNames(ev.Tools), "get-roots-list") {
+		t.Fatalf("event = %+v, want Ready with get-roots-list", ev)
+	}
+	if res := call(t, s, "get-roots-list", `{}`); !strings.Contains(res, "file://"+root) {
+		t.Errorf("get-roots-list = %s, want the configured root %s", res, root)
+	}
 }
