@@ -11,6 +11,16 @@ package model
 // read is the date the facts below were read.
 const read = "2026-12-01"
 
+// Files read in the clients' own repositories.
+const (
+	vscodeSource = "https://github.com/microsoft/vscode/blob/c5308376f79a19368c9bd9dccc81090aa1bfcb79/" +
+		"src/vs/workbench/contrib/mcp/common/mcpServerRequestHandler.ts (McpServerRequestHandler.create)"
+	geminiSource = "https://github.com/google-gemini/gemini-cli/blob/5411f113cafae26161b4969b0237b8e1e024e2c2/" +
+		"packages/core/src/tools/mcp-client.ts (connectToMcpServer; package 0.56.0-nightly)"
+	codexSource = "https://github.com/openai/codex/blob/00302de71ca3c3d5fc3f9361b7111ca41964f8c5/" +
+		"codex-rs/core/src/mcp_connection_manager.rs (start_server_task)"
+)
+
 const (
 	fromIssue      = "from the issue's table, unconfirmed"
 	fromThirdParty = "unconfirmed: third-party records of the client's initialize request (servers matching on clientInfo)"
@@ -100,23 +110,26 @@ func Clients() []Client {
 				ProtocolVersion: "2025-11-25",
 			},
 			Sources: []Source{
-				src("clientInfo", fromIssue+" (name \"Visual Studio Code\", version the product's)"),
-				src("capabilities", fromIssue),
-				src("protocolVersion", fromPinned),
+				src("clientInfo", vscodeSource+": productService.nameLong and .version; the version is the release the profile is named for"),
+				src("capabilities", vscodeSource+": roots {listChanged:true}, sampling {} and elicitation {form,url} "+
+					"(each when a handler is registered, as in the product); it also declares tasks, which mcplens does not emulate"),
+				src("protocolVersion", vscodeSource+": MCP.LATEST_PROTOCOL_VERSION of its bundled schema; "+
+					"2025-11-25 inferred from the capabilities of that revision it declares, unconfirmed"),
+				src("refusal", vscodeSource+": an undeclared request is answered McpError.methodNotFound, -32601"),
 			},
 		},
 		{
-			Name: "gemini-cli", Version: "0.34", Policy: "gemini-cli",
+			Name: "gemini-cli", Version: "0.56", Policy: "gemini-cli",
 			Handshake: Handshake{
-				ClientInfo:      ClientInfo{Name: "gemini-cli-mcp-client", Version: "0.0.1"},
+				ClientInfo:      ClientInfo{Name: "gemini-cli-mcp-client", Version: "0.56.0"},
 				Capabilities:    Capabilities{Roots: &RootsCapability{ListChanged: true}},
 				ProtocolVersion: "2025-11-25",
 			},
 			Sources: []Source{
-				src("clientInfo.name", fromIssue+"; third-party records agree"),
-				src("clientInfo.version", fromThirdParty+" (\"0.0.1\")"),
-				src("capabilities", fromIssue+"; third-party records agree (roots {listChanged:true})"),
-				src("protocolVersion", fromPinned),
+				src("clientInfo", geminiSource+": name gemini-cli-mcp-client, version the CLI's "+
+					"(older releases sent gemini-cli-mcp-client-SERVER, 0.0.1)"),
+				src("capabilities", geminiSource+": registerCapabilities({roots: {listChanged: true}}), nothing else"),
+				src("protocolVersion", "unconfirmed: @modelcontextprotocol/sdk 1.23.0's LATEST_PROTOCOL_VERSION, taken as 2025-11-25"),
 			},
 		},
 		{
@@ -127,9 +140,10 @@ func Clients() []Client {
 				ProtocolVersion: "2025-06-18",
 			},
 			Sources: []Source{
-				src("clientInfo", fromThirdParty+": name codex-mcp-client, title Codex, version the release's"),
-				src("capabilities", fromIssue+"; a third-party test of codex 0.146.0 sends elicitation {form,url}"),
-				src("protocolVersion", fromThirdParty+" (2025-06-18 with codex 0.92 to 0.154)"),
+				src("clientInfo", codexSource+": name codex-mcp-client, title Codex, version CARGO_PKG_VERSION"),
+				src("protocolVersion", codexSource+": ProtocolVersion::V_2025_06_18; third-party records agree for codex 0.92 to 0.154"),
+				src("capabilities", fromIssue+"; a third-party test of codex 0.146.0 sends elicitation {form,url}; "+
+					"at the commit read, elicitation {form} went only to Codex's own apps server, nothing to others"),
 			},
 		},
 		{
