@@ -221,3 +221,68 @@ func TestEverythingAsVSCodeOverHTTP(t *testing.T) {
 		t.Errorf("get-roots-list = %s, want the configured root %s", res, root)
 	}
 }
+
+// TestEveryProfileHandshake: every profile's initialize request carries
+// its clientInfo, capabilities and protocol revision, byte for byte as
+// written here from the profile's facts.
+func TestEveryProfileHandshake(t *testing.T) {
+	for _, c := range model.Clients() {
+		t.Run(c.Key(), func(t *testing.T) {
+			var log bodyLog
+			ts := httptest.NewServer(log.wrap(t, server.NewStreamableHTTPServer(growServer()), "", ""))
+			t.Cleanup(ts.Close)
+			cfg := remoteConfig("grow", config.TransportHTTP, ts.URL+"/mcp")
+			s := open(t, cfg, loader.Options{Handshake: c.Handshake})
+			if _, last := settle(t, s, cfg); last["grow"].State != loader.Ready {
+				t.Fatalf("event = %+v, want Ready", last["grow"])
+			}
+			var init []byte
+			for _, f := range s.FrameLog("grow").Frames() {
+				if m, _ := method(t, f.Bytes); m == "initialize" {
+					init = f.Bytes
+				}
+			}
+			h := c.Handshake
+			info := fmt.Sprintf(`"clientInfo":{"name":%q,"version":%q`, h.ClientInfo.Name, h.ClientInfo.Version)
+			if h.ClientInfo.Title != "" {
+				info += fmt.Sprintf(`,"title":%q`, h.ClientInfo.Title)
+			}
+			for _, want := range []string{
+				`"protocolVersion":"` + h.ProtocolVersion + `"`,
+				info + "}",
+				`"capabilities":` + wantCapabilities(h.Capabilities),
+			} {
+				if !bytes.Contains(init, []byte(want)) {
+					t.Errorf("initialize %s lacks %s", init, want)
+				}
+			}
+		})
+	}
+}
+
+// wantCapabilities is the capabilities object as the specification spells
+// it, in mcp-go's member order.
+func wantCapabilities(c model.Capabilities) string {
+	var members []string
+	if c.Roots != nil {
+		if c.Roots.ListChanged {
+			members = append(members, `"roots":{"listChanged":true}`)
+		} else {
+			members = append(members, `"roots":{}`)
+		}
+	}
+	if c.Sampling {
+		members = append(members, `"sampling":{}`)
+	}
+	if e := c.Elicitation; e != nil {
+		var modes []string
+		if e.Form {
+			modes = append(modes, `"form":{}`)
+		}
+		if e.URL {
+			modes = append(modes, `"url":{}`)
+		}
+		members = append(members, `"elicitation":{`+strings.Join(modes, ",")+`}`)
+	}
+	return "{" + strings.Join(members, ",") + "}"
+}
