@@ -49,35 +49,8 @@ func Clients() []Client {
 				src("protocolVersion", fromPinned),
 			},
 		},
-		{
-			Name: "claude-desktop", Version: "2025", Policy: "claude-code",
-			Handshake: Handshake{
-				ClientInfo:      ClientInfo{Name: "claude-ai", Version: "0.1.0"},
-				ProtocolVersion: "2025-06-18",
-			},
-			Sources: []Source{
-				src("clientInfo.name", fromIssue),
-				src("clientInfo.version", fromThirdParty),
-				src("capabilities", fromIssue+" (none in 2025)"),
-				src("protocolVersion", fromThirdParty),
-				src("policy", "unconfirmed: Claude Desktop names tools as Claude Code does"),
-			},
-		},
-		{
-			Name: "claude-desktop", Version: "2026", Policy: "claude-code",
-			Handshake: Handshake{
-				ClientInfo:      ClientInfo{Name: "claude-ai", Version: "0.1.0"},
-				Capabilities:    Capabilities{Roots: &RootsCapability{}},
-				ProtocolVersion: "2025-06-18",
-			},
-			Sources: []Source{
-				src("clientInfo.name", fromIssue),
-				src("clientInfo.version", fromThirdParty),
-				src("capabilities", fromIssue+" (roots from 2026)"),
-				src("protocolVersion", fromThirdParty),
-				src("policy", "unconfirmed: Claude Desktop names tools as Claude Code does"),
-			},
-		},
+		claudeDesktop("2025", Capabilities{}, "none in 2025"),
+		claudeDesktop("2026", Capabilities{Roots: &RootsCapability{}}, "roots from 2026"),
 		{
 			Name: "cursor", Version: "1.7", Policy: "vscode",
 			Handshake: Handshake{
@@ -162,6 +135,26 @@ func Clients() []Client {
 		neutral("lionagi-legacy-update"),
 		neutral("qwen"),
 		neutral("symfonic"),
+	}
+}
+
+// claudeDesktop is Claude Desktop at a version: only its capabilities
+// change from one to the next.
+func claudeDesktop(version string, caps Capabilities, capsNote string) Client {
+	return Client{
+		Name: "claude-desktop", Version: version, Policy: "claude-code",
+		Handshake: Handshake{
+			ClientInfo:      ClientInfo{Name: "claude-ai", Version: "0.1.0"},
+			Capabilities:    caps,
+			ProtocolVersion: "2025-06-18",
+		},
+		Sources: []Source{
+			src("clientInfo.name", fromIssue+"; also matched on as \"claude-ai\" by third-party servers"),
+			src("clientInfo.version", fromThirdParty),
+			src("capabilities", fromIssue+" ("+capsNote+")"),
+			src("protocolVersion", fromThirdParty),
+			src("policy", "unconfirmed: Claude Desktop names tools as Claude Code does"),
+		},
 	}
 }
 
