@@ -38,9 +38,8 @@ func ElicitAnswers() []ElicitAnswer {
 	return []ElicitAnswer{ElicitDecline, ElicitAcceptDefaults, ElicitCancel}
 }
 
-// errUserRejected is the code MCP clients answer a sampling request the
-// user rejected with (the specification's example, as the TypeScript and
-// Python SDKs' clients send it).
+// errUserRejected is the code of the specification's example of a client
+// answering a sampling request its user rejected.
 const errUserRejected = -1
 
 // answer is the handler of the requests a server sends: it answers those
