@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -29,7 +30,12 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var limits loader.Limits
 	fset.Var(&limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
 	configFormat := fset.String("config-format", "", "read PATH as this client's format (default: detected): "+formatNames())
-	pos, code, ok := parseCommand(fset, args, stderr, "usage: mcplens call [PATH] NAME [--args JSON | --args @FILE] [--policy P]\n\n"+
+	var who clientOptions
+	who.register(fset)
+	elicit := fset.String("elicit", string(loader.ElicitDecline), "how an elicitation the server asks for is answered: "+elicitNames())
+	sampling := fset.String("sampling", "decline", "how a sampling request the server sends is answered: decline, or reply:TEXT")
+	pos, code, ok := parseCommand(fset, args, stderr, "usage: mcplens call [PATH] NAME [--args JSON | --args @FILE] [--client NAME[@VERSION]] [--policy P]\n"+
+		"       [--root DIR]... [--elicit accept-defaults|decline|cancel] [--sampling decline|reply:TEXT]\n\n"+
 		"Resolves NAME through the policy's registry (a registered name, or a wire name exactly one server advertises),\n"+
 		"makes one call and prints the request and response frames as they crossed the wire, then the result.\n"+
 		"Exit status: 0 on success, 1 when the call failed or the tool reported isError, 2 for a usage or config error\n"+
@@ -47,7 +53,15 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fset.Usage()
 		return exitUsage
 	}
-	policy, ok := model.PolicyNamed(*policyName)
+	answers, err := callAnswers(*elicit, *sampling)
+	if err == nil {
+		_, _, err = who.profile()
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
+		return exitUsage
+	}
+	policy, ok := model.PolicyNamed(who.policy(fset, *policyName))
 	if !ok {
 		fmt.Fprintf(stderr, "mcplens call: unknown policy %q (want one of: %s)\n", *policyName, policyNames())
 		return exitUsage
@@ -69,7 +83,8 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	session := open(cfg, *timeout, limits)
+	opts := who.session(cfg, loader.Options{Timeout: *timeout, Limits: limits, Answers: answers})
+	session := open(cfg, opts)
 	defer session.Close()
 	snap, err := settle(ctx, cfg, session, *timeout)
 	if errors.Is(err, errInterrupted) {
@@ -97,10 +112,18 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	san := func(s string) string { return model.Sanitize(red.Values(s)) }
 	fmt.Fprintf(stdout, "call %s (%s under %s) → server %s, wire name %s\n", san(name), how, policy.Name, san(rt.Server), san(rt.Wire))
+	start := time.Now()
 	res, err := callWithin(ctx, session, rt, callArgs, callLimit(*timeout))
 	res.Result = json.RawMessage(red.Values(string(res.Result))) // a result can echo the config's secrets too
 	if len(res.Request) > 0 {
 		fmt.Fprintf(stdout, "→ %s %s\n", san(rt.Server), san(string(res.Request)))
+	}
+	for _, f := range serverExchanges(session.FrameLog(rt.Server), start) {
+		arrow := "←"
+		if f.Dir == loader.Out {
+			arrow = "→"
+		}
+		fmt.Fprintf(stdout, "%s %s %s\n", arrow, san(rt.Server), san(string(f.Bytes)))
 	}
 	if len(res.Response) > 0 {
 		fmt.Fprintf(stdout, "← %s %s%s\n", san(rt.Server), san(string(res.Response)), res.CutMark(err))
@@ -161,4 +184,55 @@ func clip(s string, n int) string {
 		return s
 	}
 	return s[:n] + "..."
+}
+
+// serverExchanges are the requests the server sent mcplens since start
+// (roots/list, elicitation/create, sampling/createMessage, ping) and
+// mcplens's answers to them, as they crossed the wire.
+func serverExchanges(log *loader.FrameLog, start time.Time) []loader.Frame {
+	var out []loader.Frame
+	if log == nil {
+		return nil
+	}
+	for _, f := range log.Frames() {
+		if f.At.Before(start) || f.Junk {
+			continue
+		}
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(f.Bytes, &msg) != nil || len(msg.ID) == 0 {
+			continue
+		}
+		// In: a request has a method; Out: an answer has none.
+		if (f.Dir == loader.In) == (msg.Method != "") {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// callAnswers reads --elicit and --sampling.
+func callAnswers(elicit, sampling string) (loader.Answers, error) {
+	var a loader.Answers
+	if !slices.Contains(loader.ElicitAnswers(), loader.ElicitAnswer(elicit)) {
+		return a, fmt.Errorf("unknown --elicit %q (want one of: %s)", elicit, elicitNames())
+	}
+	a.Elicit = loader.ElicitAnswer(elicit)
+	switch reply, ok := strings.CutPrefix(sampling, "reply:"); {
+	case ok && reply != "":
+		a.SamplingReply = reply
+	case sampling != "decline":
+		return a, fmt.Errorf("unknown --sampling %q (want decline or reply:TEXT)", sampling)
+	}
+	return a, nil
+}
+
+func elicitNames() string {
+	var names []string
+	for _, e := range loader.ElicitAnswers() {
+		names = append(names, string(e))
+	}
+	return strings.Join(names, ", ")
 }

@@ -49,6 +49,8 @@ type checkOptions struct {
 	timeout time.Duration
 	// configFormat is the config's format, "" to detect it.
 	configFormat string
+	// who is the client mcplens connects as.
+	who clientOptions
 }
 
 func defaultCheckOptions() checkOptions {
@@ -79,12 +81,14 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fset.DurationVar(&o.timeout, "timeout", 0, "bound on each server's connect (default: the config's own, else 20s)")
 	fset.Var(&o.limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
 	fset.StringVar(&o.configFormat, "config-format", "", "read PATH as this client's format (default: detected): "+formatNames())
-	pos, code, ok := parseCommand(fset, args, stderr, "usage: mcplens check [PATH] [--policy P] [--providers LIST] [--format text|json|markdown] [--fail-on LEVEL] [--lock FILE [--update-lock [--force]]]\n\n"+
+	o.who.register(fset)
+	pos, code, ok := parseCommand(fset, args, stderr, "usage: mcplens check [PATH] [--client NAME[@VERSION]] [--policy P] [--providers LIST] [--format text|json|markdown] [--fail-on LEVEL] [--lock FILE [--update-lock [--force]]]\n\n"+
 		"Connects to every server of the config (the demo without PATH), applies the policy and prints the report.\n"+
 		"Exit status: 0 when nothing at or above --fail-on was found, 1 when something was, 2 for a usage, config or lock file error.\n\n")
 	if !ok {
 		return code
 	}
+	o.policy = o.who.policy(fset, o.policy)
 	if len(pos) > 1 {
 		fmt.Fprintf(stderr, "mcplens check: want at most one config, got %d: %s\n", len(pos), strings.Join(pos, " "))
 		return exitUsage
@@ -107,6 +111,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 
 // validate checks the flags that do not need the config.
 func (o checkOptions) validate() error {
+	if _, _, err := o.who.profile(); err != nil {
+		return err
+	}
 	if _, ok := model.PolicyNamed(o.policy); !ok {
 		return fmt.Errorf("unknown policy %q (want one of: %s)", o.policy, policyNames())
 	}
@@ -146,7 +153,7 @@ func check(cfg *config.Config, o checkOptions, stdout, stderr io.Writer) int {
 
 	sigCtx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	session := open(cfg, o.timeout, o.limits)
+	session := open(cfg, o.who.session(cfg, loader.Options{Timeout: o.timeout, Limits: o.limits}))
 	snap, err := settle(sigCtx, cfg, session, o.timeout)
 	closeErr := session.Close()
 	settled := err == nil
@@ -190,13 +197,15 @@ func check(cfg *config.Config, o checkOptions, stdout, stderr io.Writer) int {
 func checkReport(cfg *config.Config, snap *surface.Snapshot, o checkOptions, lock *model.Lock) *report.Report {
 	policy, _ := model.PolicyNamed(o.policy)
 	profiles, _ := parseProfiles(o.providers)
-	return report.Build(cfg.Path, surface.Assess(snap, surface.Options{
+	r := report.Build(cfg.Path, surface.Assess(snap, surface.Options{
 		Policy:      policy,
 		Profiles:    profiles,
 		Lock:        lock,
 		LockPath:    o.lock,
 		LockUpdated: o.updateLock,
 	}))
+	r.Client = o.who.name()
+	return r
 }
 
 // readLock reads the lock file at path ("" for none). A file that does not

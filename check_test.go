@@ -131,6 +131,8 @@ func TestCheckUsageErrors(t *testing.T) {
 		{"missing lock", []string{"--lock", filepath.Join(dir, "none.lock")}, "reading lock"},
 		{"malformed lock", []string{"--lock", badLock}, "version 9, want 3"},
 		{"unknown flag", []string{"--nope"}, "flag provided but not defined"},
+		{"unknown client", []string{"--client", "emacs"}, `unknown client "emacs"`},
+		{"unknown client version", []string{"--client", "vscode@0.1"}, `unknown client "vscode@0.1"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

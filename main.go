@@ -72,9 +72,11 @@ func run(args []string, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", 0, "bound on each server's connect (default: the config's own, else 20s)")
 	var limits loader.Limits
 	fs.Var(&limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
+	var who clientOptions
+	who.register(fs)
 	discover := fs.Bool("discover", false, "list the config files found here and in the usual places, start nothing")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: mcplens [--policy P] [--lock FILE] [--format F] [--project P] [--timeout D] [CONFIG]\n"+
+		fmt.Fprintf(stderr, "usage: mcplens [--client NAME[@VERSION]] [--policy P] [--lock FILE] [--format F] [--project P] [--timeout D] [CONFIG]\n"+
 			"       mcplens --discover\n"+
 			"       mcplens check [CONFIG] [flags]   (mcplens check -h)\n"+
 			"       mcplens call [CONFIG] NAME [--args JSON|@FILE] [--policy P]\n"+
@@ -101,6 +103,11 @@ func run(args []string, stderr io.Writer) int {
 	if *discover {
 		return runLocate(os.Stdout, stderr, limits)
 	}
+	if _, _, err := who.profile(); err != nil {
+		fmt.Fprintf(stderr, "mcplens: %v\n", err)
+		return 2
+	}
+	*policy = who.policy(fs, *policy)
 	if _, ok := model.PolicyNamed(*policy); !ok {
 		fmt.Fprintf(stderr, "mcplens: unknown policy %q (want one of: %s)\n", *policy, policyNames())
 		return 2
@@ -114,7 +121,7 @@ func run(args []string, stderr io.Writer) int {
 	if !isTerminal(os.Stdout) {
 		// Piped or redirected: print the check report instead of drawing.
 		o := defaultCheckOptions()
-		o.policy, o.lock, o.timeout, o.limits = *policy, *lockPath, *timeout, limits
+		o.policy, o.lock, o.timeout, o.limits, o.who = *policy, *lockPath, *timeout, limits, who
 		return check(cfg, o, os.Stdout, stderr)
 	}
 	if needed := ui.NeededInputs(cfg); len(needed) > 0 && isTerminal(os.Stdin) {
@@ -141,12 +148,13 @@ func run(args []string, stderr io.Writer) int {
 		debug.SetMemoryLimit(ui.MemoryLimit)
 	}
 
-	session := loader.Open(cfg, loader.Options{Timeout: *timeout, Limits: limits, Guard: guard})
+	session := open(cfg, who.session(cfg, loader.Options{Timeout: *timeout, Limits: limits}))
 	defer session.Close()
 
 	m := ui.New(cfg.Path, cfg.Servers, session)
 	m.SetConfigFindings(cfg.Findings)
 	m.SetPolicy(*policy)
+	m.SetClient(who.name())
 	if lock != nil {
 		m.SetLock(*lockPath, lock)
 	}

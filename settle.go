@@ -18,10 +18,11 @@ const settleSlack = 5 * time.Second
 // errInterrupted is returned by connect when the user interrupted it.
 var errInterrupted = errors.New("interrupted")
 
-// open starts a session on every server of cfg, each connect bounded by
-// timeout (0: the config's own, else loader.DefaultTimeout).
-func open(cfg *config.Config, timeout time.Duration, limits loader.Limits) *loader.Session {
-	return loader.Open(cfg, loader.Options{Timeout: timeout, Limits: limits, Guard: guard})
+// open starts a session on every server of cfg with opts (Timeout 0: the
+// config's own, else loader.DefaultTimeout), guarded.
+func open(cfg *config.Config, opts loader.Options) *loader.Session {
+	opts.Guard = guard
+	return loader.Open(cfg, opts)
 }
 
 // settle waits until every server of session (opened on cfg) is Ready or

@@ -21,8 +21,6 @@ import (
 // answers with silence, stalling each connect by the probe's 5s timeout.
 const ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION // "2025-11-25"
 
-const clientName, clientVersion = "mcplens", "dev"
-
 // relistDelay gathers a burst of tools/list_changed notifications into one
 // relisting.
 const relistDelay = 100 * time.Millisecond
@@ -142,6 +140,11 @@ func (c *conn) handshake(cl *client.Client) {
 		c.failAndStop("starting the client", err)
 		return
 	}
+	// Start gave the transport mcp-go's handler of server requests, which
+	// answers only what it has handlers for: the conn answers instead.
+	if bi, ok := cl.GetTransport().(transport.BidirectionalInterface); ok {
+		bi.SetRequestHandler(c.answer)
+	}
 	init, err := c.initialize(ctx, cl)
 	if err != nil {
 		c.failAndStop("initialize", err)
@@ -191,10 +194,7 @@ func (c *conn) initialize(ctx context.Context, cl *client.Client) (*mcp.Initiali
 	defer cancel(nil)
 	c.monitor.await(string(mcp.MethodInitialize), cancel)
 	defer c.monitor.release(string(mcp.MethodInitialize))
-	init, err := cl.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
-		ProtocolVersion: ProtocolVersion,
-		ClientInfo:      mcp.Implementation{Name: clientName, Version: clientVersion},
-	}})
+	init, err := cl.Initialize(ctx, initializeRequest(c.s.opts.Handshake))
 	if err != nil {
 		return nil, refusal(ctx, err)
 	}

@@ -17,6 +17,13 @@
 // never decides names: that is model's job, and never replaces the
 // process-wide logger: mcp-go's transports log to Options.Logger.
 //
+// Each server is sent the handshake of Options.Handshake (a client
+// profile's clientInfo, capabilities, protocol revision and HTTP headers;
+// mcplens's own by default), and the requests a server sends back are
+// answered as that client would: roots/list, elicitation/create and
+// sampling/createMessage as Options.Answers say when the handshake declares
+// them, refused with -32601 when it does not (answer.go).
+//
 // Each stdio server leads a process group of its own, which shutdown ends
 // with SIGKILL; a Guard (Options.Guard) kills those groups should mcplens
 // die without closing its session. A write to a server is bounded by the

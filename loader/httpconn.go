@@ -29,12 +29,8 @@ func (c *conn) dial() *client.Client {
 	base := http.DefaultTransport.(*http.Transport).Clone()
 	base.DisableCompression = true // the tap asks for gzip and inflates it, within the limits
 	tap := &httpTap{next: base, obs: c, limits: c.s.opts.Limits, lost: c.lose}
-	headers := make(map[string]string, len(c.spec.Headers))
-	tap.guard = &redirectGuard{}
-	for _, h := range c.spec.Headers {
-		headers[h.Name] = h.Value
-		tap.guard.headers = append(tap.guard.headers, h.Name)
-	}
+	headers := c.headers()
+	tap.guard = &redirectGuard{headers: headerNames(c.spec.Headers, c.s.opts.Handshake.Headers)}
 	hc := &http.Client{Transport: tap, CheckRedirect: tap.guard.check}
 
 	var tr transport.Interface
@@ -69,8 +65,7 @@ func (c *conn) dial() *client.Client {
 		}
 		tr = boundedStreamable{streamable, tap}
 	}
-	cl := client.NewClient(tr, client.WithProtocolVersion(ProtocolVersion))
-	cl.OnNotification(c.onNotification)
+	cl := c.newClient(tr)
 
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -83,6 +83,15 @@ type Options struct {
 	// Limits bound what is read from each server; unset ones take their
 	// defaults (DefaultLimits).
 	Limits Limits
+	// Handshake is what every server is sent when it connects: the
+	// clientInfo, capabilities and protocol revision of the initialize
+	// request, and headers over HTTP. The zero value is
+	// model.NeutralHandshake(), mcplens as itself.
+	Handshake model.Handshake
+	// Answers say how the requests servers send are answered (roots/list,
+	// elicitation/create, sampling/createMessage), for those Handshake
+	// declares a capability for; the others are refused.
+	Answers Answers
 	// Guard, when set, kills the process group of every stdio server should
 	// mcplens die without stopping it (see Guard). Sessions may share one.
 	Guard *Guard
@@ -117,6 +126,9 @@ func Open(cfg *config.Config, opts Options) *Session {
 		opts.Timeout = DefaultTimeout
 	}
 	opts.Limits = opts.Limits.WithDefaults()
+	if opts.Handshake.ClientInfo.Name == "" {
+		opts.Handshake = model.NeutralHandshake()
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}

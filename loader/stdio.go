@@ -34,8 +34,7 @@ func (c *conn) startChild() *client.Client {
 	// logger is set as the stdio option does it, before it starts.
 	tr := transport.NewIO(stdout, stdin, nil)
 	transport.WithCommandLogger(c.s.opts.Logger)(tr)
-	cl := client.NewClient(tr, client.WithProtocolVersion(ProtocolVersion))
-	cl.OnNotification(c.onNotification)
+	cl := c.newClient(tr)
 
 	c.s.wg.Go(func() { p.settle(stdout.eof) })
 	c.mu.Lock()

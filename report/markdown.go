@@ -17,6 +17,9 @@ import (
 func writeMarkdown(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# mcplens check: %s\n\n", mdText(r.Config))
+	if r.Client != "" {
+		fmt.Fprintf(bw, "Client %s\n\n", mdCode(r.Client))
+	}
 	fmt.Fprintf(bw, "Policy %s (%s) · providers %s · **%s**\n",
 		mdCode(r.Policy), mdText(r.PolicySummary), mdText(orNone(strings.Join(r.Providers, ", "))), countLine(r))
 	if r.Lock != nil {

@@ -26,6 +26,9 @@ type Report struct {
 	Version int `json:"version"`
 	// Config names the config: its path, or "demo config".
 	Config string `json:"config"`
+	// Client is the client profile mcplens connected as (NAME@VERSION),
+	// absent when it connected as itself.
+	Client string `json:"client,omitempty"`
 	Policy string `json:"policy"`
 	// PolicySummary is the policy's rule in a few words.
 	PolicySummary string      `json:"policy_summary"`

@@ -17,6 +17,9 @@ func writeText(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
 	san := model.Sanitize
 	fmt.Fprintf(bw, "mcplens check · %s\n", san(r.Config))
+	if r.Client != "" {
+		fmt.Fprintf(bw, "client %s\n", r.Client)
+	}
 	fmt.Fprintf(bw, "policy %s (%s) · providers %s\n", r.Policy, r.PolicySummary, orNone(strings.Join(r.Providers, ", ")))
 	if r.Lock != nil {
 		line := "lock " + san(r.Lock.Path)

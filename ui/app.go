@@ -79,6 +79,10 @@ func New(title string, specs []config.ServerSpec, backend Backend) Model {
 	return m
 }
 
+// SetClient names the client profile the servers were connected as
+// (NAME@VERSION) in the header; "" names none: mcplens connected as itself.
+func (m *Model) SetClient(key string) { m.client = key }
+
 // SetPolicy makes the named policy active, reporting whether it exists.
 func (m *Model) SetPolicy(name string) bool {
 	for i, p := range m.policies {

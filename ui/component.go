@@ -41,6 +41,7 @@ type common struct {
 type env struct {
 	c       common
 	title   string
+	client  string // the client profile connected as; "" for mcplens itself
 	backend Backend
 
 	surface  *surface

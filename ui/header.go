@@ -16,7 +16,11 @@ func (m *Model) headerView() string {
 	for i, pr := range m.profiles {
 		names[i] = pr.Name
 	}
-	h := s.Header.Render("mcplens") + s.HeaderMuted.Render(" · "+model.Sanitize(m.title)+" · policy: ") +
+	h := s.Header.Render("mcplens") + s.HeaderMuted.Render(" · "+model.Sanitize(m.title))
+	if m.client != "" {
+		h += s.HeaderMuted.Render(" · client: ") + s.PolicyName.Render(m.client)
+	}
+	h += s.HeaderMuted.Render(" · policy: ") +
 		s.PolicyName.Render(p.Name) + s.HeaderMuted.Render(" ("+p.Summary+") · providers: "+strings.Join(names, " "))
 	return truncate(h, m.c.width, "…") + "\n" + m.tabsView()
 }

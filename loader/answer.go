@@ -1,0 +1,123 @@
+package loader
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"path/filepath"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcplens/mcplens/model"
+)
+
+// Answers say how mcplens answers the requests a server sends it, headless:
+// there is nobody to ask.
+type Answers struct {
+	// Roots are the folders roots/list answers with, as absolute paths.
+	Roots []string
+	// Elicit is the answer to every elicitation/create; "" declines.
+	Elicit ElicitAnswer
+	// SamplingReply, when set, is the text every sampling/createMessage is
+	// answered with; "" rejects the request, as a user would.
+	SamplingReply string
+}
+
+// An ElicitAnswer is how an elicitation is answered.
+type ElicitAnswer string
+
+const (
+	ElicitDecline        ElicitAnswer = "decline"
+	ElicitCancel         ElicitAnswer = "cancel"
+	ElicitAcceptDefaults ElicitAnswer = "accept-defaults" // accept, with each field's default
+)
+
+// ElicitAnswers lists the answers --elicit takes.
+func ElicitAnswers() []ElicitAnswer {
+	return []ElicitAnswer{ElicitDecline, ElicitAcceptDefaults, ElicitCancel}
+}
+
+// errUserRejected is the code of the specification's example of a client
+// answering a sampling request its user rejected.
+const errUserRejected = -1
+
+// answer is the handler of the requests a server sends: it answers those
+// the handshake declares a capability for, and ping, and refuses the others
+// with "method not found", as a client that never declared them does. The
+// answer goes out through the tapped transport, so the frame log shows the
+// request and the answer like any frames.
+func (c *conn) answer(_ context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	caps, answers := c.s.opts.Handshake.Capabilities, c.s.opts.Answers
+	switch {
+	case req.Method == string(mcp.MethodPing):
+		return result(req.ID, struct{}{})
+	case !caps.Declares(req.Method):
+		return transport.NewJSONRPCErrorResponse(req.ID, mcp.METHOD_NOT_FOUND, "Method not found", nil), nil
+	case req.Method == model.MethodRootsList:
+		return result(req.ID, mcp.ListRootsResult{Roots: roots(answers.Roots)})
+	case req.Method == model.MethodCreateMessage:
+		if answers.SamplingReply == "" {
+			return transport.NewJSONRPCErrorResponse(req.ID, errUserRejected, "User rejected sampling request", nil), nil
+		}
+		return result(req.ID, mcp.CreateMessageResult{
+			SamplingMessage: mcp.SamplingMessage{Role: mcp.RoleAssistant, Content: mcp.NewTextContent(answers.SamplingReply)},
+			Model:           "mcplens",
+			StopReason:      "endTurn",
+		})
+	}
+	// elicitation/create
+	switch answers.Elicit {
+	case ElicitAcceptDefaults:
+		return result(req.ID, mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{
+			Action: mcp.ElicitationResponseActionAccept, Content: defaults(req.Params),
+		}})
+	case ElicitCancel:
+		return result(req.ID, mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionCancel}})
+	}
+	return result(req.ID, mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}})
+}
+
+func result(id mcp.RequestId, v any) (*transport.JSONRPCResponse, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return transport.NewJSONRPCResultResponse(id, b), nil
+}
+
+// roots is the folders as roots: file URIs, named by their last element.
+func roots(dirs []string) []mcp.Root {
+	out := make([]mcp.Root, 0, len(dirs))
+	for _, d := range dirs {
+		u := url.URL{Scheme: "file", Path: filepath.ToSlash(d)}
+		out = append(out, mcp.Root{URI: u.String(), Name: filepath.Base(d)})
+	}
+	return out
+}
+
+// defaults is the content of a form elicitation accepted as it was
+// offered: each requested field that has a default, with it (SEP-1034).
+func defaults(params any) map[string]any {
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return map[string]any{}
+	}
+	var p struct {
+		RequestedSchema struct {
+			Properties map[string]struct {
+				Default json.RawMessage `json:"default"`
+			} `json:"properties"`
+		} `json:"requestedSchema"`
+	}
+	content := map[string]any{}
+	if json.Unmarshal(raw, &p) != nil {
+		return content
+	}
+	for name, prop := range p.RequestedSchema.Properties {
+		if len(prop.Default) > 0 {
+			content[name] = prop.Default
+		}
+	}
+	return content
+}
