@@ -12,8 +12,9 @@ import (
 	"github.com/mcplens/mcplens/model"
 )
 
-// Answers say how mcplens answers the requests a server sends it, headless:
-// there is nobody to ask.
+// Answers say how mcplens answers the requests a server sends it: with
+// fixed answers headless, where there is nobody to ask, or by asking
+// someone (Ask).
 type Answers struct {
 	// Roots are the folders roots/list answers with, as absolute paths.
 	Roots []string
@@ -22,6 +23,33 @@ type Answers struct {
 	// SamplingReply, when set, is the text every sampling/createMessage is
 	// answered with; "" rejects the request, as a user would.
 	SamplingReply string
+	// Ask, when set, answers elicitation/create and sampling/createMessage
+	// instead of Elicit and SamplingReply: it is given the request and
+	// blocks the server's request until someone answers or ctx ends (then
+	// the elicitation is cancelled, the sampling rejected). It runs on a
+	// goroutine of its own for each request.
+	Ask func(ctx context.Context, q Question) Reply
+}
+
+// A Question is a request a server sent that someone is asked to answer.
+type Question struct {
+	Server string
+	// Method is model.MethodElicit or model.MethodCreateMessage.
+	Method string
+	// Params are the request's params, as the server sent them.
+	Params json.RawMessage
+}
+
+// A Reply is someone's answer to a Question.
+type Reply struct {
+	// Action is what was done with it: accept, decline or cancel; a
+	// sampling request not accepted is rejected.
+	Action mcp.ElicitationResponseAction
+	// Content is an accepted elicitation's content: for a form, each
+	// field's value.
+	Content map[string]any
+	// Text is an accepted sampling request's reply.
+	Text string
 }
 
 // An ElicitAnswer is how an elicitation is answered.
@@ -47,8 +75,8 @@ const errUserRejected = -1
 // with "method not found", as a client that never declared them does. The
 // answer goes out through the tapped transport, so the frame log shows the
 // request and the answer like any frames.
-func (c *conn) answer(_ context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	caps, answers := c.s.opts.Handshake.Capabilities, c.s.opts.Answers
+func (c *conn) answer(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	caps, answers := c.hs.Capabilities, c.s.opts.Answers
 	switch {
 	case req.Method == string(mcp.MethodPing):
 		return result(req.ID, struct{}{})
@@ -56,15 +84,13 @@ func (c *conn) answer(_ context.Context, req transport.JSONRPCRequest) (*transpo
 		return transport.NewJSONRPCErrorResponse(req.ID, mcp.METHOD_NOT_FOUND, "Method not found", nil), nil
 	case req.Method == model.MethodRootsList:
 		return result(req.ID, mcp.ListRootsResult{Roots: roots(answers.Roots)})
+	case answers.Ask != nil:
+		return c.ask(ctx, req)
 	case req.Method == model.MethodCreateMessage:
 		if answers.SamplingReply == "" {
-			return transport.NewJSONRPCErrorResponse(req.ID, errUserRejected, "User rejected sampling request", nil), nil
+			return rejected(req.ID)
 		}
-		return result(req.ID, mcp.CreateMessageResult{
-			SamplingMessage: mcp.SamplingMessage{Role: mcp.RoleAssistant, Content: mcp.NewTextContent(answers.SamplingReply)},
-			Model:           "mcplens",
-			StopReason:      "endTurn",
-		})
+		return sampled(req.ID, answers.SamplingReply)
 	}
 	// elicitation/create
 	switch answers.Elicit {
@@ -76,6 +102,43 @@ func (c *conn) answer(_ context.Context, req transport.JSONRPCRequest) (*transpo
 		return result(req.ID, mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionCancel}})
 	}
 	return result(req.ID, mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}})
+}
+
+// ask answers an elicitation or a sampling request with what Ask replies.
+func (c *conn) ask(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	q := Question{Server: c.spec.Label, Method: req.Method}
+	if req.Params != nil {
+		q.Params, _ = json.Marshal(req.Params)
+	}
+	r := c.s.opts.Answers.Ask(ctx, q)
+	if r.Action == "" || ctx.Err() != nil {
+		r = Reply{Action: mcp.ElicitationResponseActionCancel}
+	}
+	if req.Method == model.MethodCreateMessage {
+		if r.Action != mcp.ElicitationResponseActionAccept {
+			return rejected(req.ID)
+		}
+		return sampled(req.ID, r.Text)
+	}
+	res := mcp.ElicitationResponse{Action: r.Action}
+	if r.Action == mcp.ElicitationResponseActionAccept {
+		res.Content = r.Content
+	}
+	return result(req.ID, mcp.ElicitationResult{ElicitationResponse: res})
+}
+
+// sampled is a sampling request answered with text.
+func sampled(id mcp.RequestId, text string) (*transport.JSONRPCResponse, error) {
+	return result(id, mcp.CreateMessageResult{
+		SamplingMessage: mcp.SamplingMessage{Role: mcp.RoleAssistant, Content: mcp.NewTextContent(text)},
+		Model:           "mcplens",
+		StopReason:      "endTurn",
+	})
+}
+
+// rejected is a sampling request its user rejected.
+func rejected(id mcp.RequestId) (*transport.JSONRPCResponse, error) {
+	return transport.NewJSONRPCErrorResponse(id, errUserRejected, "User rejected sampling request", nil), nil
 }
 
 func result(id mcp.RequestId, v any) (*transport.JSONRPCResponse, error) {

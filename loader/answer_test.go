@@ -37,7 +37,7 @@ func TestAnswer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := &conn{s: &Session{opts: Options{Handshake: codex.Handshake, Answers: tt.answers}}}
+			c := &conn{s: &Session{opts: Options{Answers: tt.answers}}, hs: codex.Handshake}
 			req := transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(int64(7)), Method: tt.method}
 			if tt.params != "" {
 				req.Params = json.RawMessage(tt.params)
@@ -63,7 +63,7 @@ func TestAnswerSampling(t *testing.T) {
 		{"", `"error":{"code":-1,"message":"User rejected sampling request"}`},
 		{"hi", `"content":{"type":"text","text":"hi"}`},
 	} {
-		c := &conn{s: &Session{opts: Options{Handshake: vscode.Handshake, Answers: Answers{SamplingReply: tt.reply}}}}
+		c := &conn{s: &Session{opts: Options{Answers: Answers{SamplingReply: tt.reply}}}, hs: vscode.Handshake}
 		resp, _ := c.answer(context.Background(), req)
 		if b, _ := json.Marshal(resp); !strings.Contains(string(b), tt.want) {
 			t.Errorf("sampling with reply %q = %s, want %s", tt.reply, b, tt.want)
@@ -76,5 +76,40 @@ func TestAnswerSampling(t *testing.T) {
 func TestNeutralProtocol(t *testing.T) {
 	if got := model.NeutralHandshake().ProtocolVersion; got != ProtocolVersion {
 		t.Errorf("neutral handshake protocol = %q, want %q", got, ProtocolVersion)
+	}
+}
+
+// TestAnswerAsk: with Ask set, elicitations and sampling requests are
+// answered with what it replies, and cancelled or rejected when it gives
+// no answer.
+func TestAnswerAsk(t *testing.T) {
+	vscode, _ := model.ClientNamed("vscode") // sampling and elicitation
+	accept := mcp.ElicitationResponseActionAccept
+	tests := []struct {
+		name, method string
+		reply        Reply
+		want         string
+	}{
+		{"elicit accepted", "elicitation/create", Reply{Action: accept, Content: map[string]any{"name": "Ada"}}, `"result":{"action":"accept","content":{"name":"Ada"}}`},
+		{"elicit declined", "elicitation/create", Reply{Action: mcp.ElicitationResponseActionDecline, Content: map[string]any{"x": 1}}, `"result":{"action":"decline"}`},
+		{"elicit unanswered", "elicitation/create", Reply{}, `"result":{"action":"cancel"}`},
+		{"sampling answered", "sampling/createMessage", Reply{Action: accept, Text: "hi"}, `"text":"hi"`},
+		{"sampling rejected", "sampling/createMessage", Reply{Action: mcp.ElicitationResponseActionDecline}, `"code":-1`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var asked Question
+			ask := func(_ context.Context, q Question) Reply { asked = q; return tt.reply }
+			c := &conn{s: &Session{opts: Options{Answers: Answers{Ask: ask}}}, hs: vscode.Handshake}
+			c.spec.Label = "srv"
+			req := transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(int64(3)), Method: tt.method, Params: json.RawMessage(`{"message":"m"}`)}
+			resp, _ := c.answer(context.Background(), req)
+			if b, _ := json.Marshal(resp); !strings.Contains(string(b), tt.want) {
+				t.Errorf("answer = %s, want %s", b, tt.want)
+			}
+			if asked.Server != "srv" || asked.Method != tt.method || string(asked.Params) != `{"message":"m"}` {
+				t.Errorf("asked %+v, want the request of srv", asked)
+			}
+		})
 	}
 }

@@ -42,7 +42,7 @@ type CallResult struct {
 // tool that reports failure (isError) is not an error here.
 func (s *Session) Call(ctx context.Context, server, wire string, args json.RawMessage) (CallResult, error) {
 	res := CallResult{Server: server, Wire: wire}
-	c := s.byName[server]
+	c := s.conn(server)
 	if c == nil {
 		return res, fmt.Errorf("calling %q: no server %q", wire, server)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/model"
 )
 
 // ProtocolVersion is the MCP revision mcplens asks every server for. Pinning
@@ -31,8 +32,11 @@ const exitGrace = 300 * time.Millisecond
 
 // A conn is the connection to one server.
 type conn struct {
-	s      *Session
-	spec   config.ServerSpec
+	s    *Session
+	spec config.ServerSpec
+	// hs is the handshake the connection sends: the session's, or the one
+	// it was reconnected with (Session.Reconnect).
+	hs     model.Handshake
 	log    *FrameLog
 	stderr *ring
 	// timeout bounds connecting and each listing; the first connect ends
@@ -66,6 +70,7 @@ func newConn(s *Session, spec config.ServerSpec) *conn {
 	c := &conn{
 		s:       s,
 		spec:    spec,
+		hs:      s.opts.Handshake,
 		stderr:  newRing(stderrTail),
 		attempt: make(chan struct{}),
 		relist:  make(chan struct{}, 1),
@@ -194,7 +199,7 @@ func (c *conn) initialize(ctx context.Context, cl *client.Client) (*mcp.Initiali
 	defer cancel(nil)
 	c.monitor.await(string(mcp.MethodInitialize), cancel)
 	defer c.monitor.release(string(mcp.MethodInitialize))
-	init, err := cl.Initialize(ctx, initializeRequest(c.s.opts.Handshake))
+	init, err := cl.Initialize(ctx, initializeRequest(c.hs))
 	if err != nil {
 		return nil, refusal(ctx, err)
 	}

@@ -18,7 +18,7 @@ import (
 // would add capabilities of its own; the conn answers server requests
 // itself (answer).
 func (c *conn) newClient(tr transport.Interface) *client.Client {
-	h := c.s.opts.Handshake
+	h := c.hs
 	cl := client.NewClient(tr,
 		client.WithProtocolVersion(h.ProtocolVersion),
 		client.WithClientCapabilities(capabilities(h.Capabilities)))
@@ -61,8 +61,8 @@ func capabilities(m model.Capabilities) mcp.ClientCapabilities {
 // headers returns the handshake's fixed headers overlaid with the config's
 // own, which win.
 func (c *conn) headers() map[string]string {
-	headers := make(map[string]string, len(c.spec.Headers)+len(c.s.opts.Handshake.Headers))
-	for _, h := range c.s.opts.Handshake.Headers {
+	headers := make(map[string]string, len(c.spec.Headers)+len(c.hs.Headers))
+	for _, h := range c.hs.Headers {
 		headers[h.Name] = h.Value
 	}
 	for _, h := range c.spec.Headers {

@@ -30,7 +30,7 @@ func (c *conn) dial() *client.Client {
 	base.DisableCompression = true // the tap asks for gzip and inflates it, within the limits
 	tap := &httpTap{next: base, obs: c, limits: c.s.opts.Limits, lost: c.lose}
 	headers := c.headers()
-	tap.guard = &redirectGuard{headers: headerNames(c.spec.Headers, c.s.opts.Handshake.Headers)}
+	tap.guard = &redirectGuard{headers: headerNames(c.spec.Headers, c.hs.Headers)}
 	hc := &http.Client{Transport: tap, CheckRedirect: tap.guard.check}
 
 	var tr transport.Interface

@@ -109,9 +109,13 @@ type Session struct {
 	cancel context.CancelFunc
 	opts   Options
 	events *eventQueue
+	wg     sync.WaitGroup // every goroutine that may emit or touch a child
+
+	// mu guards the connections, which Reconnect replaces, and closed.
+	mu     sync.RWMutex
 	conns  []*conn // in config order
 	byName map[string]*conn
-	wg     sync.WaitGroup // every goroutine that may emit or touch a child
+	closed bool // Close began: no more reconnects
 
 	closeOnce sync.Once
 	closeErr  error
@@ -172,7 +176,7 @@ func (s *Session) Events() <-chan Event { return s.events.out }
 
 // FrameLog returns the frame log of a server, or nil for an unknown label.
 func (s *Session) FrameLog(server string) *FrameLog {
-	if c := s.byName[server]; c != nil {
+	if c := s.conn(server); c != nil {
 		return c.log
 	}
 	return nil
@@ -180,7 +184,7 @@ func (s *Session) FrameLog(server string) *FrameLog {
 
 // Stderr returns the tail of a server's stderr.
 func (s *Session) Stderr(server string) string {
-	if c := s.byName[server]; c != nil {
+	if c := s.conn(server); c != nil {
 		return c.stderr.String()
 	}
 	return ""
@@ -189,7 +193,7 @@ func (s *Session) Stderr(server string) string {
 // Pid returns the process id of a server's child, or 0 when it never
 // started.
 func (s *Session) Pid(server string) int {
-	if c := s.byName[server]; c != nil {
+	if c := s.conn(server); c != nil {
 		if p := c.process(); p != nil {
 			return p.pid
 		}
@@ -204,7 +208,11 @@ func (s *Session) Pid(server string) int {
 func (s *Session) Close() error {
 	s.closeOnce.Do(func() {
 		deadline := time.Now().Add(closeBudget)
-		for _, c := range s.conns {
+		s.mu.Lock()
+		s.closed = true
+		conns := s.conns
+		s.mu.Unlock()
+		for _, c := range conns {
 			c.closing.Store(true)
 		}
 		s.cancel() // connects and relistings in progress give up now
@@ -212,7 +220,7 @@ func (s *Session) Close() error {
 		var mu sync.Mutex
 		var stuck []string
 		var stops sync.WaitGroup
-		for _, c := range s.conns {
+		for _, c := range conns {
 			stops.Go(func() {
 				if !c.shutdown() {
 					mu.Lock()
@@ -246,6 +254,14 @@ func (s *Session) Close() error {
 }
 
 func (s *Session) emit(ev Event) { s.events.push(ev) }
+
+// conn returns the connection to the server of the label, nil for an
+// unknown one.
+func (s *Session) conn(label string) *conn {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.byName[label]
+}
 
 // ConnectTimeout is the bound a session puts on connecting to the server s
 // and listing its tools, given the run's timeout (0 for none): the run's,
