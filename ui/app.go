@@ -56,6 +56,7 @@ func New(title string, specs []config.ServerSpec, backend Backend) Model {
 		backend:  backend,
 		policies: model.Policies(),
 		profiles: model.DefaultProfiles(),
+		clients:  newClientSwitch(),
 	}
 	e.surface = newSurface(specs, e.policies)
 	e.surface.profiles = e.profiles
@@ -78,10 +79,6 @@ func New(title string, specs []config.ServerSpec, backend Backend) Model {
 	m.layout()
 	return m
 }
-
-// SetClient names the client profile the servers were connected as
-// (NAME@VERSION) in the header; "" names none: mcplens connected as itself.
-func (m *Model) SetClient(key string) { m.client = key }
 
 // SetPolicy makes the named policy active, reporting whether it exists.
 func (m *Model) SetPolicy(name string) bool {
@@ -169,6 +166,9 @@ func (m *Model) handleEvents(evs ...loader.Event) {
 		if !slices.Contains(servers, ev.Server) {
 			servers = append(servers, ev.Server)
 		}
+		if ev.State == loader.Ready || ev.State == loader.Failed {
+			m.clients.settled(ev.Server)
+		}
 		if !ev.Frames && m.surface.apply(ev) {
 			changed = true
 		}
@@ -209,6 +209,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.cyclePolicy(1)
 	case key.Matches(msg, k.PolicyBack):
 		m.cyclePolicy(-1)
+	case key.Matches(msg, k.Client):
+		m.cycleClient(1)
+	case key.Matches(msg, k.ClientBack):
+		m.cycleClient(-1)
 	case key.Matches(msg, k.NextView):
 		m.view = (m.view + 1) % viewCount
 	case key.Matches(msg, k.PrevView):
@@ -250,6 +254,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 func (m *Model) cyclePolicy(step int) {
+	m.clients.policyPicked = true
 	n := len(m.policies)
 	m.policy = (m.policy + step + n) % n
 	m.surface.rebuild(m.policy)
@@ -369,8 +374,10 @@ func (m *Model) fullHelp() [][]key.Binding {
 
 func (m *Model) footerView() string {
 	help := m.c.styles.Footer.Render(m.help.ShortHelpView(m.shortHelp()))
-	if m.pins.status != "" {
-		return m.pins.status + "  " + help
+	for _, note := range []string{m.clientStatus(), m.pins.status} {
+		if note != "" {
+			help = note + "  " + help
+		}
 	}
 	return help
 }

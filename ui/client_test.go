@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/ui"
 )
 
@@ -23,5 +24,56 @@ func TestHeaderNamesClient(t *testing.T) {
 	m.SetClient("vscode@1.105")
 	if got := screen(tea.Model(m)); !strings.Contains(got, "cfg.json · client: vscode@1.105 · policy: vscode (") {
 		t.Errorf("header does not name the client:\n%s", got)
+	}
+}
+
+// reconnectBackend is a backend whose Reconnect says which servers had
+// another handshake: those of differs.
+type reconnectBackend struct {
+	benchBackend
+	differs map[string]bool
+	asked   *[]string
+}
+
+func (b reconnectBackend) Reconnect(label string, h model.Handshake) bool {
+	*b.asked = append(*b.asked, label+" as "+h.ClientInfo.Name)
+	return b.differs[label]
+}
+
+// TestClientCycles: c switches the client: every server is asked to
+// reconnect, the footer says how many do, the policy follows the client
+// unless p picked one since, and C goes back.
+func TestClientCycles(t *testing.T) {
+	specs := []config.ServerSpec{{Label: "alpha"}, {Label: "beta"}}
+	var asked []string
+	b := reconnectBackend{benchBackend{events: make(chan loader.Event)}, map[string]bool{"alpha": true}, &asked}
+	var m tea.Model = ui.New("cfg.json", specs, b)
+	first := model.Clients()[0]
+	m, _ = m.Update(ui.KeyPress("c"))
+	got := screen(m)
+	if !strings.Contains(got, "client: "+first.Key()+" · policy: "+first.Policy+" (") {
+		t.Errorf("after c the header does not name %s and its policy:\n%s", first.Key(), got)
+	}
+	if want := "reconnecting 1 of 2 servers for " + first.Key(); !strings.Contains(got, want) {
+		t.Errorf("footer lacks %q:\n%s", want, got)
+	}
+	if want := "alpha as " + first.Handshake.ClientInfo.Name; len(asked) != 2 || asked[0] != want {
+		t.Errorf("reconnects asked = %q, want both servers, %q first", asked, want)
+	}
+	m, _ = m.Update(ui.EventMsg(loader.Event{Server: "alpha", State: loader.Ready}))
+	if want := "1 of 2 servers reconnected for " + first.Key(); !strings.Contains(screen(m), want) {
+		t.Errorf("footer lacks %q once alpha is ready:\n%s", want, screen(m))
+	}
+
+	m, _ = m.Update(ui.KeyPress("p"))
+	picked := m.(ui.Model).Policy()
+	m, _ = m.Update(ui.KeyPress("c"))
+	if got := m.(ui.Model).Policy(); got != picked {
+		t.Errorf("policy after p then c = %s, want %s, the one p picked", got, picked)
+	}
+	m, _ = m.Update(ui.KeyPress("C"))
+	m, _ = m.Update(ui.KeyPress("C"))
+	if got := screen(m); strings.Contains(got, "client:") || !strings.Contains(got, "for mcplens") {
+		t.Errorf("C twice from the second client should be mcplens as itself:\n%s", got)
 	}
 }

@@ -42,6 +42,7 @@ type env struct {
 	c       common
 	title   string
 	client  string // the client profile connected as; "" for mcplens itself
+	clients clientSwitch
 	backend Backend
 
 	surface  *surface

@@ -14,6 +14,8 @@ type KeyMap struct {
 
 	Policy     key.Binding
 	PolicyBack key.Binding
+	Client     key.Binding
+	ClientBack key.Binding
 	Invoke     key.Binding
 	Wire       key.Binding
 	WireServer key.Binding
@@ -57,6 +59,8 @@ func DefaultKeyMap() KeyMap {
 		Disagree:   key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "only disagreements")),
 		Policy:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "next policy")),
 		PolicyBack: key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "previous policy")),
+		Client:     key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "next client")),
+		ClientBack: key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "previous client")),
 		Invoke:     key.NewBinding(key.WithKeys("i", "enter"), key.WithHelp("i/enter", "invoke")),
 		Wire:       key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wire pane")),
 		WireServer: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "wire: next server")),

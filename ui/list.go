@@ -125,7 +125,7 @@ func (l *list) draw(head string, n int, row func(i int) string) string {
 // ShortHelp is the footer of a list view.
 func (l *list) ShortHelp() []key.Binding {
 	k := l.e.c.keys
-	return []key.Binding{k.Up, k.Down, k.NextView, k.Policy, k.Providers, k.Invoke, k.Wire}
+	return []key.Binding{k.Up, k.Down, k.NextView, k.Policy, k.Client, k.Providers, k.Invoke, k.Wire}
 }
 
 // FullHelp is the help screen's keys for a list view.
@@ -134,7 +134,7 @@ func (l *list) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		append([]key.Binding{k.NextView, k.PrevView}, k.Views...),
-		{k.Policy, k.PolicyBack, k.Providers, k.Invoke, k.Send, k.Cancel},
+		{k.Policy, k.PolicyBack, k.Client, k.ClientBack, k.Providers, k.Invoke, k.Send, k.Cancel},
 		{k.Wire, k.WireServer, k.Report},
 	}
 }

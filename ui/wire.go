@@ -88,7 +88,7 @@ func (w *wireView) Update(msg tea.Msg) tea.Cmd {
 
 func (w *wireView) ShortHelp() []key.Binding {
 	k := w.e.c.keys
-	return []key.Binding{k.Up, k.Down, k.WireServer, k.Wire, k.Policy}
+	return []key.Binding{k.Up, k.Down, k.WireServer, k.Wire, k.Policy, k.Client}
 }
 
 func (w *wireView) FullHelp() [][]key.Binding {
@@ -97,7 +97,7 @@ func (w *wireView) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.WireServer, k.Wire, k.Cancel},
 		append([]key.Binding{k.NextView, k.PrevView}, k.Views...),
-		{k.Policy, k.PolicyBack, k.Providers, k.Invoke, k.Report},
+		{k.Policy, k.PolicyBack, k.Client, k.ClientBack, k.Providers, k.Invoke, k.Report},
 	}
 }
 
