@@ -148,10 +148,12 @@ func run(args []string, stderr io.Writer) int {
 		debug.SetMemoryLimit(ui.MemoryLimit)
 	}
 
-	session := open(cfg, who.session(cfg, loader.Options{Timeout: *timeout, Limits: limits}))
+	questions := ui.NewQuestions() // elicitations and sampling requests are asked on screen
+	session := open(cfg, who.session(cfg, loader.Options{Timeout: *timeout, Limits: limits, Answers: loader.Answers{Ask: questions.Ask}}))
 	defer session.Close()
 
 	m := ui.New(cfg.Path, cfg.Servers, session)
+	m.SetQuestions(questions)
 	m.SetConfigFindings(cfg.Findings)
 	m.SetPolicy(*policy)
 	m.SetClient(who.name())

@@ -41,6 +41,7 @@ type Model struct {
 	invoke  *invoke
 	result  *callView
 	calling *pendingCall // the call on its way, if any (calling.go)
+	ask     *asking      // the question a server asks, if any (askview.go)
 	help    help.Model
 	// full is set while the help screen is shown.
 	full    bool
@@ -95,7 +96,7 @@ func (m *Model) SetPolicy(name string) bool {
 
 // Init starts listening to the backend and requests the background colour.
 func (m Model) Init() tea.Cmd {
-	return tea.Batch(waitEvent(m.backend.Events()), m.spinner.Tick, tea.RequestBackgroundColor)
+	return tea.Batch(waitEvent(m.backend.Events()), m.spinner.Tick, tea.RequestBackgroundColor, waitAsk(m.questions))
 }
 
 // Update routes msg, lays the components out again, and brings the view
@@ -141,15 +142,27 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.diffRelists()
 	case reportWrittenMsg:
 		m.reportWritten(msg)
+	case askMsg:
+		m.ask = newAsking(m.env, msg)
+		return m.ask.focus()
 	case callDoneMsg:
+		var next tea.Cmd
+		if m.ask != nil && m.ask.msg.question.Server == msg.route.Server {
+			next = m.answer(loader.Reply{}) // the call ended: nobody waits for the answer
+		}
 		m.calling = nil
 		m.result = newCallView(msg)
 		m.pane = paneResult
+		return next
 	case callProgressMsg:
 		return m.callProgress(msg)
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
 	default:
+		if m.ask != nil {
+			cmd, _ := m.ask.Update(msg)
+			return cmd
+		}
 		if m.invoke != nil {
 			return m.invoke.Update(msg)
 		}
@@ -186,6 +199,12 @@ func (m *Model) handleEvents(evs ...loader.Event) {
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.keys
 	switch {
+	case m.ask != nil:
+		cmd, reply := m.ask.Update(msg)
+		if reply != nil {
+			return tea.Batch(cmd, m.answer(*reply))
+		}
+		return cmd
 	case m.invoke != nil:
 		return m.updateInvoke(msg)
 	case m.pins.confirming:
@@ -314,6 +333,9 @@ func (m Model) View() tea.View {
 	if m.invoke != nil {
 		body = m.invoke.overlay()
 	}
+	if m.ask != nil {
+		body = m.ask.overlay(m.c.styles.Footer.Render(m.help.ShortHelpView(m.ask.ShortHelp())))
+	}
 	v := tea.NewView(body)
 	v.AltScreen = true
 	return v
@@ -348,38 +370,6 @@ func (m *Model) paneView() string {
 		}
 	}
 	return m.detailView(m.paneHeight())
-}
-
-// shortHelp is the keys that work now, for the footer: the focused
-// component's, then the root's.
-func (m *Model) shortHelp() []key.Binding {
-	k := m.c.keys
-	switch {
-	case m.invoke != nil:
-		return m.invoke.ShortHelp()
-	case m.full:
-		return []key.Binding{k.Help, k.Quit}
-	}
-	return append(m.focus().ShortHelp(), k.Help, k.Quit)
-}
-
-// fullHelp is every key of the focused component, then the root's.
-func (m *Model) fullHelp() [][]key.Binding {
-	k := m.c.keys
-	groups := m.focus().FullHelp()
-	last := len(groups) - 1
-	groups[last] = append(groups[last], k.Help, k.Quit)
-	return groups
-}
-
-func (m *Model) footerView() string {
-	help := m.c.styles.Footer.Render(m.help.ShortHelpView(m.shortHelp()))
-	for _, note := range []string{m.clientStatus(), m.pins.status} {
-		if note != "" {
-			help = note + "  " + help
-		}
-	}
-	return help
 }
 
 // callContext bounds one interactive call.

@@ -43,6 +43,9 @@ type env struct {
 	title   string
 	client  string // the client profile connected as; "" for mcplens itself
 	clients clientSwitch
+	// questions bring the questions servers ask (ask.go); nil when
+	// nobody is asked.
+	questions *Questions
 	backend Backend
 
 	surface  *surface

@@ -28,6 +28,26 @@ func Events(msg tea.Msg) []loader.Event {
 // events, and returns its message.
 func NextEvents(b Backend) tea.Msg { return waitEvent(b.Events())() }
 
+// NextQuestion waits for the next question a server asks through q.
+func NextQuestion(q *Questions) tea.Msg { return waitAsk(q)() }
+
+// OpenWith makes q open URLs with open rather than a browser.
+func OpenWith(q *Questions, open func(string) error) { q.open = open }
+
+// RunBatch runs cmd, and each command of a batch, in the background.
+func RunBatch(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	go func() {
+		if batch, ok := cmd().(tea.BatchMsg); ok {
+			for _, c := range batch {
+				go RunBatch(c)
+			}
+		}
+	}()
+}
+
 // KeyPress builds the key message for a key name such as "p" or "ctrl+s".
 func KeyPress(k string) tea.KeyPressMsg {
 	switch k {
@@ -41,6 +61,16 @@ func KeyPress(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyUp}
 	case "ctrl+s":
 		return tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}
+	case "ctrl+x":
+		return tea.KeyPressMsg{Code: 'x', Mod: tea.ModCtrl}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
 	}
 	r := []rune(k)[0]
 	return tea.KeyPressMsg{Code: r, Text: k}

@@ -30,6 +30,12 @@ type KeyMap struct {
 	// Yes answers a question in the footer; any other key says no.
 	Yes key.Binding
 
+	// The keys of a question a server asks (askview.go).
+	Accept, Decline, Dismiss, OpenURL, No key.Binding
+	SendReply, Reject                     key.Binding
+	NextField, PrevField         key.Binding
+	Toggle, Choose               key.Binding
+
 	// Answer and Skip are the keys of the inputs asked before the
 	// servers start (inputs.go).
 	Answer, Skip key.Binding
@@ -71,6 +77,17 @@ func DefaultKeyMap() KeyMap {
 		Cancel:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
 		CancelCall: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancels the call")),
 		Yes:        key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
+		Accept:     key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "accept")),
+		Decline:    key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "decline")),
+		No:         key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "decline")),
+		SendReply:  key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "send reply")),
+		Reject:     key.NewBinding(key.WithKeys("ctrl+x", "esc"), key.WithHelp("ctrl+x/esc", "reject")),
+		Dismiss:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		OpenURL:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "open in a browser")),
+		NextField:  key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab", "next field")),
+		PrevField:  key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab", "previous field")),
+		Toggle:     key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "toggle")),
+		Choose:     key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "choose")),
 		Answer:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "answer")),
 		Skip:       key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "skip the rest (their servers are not started)")),
 	}

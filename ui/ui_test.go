@@ -33,6 +33,12 @@ const demoEnv = "MCPLENS_TEST_DEMO"
 // tested against real processes over real pipes; arguments after
 // `__demo-server LABEL` name the tools it advertises instead of the demo's.
 func TestMain(m *testing.M) {
+	if os.Getenv(askerEnv) != "" {
+		if err := serveAsker(); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if label := os.Getenv(demoEnv); label != "" {
 		var names []string
 		if len(os.Args) > 3 && os.Args[1] == demo.Subcommand {

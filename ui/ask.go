@@ -1,0 +1,92 @@
+package ui
+
+import (
+	"context"
+	"os/exec"
+	"runtime"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcplens/mcplens/loader"
+)
+
+// Questions carry the requests servers send for someone to answer
+// (elicitations, sampling) from the loader's goroutines to the interface,
+// and the answers back. Its Ask is loader.Answers.Ask.
+type Questions struct {
+	asks chan askMsg
+	// open opens a URL in a browser, for a URL-mode elicitation.
+	open func(url string) error
+}
+
+// NewQuestions returns the link between a session's Answers.Ask and the
+// interface given it with SetQuestions.
+func NewQuestions() *Questions {
+	return &Questions{asks: make(chan askMsg), open: openBrowser}
+}
+
+// An askMsg is a question on its way to the interface, with where its
+// answer goes (never blocking: it has room for one).
+type askMsg struct {
+	question loader.Question
+	reply    chan<- loader.Reply
+}
+
+// Ask hands the question to the interface and waits for the answer, or for
+// ctx to end: then it answers nothing, which the loader takes as cancel.
+func (q *Questions) Ask(ctx context.Context, question loader.Question) loader.Reply {
+	reply := make(chan loader.Reply, 1)
+	select {
+	case q.asks <- askMsg{question: question, reply: reply}:
+	case <-ctx.Done():
+		return loader.Reply{}
+	}
+	select {
+	case r := <-reply:
+		return r
+	case <-ctx.Done():
+		return loader.Reply{}
+	}
+}
+
+// waitAsk returns the command that delivers the next question.
+func waitAsk(q *Questions) tea.Cmd {
+	if q == nil {
+		return nil
+	}
+	return func() tea.Msg { return <-q.asks }
+}
+
+// SetQuestions makes the interface answer the questions of q: a form for
+// an elicitation, the conversation and a reply for a sampling request.
+func (m *Model) SetQuestions(q *Questions) { m.questions = q }
+
+// answer sends the reply to the question shown, closes it, and waits for
+// the next.
+func (m *Model) answer(r loader.Reply) tea.Cmd {
+	if m.ask == nil {
+		return nil
+	}
+	m.ask.msg.reply <- r
+	m.ask = nil
+	return waitAsk(m.questions)
+}
+
+// openURL opens url in a browser, in the background.
+func (q *Questions) openURL(url string) tea.Cmd {
+	return func() tea.Msg {
+		_ = q.open(url) // a browser that does not start leaves the URL on screen to copy
+		return nil
+	}
+}
+
+func openBrowser(url string) error {
+	name := "xdg-open"
+	switch runtime.GOOS {
+	case "darwin":
+		name = "open"
+	case "windows":
+		return exec.Command("rundll32", "url.dll,FileProtocolHandler", url).Start()
+	}
+	return exec.Command(name, url).Start()
+}

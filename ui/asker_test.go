@@ -1,0 +1,202 @@
+package ui_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/ui"
+)
+
+// askerEnv makes the test binary an MCP server whose tools ask the client:
+// book elicits a form, sample asks for a model's reply.
+const askerEnv = "MCPLENS_TEST_ASKER"
+
+// bookingSchema is a form with every kind of field: text, an integer with
+// a default, a boolean, and an enum with titles (oneOf, SEP-1330).
+const bookingSchema = `{"type":"object","properties":{
+"name":{"type":"string","title":"Your name","description":"as on the ticket"},
+"seats":{"type":"integer","title":"Seats","default":2},
+"window":{"type":"boolean","title":"Window seat","default":true},
+"class":{"type":"string","title":"Class","oneOf":[{"const":"eco","title":"Economy"},{"const":"biz","title":"Business"}],"default":"biz"}},
+"required":["name","seats"]}`
+
+// serveAsker serves the asking tools over stdio.
+func serveAsker() error {
+	srv := server.NewMCPServer("asker", "1.0", server.WithElicitation())
+	srv.EnableSampling()
+	answer := func(v any, err error) (*mcp.CallToolResult, error) {
+		if err != nil {
+			return mcp.NewToolResultError(err.Error()), nil
+		}
+		b, _ := json.Marshal(v)
+		return mcp.NewToolResultText(string(b)), nil
+	}
+	srv.AddTool(mcp.NewTool("book"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return answer(srv.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
+			Message: "Book the 9:40 to Lyon?", RequestedSchema: json.RawMessage(bookingSchema),
+		}}))
+	})
+	srv.AddTool(mcp.NewTool("login"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return answer(srv.RequestURLElicitation(ctx, server.ClientSessionFromContext(ctx), "e1", "https://example.com/login", "Sign in to continue."))
+	})
+	srv.AddTool(mcp.NewTool("sample"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return answer(srv.RequestSampling(ctx, mcp.CreateMessageRequest{CreateMessageParams: mcp.CreateMessageParams{
+			Messages:     []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent("Summarize tomorrow's forecast.")}},
+			SystemPrompt: "You are terse.",
+			ModelPreferences: &mcp.ModelPreferences{
+				Hints: []mcp.ModelHint{{Name: "claude"}}, IntelligencePriority: 0.8,
+			},
+			MaxTokens: 100,
+		}}))
+	})
+	return server.ServeStdio(srv)
+}
+
+// askerSession connects to the asker as VS Code (which declares sampling
+// and elicitation), its questions asked on the interface's screen.
+func askerSession(t *testing.T) (tea.Model, *loader.Session, *ui.Questions) {
+	t.Helper()
+	vscode, err := model.ClientNamed("vscode")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &config.Config{Servers: []config.ServerSpec{{
+		Label: "asker", Command: os.Args[0], Env: []config.EnvVar{{Key: askerEnv, Value: "1"}},
+	}}}
+	q := ui.NewQuestions()
+	sess := loader.Open(cfg, loader.Options{Timeout: 20 * time.Second, Handshake: vscode.Handshake, Answers: loader.Answers{Ask: q.Ask}})
+	t.Cleanup(func() { sess.Close() })
+	m := ui.New("asker.json", cfg.Servers, sess)
+	m.SetQuestions(q)
+	return settle(t, m, cfg, sess), sess, q
+}
+
+// callAsker calls a tool of the asker in the background, returning where
+// its result text arrives.
+func callAsker(t *testing.T, sess *loader.Session, tool string) <-chan string {
+	done := make(chan string, 1)
+	go func() {
+		res, err := sess.Call(context.Background(), "asker", tool, nil)
+		if err != nil {
+			done <- "error: " + err.Error()
+			return
+		}
+		done <- string(res.Result)
+	}()
+	return done
+}
+
+// question waits for the question the server asks.
+func question(t *testing.T, q *ui.Questions) tea.Msg {
+	t.Helper()
+	got := make(chan tea.Msg, 1)
+	go func() { got <- ui.NextQuestion(q) }()
+	select {
+	case msg := <-got:
+		return msg
+	case <-time.After(20 * time.Second):
+		t.Fatal("no question asked within 20s")
+	}
+	return nil
+}
+
+func result(t *testing.T, done <-chan string) string {
+	t.Helper()
+	select {
+	case r := <-done:
+		return r
+	case <-time.After(20 * time.Second):
+		t.Fatal("no call result within 20s")
+	}
+	return ""
+}
+
+// TestElicitationForm: an elicitation shows a form built from its schema,
+// defaults filled in and required fields marked; accepting sends what was
+// typed and chosen, declining sends nothing.
+func TestElicitationForm(t *testing.T) {
+	m, sess, q := askerSession(t)
+	done := callAsker(t, sess, "book")
+	m, _ = m.Update(question(t, q))
+	golden(t, "ask-elicitation", screen(m))
+
+	m = press(m, "ctrl+s") // the name is required
+	if got := screen(m); !strings.Contains(got, "Your name is required") {
+		t.Errorf("accepting without the required name:\n%s", got)
+	}
+	m = press(m, "A", "d", "a", "tab", "tab", "right", "tab", "space", "ctrl+s")
+	want := `{\"action\":\"accept\",\"content\":{\"class\":\"eco\",\"name\":\"Ada\",\"seats\":2,\"window\":false}}`
+	got := result(t, done)
+	if !strings.Contains(got, want) {
+		t.Errorf("book answered %s, want %s", got, want)
+	}
+
+	done = callAsker(t, sess, "book")
+	m, _ = m.Update(question(t, q))
+	press(m, "ctrl+x")
+	if got := result(t, done); !strings.Contains(got, `{\"action\":\"decline\"}`) {
+		t.Errorf("book declined answered %s", got)
+	}
+}
+
+// TestElicitationURL: a URL elicitation shows the URL and opens it only
+// when asked to, accepting; n declines without opening it.
+func TestElicitationURL(t *testing.T) {
+	m, sess, q := askerSession(t)
+	opened := make(chan string, 2)
+	ui.OpenWith(q, func(url string) error { opened <- url; return nil })
+	done := callAsker(t, sess, "login")
+	m, _ = m.Update(question(t, q))
+	golden(t, "ask-url", screen(m))
+	m = press(m, "n")
+	if got := result(t, done); !strings.Contains(got, `{\"action\":\"decline\"}`) || len(opened) != 0 {
+		t.Errorf("login declined answered %s, opened %d URLs", got, len(opened))
+	}
+	done = callAsker(t, sess, "login")
+	m, _ = m.Update(question(t, q))
+	_, cmd := m.Update(ui.KeyPress("y"))
+	if got := result(t, done); !strings.Contains(got, `{\"action\":\"accept\"}`) {
+		t.Errorf("login answered %s, want accept", got)
+	}
+	ui.RunBatch(cmd) // the browser opens in the background (and the next question is awaited)
+	select {
+	case url := <-opened:
+		if url != "https://example.com/login" {
+			t.Errorf("opened %q, want the URL asked", url)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("y did not open the URL")
+	}
+}
+
+// TestSamplingReply: a sampling request shows the conversation, the system
+// prompt and the model preferences; the reply typed is the model's answer,
+// and esc rejects it.
+func TestSamplingReply(t *testing.T) {
+	m, sess, q := askerSession(t)
+	done := callAsker(t, sess, "sample")
+	m, _ = m.Update(question(t, q))
+	golden(t, "ask-sampling", screen(m))
+	m = press(m, "D", "r", "y", "ctrl+s")
+	if got := result(t, done); !strings.Contains(got, `\"text\":\"Dry\"`) {
+		t.Errorf("sample answered %s, want the reply Dry", got)
+	}
+
+	done = callAsker(t, sess, "sample")
+	m, _ = m.Update(question(t, q))
+	press(m, "esc")
+	if got := result(t, done); !strings.Contains(got, "rejected") {
+		t.Errorf("sample rejected answered %s, want the rejection", got)
+	}
+}

@@ -1,0 +1,37 @@
+package ui
+
+import "charm.land/bubbles/v2/key"
+
+// shortHelp is the keys that work now, for the footer: the focused
+// component's, then the root's.
+func (m *Model) shortHelp() []key.Binding {
+	k := m.c.keys
+	switch {
+	case m.ask != nil:
+		return m.ask.ShortHelp()
+	case m.invoke != nil:
+		return m.invoke.ShortHelp()
+	case m.full:
+		return []key.Binding{k.Help, k.Quit}
+	}
+	return append(m.focus().ShortHelp(), k.Help, k.Quit)
+}
+
+// fullHelp is every key of the focused component, then the root's.
+func (m *Model) fullHelp() [][]key.Binding {
+	k := m.c.keys
+	groups := m.focus().FullHelp()
+	last := len(groups) - 1
+	groups[last] = append(groups[last], k.Help, k.Quit)
+	return groups
+}
+
+func (m *Model) footerView() string {
+	help := m.c.styles.Footer.Render(m.help.ShortHelpView(m.shortHelp()))
+	for _, note := range []string{m.clientStatus(), m.pins.status} {
+		if note != "" {
+			help = note + "  " + help
+		}
+	}
+	return help
+}
