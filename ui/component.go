@@ -46,7 +46,7 @@ type env struct {
 	// questions bring the questions servers ask (ask.go); nil when
 	// nobody is asked.
 	questions *Questions
-	backend Backend
+	backend   Backend
 
 	surface  *surface
 	policies []model.Policy

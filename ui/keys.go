@@ -33,8 +33,8 @@ type KeyMap struct {
 	// The keys of a question a server asks (askview.go).
 	Accept, Decline, Dismiss, OpenURL, No key.Binding
 	SendReply, Reject                     key.Binding
-	NextField, PrevField         key.Binding
-	Toggle, Choose               key.Binding
+	NextField, PrevField                  key.Binding
+	Toggle, Choose                        key.Binding
 
 	// Answer and Skip are the keys of the inputs asked before the
 	// servers start (inputs.go).
