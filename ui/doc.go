@@ -11,7 +11,15 @@
 // tools, moved frames over the wire) are folded by surface.Snapshot.Apply;
 // the active policy's assessment (surface.Derive) gives the registry and
 // each server's status; the views render them. Switching policy is a recomputation, never a
-// reconnect.
+// reconnect. Switching client profile (clients.go) asks the backend, when it
+// can (a Reconnect method), to reconnect each server with the profile's
+// handshake; only those whose handshake differs are.
+//
+// What servers ask during a call (elicitation/create, sampling/createMessage)
+// reaches the interface through Questions (ask.go), whose Ask is the
+// session's loader.Answers.Ask: the loader's goroutine blocks on a reply
+// channel, the question arrives as a message, and askview.go shows the form,
+// the URL or the conversation until it is answered.
 //
 // The root Model (app.go) routes messages and lays out the screen. Each view
 // (servers.go, registry.go, compare.go, collisions.go, findings.go), the
