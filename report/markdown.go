@@ -18,7 +18,11 @@ func writeMarkdown(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# mcplens check: %s\n\n", mdText(r.Config))
 	if r.Client != "" {
-		fmt.Fprintf(bw, "Client %s\n\n", mdCode(r.Client))
+		line := "Client " + mdCode(r.Client)
+		if r.ClientSource != "" {
+			line += " (" + mdText(r.ClientSource) + ")"
+		}
+		bw.WriteString(line + "\n\n")
 	}
 	if len(r.Clients) > 0 {
 		names := make([]string, len(r.Clients))

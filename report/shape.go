@@ -29,6 +29,9 @@ type Report struct {
 	// Client is the client profile mcplens connected as (NAME@VERSION),
 	// absent when it connected as itself.
 	Client string `json:"client,omitempty"`
+	// ClientSource says how Client was chosen when --client did not name
+	// it: from the config's format.
+	ClientSource string `json:"client_source,omitempty"`
 	// Clients are the clients compared (check --clients), one entry per
 	// handshake: the clients that share it, joined by ", ". The rest of
 	// the report is the first one's. Absent without --clients.

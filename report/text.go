@@ -19,7 +19,11 @@ func writeText(w io.Writer, r *Report) error {
 	san := model.Sanitize
 	fmt.Fprintf(bw, "mcplens check · %s\n", san(r.Config))
 	if r.Client != "" {
-		fmt.Fprintf(bw, "client %s\n", r.Client)
+		line := "client " + r.Client
+		if r.ClientSource != "" {
+			line += " (" + r.ClientSource + ")"
+		}
+		bw.WriteString(line + "\n")
 	}
 	if len(r.Clients) > 0 {
 		fmt.Fprintf(bw, "clients compared (one connection each): %s\n", strings.Join(r.Clients, " | "))
