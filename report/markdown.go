@@ -27,7 +27,7 @@ func writeMarkdown(w io.Writer, r *Report) error {
 	if len(r.Clients) > 0 {
 		names := make([]string, len(r.Clients))
 		for i, c := range r.Clients {
-			names[i] = mdText(c)
+			names[i] = mdCode(c)
 		}
 		fmt.Fprintf(bw, "Clients compared (one connection each): %s\n\n", strings.Join(names, " · "))
 	}
