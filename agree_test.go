@@ -160,7 +160,7 @@ func checkOf(t *testing.T, r *session, policy string) *report.Report {
 	}
 	o := defaultCheckOptions()
 	o.policy = policy
-	return checkReport(r.cfg, snap, o, nil)
+	return checkReport(r.cfg, snap, o, nil, nil)
 }
 
 func key(k string) tea.KeyPressMsg { return tea.KeyPressMsg{Code: []rune(k)[0], Text: k} }

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/signal"
 	"strings"
@@ -15,7 +14,6 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
-	"github.com/mcplens/mcplens/internal/safefile"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
@@ -51,6 +49,9 @@ type checkOptions struct {
 	configFormat string
 	// who is the client mcplens connects as.
 	who clientOptions
+	// clients is --clients: the clients to compare (parseClients), ""
+	// for who alone.
+	clients string
 }
 
 func defaultCheckOptions() checkOptions {
@@ -82,13 +83,18 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fset.Var(&o.limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
 	fset.StringVar(&o.configFormat, "config-format", "", "read PATH as this client's format (default: detected): "+formatNames())
 	o.who.register(fset)
-	pos, code, ok := parseCommand(fset, args, stderr, "usage: mcplens check [PATH] [--client NAME[@VERSION]] [--policy P] [--providers LIST] [--format text|json|markdown] [--fail-on LEVEL] [--lock FILE [--update-lock [--force]]]\n\n"+
+	fset.StringVar(&o.clients, "clients", "", "connect as each of these clients (NAME[@VERSION],... or all), once per distinct handshake, and report the tools "+
+		"some are advertised and others not; the rest of the report is the first one's")
+	pos, code, ok := parseCommand(fset, args, stderr, "usage: mcplens check [PATH] [--client NAME[@VERSION] | --clients LIST|all] [--policy P] [--providers LIST] [--format text|json|markdown] [--fail-on LEVEL] [--lock FILE [--update-lock [--force]]]\n\n"+
 		"Connects to every server of the config (the demo without PATH), applies the policy and prints the report.\n"+
 		"Exit status: 0 when nothing at or above --fail-on was found, 1 when something was, 2 for a usage, config or lock file error.\n\n")
 	if !ok {
 		return code
 	}
-	o.policy = o.who.policy(fset, o.policy)
+	if err := o.firstClient(); err != nil {
+		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
+		return exitUsage
+	}
 	if len(pos) > 1 {
 		fmt.Fprintf(stderr, "mcplens check: want at most one config, got %d: %s\n", len(pos), strings.Join(pos, " "))
 		return exitUsage
@@ -106,13 +112,37 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 		return exitUsage
 	}
+	o.who.adopt(cfg, fset)
+	o.policy = o.who.policy(fset, o.policy)
 	return check(cfg, o, stdout, stderr)
+}
+
+// firstClient makes the first client of --clients the one the report is
+// for; --clients and --client exclude each other.
+func (o *checkOptions) firstClient() error {
+	if o.clients == "" {
+		return nil
+	}
+	if o.who.client != "" {
+		return errors.New("--client and --clients exclude each other: the report is for the first of --clients")
+	}
+	keys, err := parseClients(o.clients)
+	if err != nil {
+		return err
+	}
+	o.who.client = keys[0]
+	return nil
 }
 
 // validate checks the flags that do not need the config.
 func (o checkOptions) validate() error {
 	if _, _, err := o.who.profile(); err != nil {
 		return err
+	}
+	if o.clients != "" {
+		if _, err := parseClients(o.clients); err != nil {
+			return err
+		}
 	}
 	if _, ok := model.PolicyNamed(o.policy); !ok {
 		return fmt.Errorf("unknown policy %q (want one of: %s)", o.policy, policyNames())
@@ -153,20 +183,20 @@ func check(cfg *config.Config, o checkOptions, stdout, stderr io.Writer) int {
 
 	sigCtx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	session := open(cfg, o.who.session(cfg, loader.Options{Timeout: o.timeout, Limits: o.limits}))
-	snap, err := settle(sigCtx, cfg, session, o.timeout)
-	closeErr := session.Close()
-	settled := err == nil
-	if settled {
-		err = closeErr // a child that could not be reaped
+	conns := o.connections()
+	var handshakes []model.Handshake
+	for _, c := range conns {
+		handshakes = append(handshakes, c.handshake)
 	}
+	snaps, settled, err := settleEach(sigCtx, cfg, o.who.session(cfg, loader.Options{Timeout: o.timeout, Limits: o.limits}), handshakes, o.timeout)
+	snap := snaps[0]
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 	}
 	if errors.Is(err, errInterrupted) {
 		return exitFound
 	}
-	r := checkReport(cfg, snap, o, lock)
+	r := checkReport(cfg, snap, o, lock, gated(conns, snaps))
 	if err := report.Write(stdout, r, o.format); err != nil {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 		return exitFound
@@ -194,7 +224,7 @@ func check(cfg *config.Config, o checkOptions, stdout, stderr io.Writer) int {
 // checkReport is check's report on snap, the servers of cfg as they
 // settled, under o's policy and providers and compared with lock (nil for
 // none). o is valid.
-func checkReport(cfg *config.Config, snap *surface.Snapshot, o checkOptions, lock *model.Lock) *report.Report {
+func checkReport(cfg *config.Config, snap *surface.Snapshot, o checkOptions, lock *model.Lock, gated []surface.GatedTool) *report.Report {
 	policy, _ := model.PolicyNamed(o.policy)
 	profiles, _ := parseProfiles(o.providers)
 	r := report.Build(cfg.Path, surface.Assess(snap, surface.Options{
@@ -203,96 +233,35 @@ func checkReport(cfg *config.Config, snap *surface.Snapshot, o checkOptions, loc
 		Lock:        lock,
 		LockPath:    o.lock,
 		LockUpdated: o.updateLock,
+		Gated:       gated,
 	}))
-	r.Client = o.who.name()
+	r.Client, r.ClientSource = o.who.name(), o.who.why()
+	for _, c := range o.connections() {
+		r.Clients = append(r.Clients, strings.Join(c.clients, ", "))
+	}
 	return r
 }
 
-// readLock reads the lock file at path ("" for none). A file that does not
-// exist yet is an empty lock when it is about to be written. A lock is read
-// only from a regular file (a link to one is followed), but a link is not
-// something --update-lock replaces without force. With updating and force,
-// a regular file that is not a lock is replaced by an empty one; a pipe or
-// a device never is.
-func readLock(path string, updating, force bool) (*model.Lock, error) {
-	if path == "" {
-		return nil, nil
+// connections are the handshakes check connects with: one per distinct
+// handshake of --clients, none without it (o.who's alone).
+func (o checkOptions) connections() []connection {
+	if o.clients == "" {
+		return nil
 	}
-	fi, err := os.Lstat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist) && updating:
-		return model.NewLock(), nil
-	case err != nil:
-		return nil, fmt.Errorf("reading lock: %w", err)
-	case fi.Mode()&fs.ModeSymlink != 0 && updating && !force:
-		return nil, fmt.Errorf("lock %s is a symbolic link; --update-lock replaces it only with --force (the link, never its target)", path)
-	}
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("reading lock: %s is not a regular file", path)
-	}
-	l, err := parseLockFile(path)
-	if err != nil && updating && force {
-		return model.NewLock(), nil
-	}
-	if err != nil && updating {
-		return nil, fmt.Errorf("%w; --update-lock --force replaces it", err)
-	}
-	return l, err
+	keys, _ := parseClients(o.clients)
+	return connections(keys)
 }
 
-// parseLockFile reads and parses the lock at path, following a link, from
-// a regular file only: opening a pipe waits for a writer, and a device
-// never ends.
-func parseLockFile(path string) (*model.Lock, error) {
-	notRegular := fmt.Errorf("reading lock: %s is not a regular file", path)
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading lock: %w", err)
+// gated compares the snapshots settled for conns (settleEach, in order).
+func gated(conns []connection, snaps []*surface.Snapshot) []surface.GatedTool {
+	if len(conns) < 2 {
+		return nil
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, notRegular
+	sightings := make([]surface.Sighting, len(conns))
+	for i, c := range conns {
+		sightings[i] = surface.Sighting{Clients: c.clients, Snap: snaps[i]}
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading lock: %w", err)
-	}
-	defer f.Close()
-	if opened, err := f.Stat(); err != nil || !os.SameFile(fi, opened) {
-		return nil, notRegular
-	}
-	data, err := io.ReadAll(f)
-	if err != nil {
-		return nil, fmt.Errorf("reading lock: %w", err)
-	}
-	l, err := model.ParseLock(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return l, nil
-}
-
-// writeLock replaces the lock file at path with l (safefile.Write): a
-// reader never sees half a lock, a link at path is not followed, a lock
-// keeps its file mode, and a file that is not an mcplens lock is replaced
-// only with force.
-func writeLock(path string, l *model.Lock, force bool) error {
-	data, err := l.Marshal()
-	if err != nil {
-		return fmt.Errorf("writing lock: %w", err)
-	}
-	isLock := func(content []byte) bool {
-		_, err := model.ParseLock(content)
-		return err == nil
-	}
-	err = safefile.Write(path, data, safefile.Options{Mine: isLock, Force: force, Perm: 0o644})
-	var refused *safefile.RefusedError
-	if errors.As(err, &refused) && refused.Forcible {
-		return fmt.Errorf("writing lock: %v; --force replaces it", err)
-	}
-	if err != nil {
-		return fmt.Errorf("writing lock: %w", err)
-	}
-	return nil
+	return surface.Gated(sightings)
 }
 
 // parseProfiles reads --providers: names separated by commas, or "all".

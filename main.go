@@ -118,6 +118,8 @@ func run(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcplens: %v\n", err)
 		return 2
 	}
+	who.adopt(cfg, fs)
+	*policy = who.policy(fs, *policy)
 	if !isTerminal(os.Stdout) {
 		// Piped or redirected: print the check report instead of drawing.
 		o := defaultCheckOptions()
@@ -156,7 +158,7 @@ func run(args []string, stderr io.Writer) int {
 	m.SetQuestions(questions)
 	m.SetConfigFindings(cfg.Findings)
 	m.SetPolicy(*policy)
-	m.SetClient(who.name())
+	m.SetClient(who.label())
 	if lock != nil {
 		m.SetLock(*lockPath, lock)
 	}

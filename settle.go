@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/surface"
 )
 
@@ -53,4 +56,38 @@ func settleWait(cfg *config.Config, timeout time.Duration) time.Duration {
 		longest = max(longest, loader.ConnectTimeout(spec, timeout))
 	}
 	return longest + settleSlack
+}
+
+// settleEach opens a session on cfg per handshake (opts with its Handshake
+// replaced; opts as they are when handshakes is empty), settles them all at
+// once (settle), closes them, and returns their snapshots in order. err is
+// the first error of a settle (errInterrupted first), else of a close;
+// settled reports whether every session settled.
+func settleEach(ctx context.Context, cfg *config.Config, opts loader.Options, handshakes []model.Handshake, timeout time.Duration) (snaps []*surface.Snapshot, settled bool, err error) {
+	if len(handshakes) == 0 {
+		handshakes = []model.Handshake{opts.Handshake}
+	}
+	snaps = make([]*surface.Snapshot, len(handshakes))
+	settleErrs := make([]error, len(handshakes))
+	closeErrs := make([]error, len(handshakes))
+	var wg sync.WaitGroup
+	for i, h := range handshakes {
+		o := opts
+		o.Handshake = h
+		wg.Go(func() {
+			session := open(cfg, o)
+			snaps[i], settleErrs[i] = settle(ctx, cfg, session, timeout)
+			closeErrs[i] = session.Close()
+		})
+	}
+	wg.Wait()
+	if slices.Contains(settleErrs, errInterrupted) {
+		return snaps, false, errInterrupted
+	}
+	for _, err := range settleErrs {
+		if err != nil {
+			return snaps, false, err
+		}
+	}
+	return snaps, true, errors.Join(closeErrs...)
 }

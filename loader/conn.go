@@ -171,6 +171,7 @@ func (c *conn) handshake(cl *client.Client) {
 		Protocol:      init.ProtocolVersion,
 		ServerName:    init.ServerInfo.Name,
 		ServerVersion: init.ServerInfo.Version,
+		Facts:         factsOf(init),
 		Tools:         tools,
 		Findings:      c.monitor.list(),
 	}

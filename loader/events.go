@@ -1,8 +1,13 @@
 package loader
 
 import (
+	"slices"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
+
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // eventBuffer is the capacity of the channel Events returns.
@@ -149,4 +154,86 @@ func (q *eventQueue) send(ev Event) bool {
 			// Something changed, perhaps close: look again.
 		}
 	}
+}
+
+// maxInstructions bounds the instructions a server's Facts keep: they are
+// shown and reported, never sent on, and a server may send megabytes.
+const maxInstructions = 4 << 10
+
+// ServerFacts are what a server said of itself when it connected, beyond
+// its name and version: display only, never an identity.
+type ServerFacts struct {
+	// Capabilities lists the capabilities the server declared, each with
+	// its flags: "tools(listChanged)", "logging", ...
+	Capabilities []string
+	// Instructions is the server's hint to the model, as sent, cut to
+	// maxInstructions bytes (Cut says so).
+	Instructions string
+	Cut          bool
+	// Title and Website are the serverInfo's title and websiteUrl.
+	Title, Website string
+}
+
+// factsOf returns the facts of an initialize answer.
+func factsOf(init *mcp.InitializeResult) ServerFacts {
+	f := ServerFacts{
+		Capabilities: capabilityNames(init.Capabilities),
+		Instructions: init.Instructions,
+		Title:        init.ServerInfo.Title,
+		Website:      init.ServerInfo.WebsiteURL,
+	}
+	if len(f.Instructions) > maxInstructions {
+		n := maxInstructions
+		for n > 0 && !utf8.RuneStart(f.Instructions[n]) {
+			n--
+		}
+		f.Instructions, f.Cut = f.Instructions[:n], true
+	}
+	return f
+}
+
+// capabilityNames lists the capabilities c declares, in the specification's
+// order, each with the flags it sets.
+func capabilityNames(c mcp.ServerCapabilities) []string {
+	var out []string
+	add := func(declared bool, name string, flags ...string) {
+		if !declared {
+			return
+		}
+		if len(flags) > 0 {
+			name += "(" + strings.Join(flags, ",") + ")"
+		}
+		out = append(out, name)
+	}
+	flag := func(set bool, name string) []string {
+		if set {
+			return []string{name}
+		}
+		return nil
+	}
+	add(c.Tools != nil, "tools", flag(c.Tools != nil && c.Tools.ListChanged, "listChanged")...)
+	var res []string
+	if r := c.Resources; r != nil {
+		res = append(flag(r.Subscribe, "subscribe"), flag(r.ListChanged, "listChanged")...)
+	}
+	add(c.Resources != nil, "resources", res...)
+	add(c.Prompts != nil, "prompts", flag(c.Prompts != nil && c.Prompts.ListChanged, "listChanged")...)
+	add(c.Logging != nil, "logging")
+	add(c.Completions != nil, "completions")
+	add(c.Sampling != nil, "sampling")
+	add(c.Elicitation != nil, "elicitation")
+	add(c.Roots != nil, "roots")
+	add(c.Tasks != nil, "tasks")
+	add(len(c.Experimental) > 0, "experimental", sortedKeys(c.Experimental)...)
+	add(len(c.Extensions) > 0, "extensions", sortedKeys(c.Extensions)...)
+	return out
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

@@ -49,6 +49,8 @@ type Event struct {
 	// ServerName and ServerVersion are the serverInfo the server gave:
 	// for display only, never an identity (the label is).
 	ServerName, ServerVersion string
+	// Facts are the rest of what the server said of itself, set with Ready.
+	Facts ServerFacts
 	// Tools is what the server advertised, in its order: set with Ready,
 	// again after every relisting.
 	Tools []model.Tool

@@ -18,7 +18,18 @@ func writeMarkdown(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# mcplens check: %s\n\n", mdText(r.Config))
 	if r.Client != "" {
-		fmt.Fprintf(bw, "Client %s\n\n", mdCode(r.Client))
+		line := "Client " + mdCode(r.Client)
+		if r.ClientSource != "" {
+			line += " (" + mdText(r.ClientSource) + ")"
+		}
+		bw.WriteString(line + "\n\n")
+	}
+	if len(r.Clients) > 0 {
+		names := make([]string, len(r.Clients))
+		for i, c := range r.Clients {
+			names[i] = mdCode(c)
+		}
+		fmt.Fprintf(bw, "Clients compared (one connection each): %s\n\n", strings.Join(names, " · "))
 	}
 	fmt.Fprintf(bw, "Policy %s (%s) · providers %s · **%s**\n",
 		mdCode(r.Policy), mdText(r.PolicySummary), mdText(orNone(strings.Join(r.Providers, ", "))), countLine(r))
@@ -73,6 +84,18 @@ func writeMarkdownServer(bw *bufio.Writer, r *Report, s Server) {
 		fmt.Fprintf(bw, "%s · advertised %d · registered %d\n", line, s.Advertised, s.Registered)
 	}
 	var items []string
+	instructions := ""
+	for _, f := range surface.Facts(s.facts(), factWidth, factLines) {
+		switch f[0] {
+		case "instructions", "":
+			instructions = strings.TrimSpace(instructions + " " + f[1])
+		default:
+			items = append(items, f[0]+": "+mdText(f[1]))
+		}
+	}
+	if instructions != "" {
+		items = append(items, "instructions: "+mdText(instructions))
+	}
 	if s.Error != "" {
 		items = append(items, "**error:** "+mdText(s.Error))
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/surface"
 )
@@ -43,6 +44,7 @@ func Build(config string, a *surface.Assessment) *Report {
 		r.Lock = &Lock{Path: a.LockPath, Updated: a.LockUpdated, Stale: append([]string{}, a.Stale...)}
 	}
 	r.Findings = append(r.Findings, a.Findings...)
+	r.Gated = a.Gated
 	r.Summary = summarize(r)
 	maskValues(r, a.Snapshot.Redact)
 	return r
@@ -59,6 +61,8 @@ func maskValues(r *Report, red *model.Redactor) {
 	for i := range r.Servers {
 		s := &r.Servers[i]
 		s.ServerInfo.Name, s.ServerInfo.Version = red.Values(s.ServerInfo.Name), red.Values(s.ServerInfo.Version)
+		s.ServerInfo.Title, s.ServerInfo.Website = red.Values(s.ServerInfo.Title), red.Values(s.ServerInfo.Website)
+		s.Instructions = red.Values(s.Instructions)
 		if s.Lock == nil {
 			continue
 		}
@@ -74,13 +78,16 @@ func maskValues(r *Report, red *model.Redactor) {
 func buildServer(a *surface.Assessment, si int) Server {
 	st, v, red := &a.Snapshot.Servers[si], a.Servers[si], a.Snapshot.Redact
 	s := Server{
-		Label:      st.Label(),
-		Status:     string(v.Status),
-		Protocol:   st.Protocol,
-		ServerInfo: ServerInfo{Name: st.ServerName, Version: st.ServerVersion},
-		Notes:      []string{},
-		Missing:    []string{},
-		Tools:      []Tool{},
+		Label:           st.Label(),
+		Status:          string(v.Status),
+		Protocol:        st.Protocol,
+		ServerInfo:      ServerInfo{Name: st.ServerName, Version: st.ServerVersion, Title: st.Facts.Title, Website: st.Facts.Website},
+		Capabilities:    append([]string{}, st.Facts.Capabilities...),
+		Instructions:    st.Facts.Instructions,
+		InstructionsCut: st.Facts.Cut,
+		Notes:           []string{},
+		Missing:         []string{},
+		Tools:           []Tool{},
 	}
 	res := v.Result
 	switch {
@@ -172,3 +179,18 @@ func jsonText(raw string) string {
 	}
 	return fmt.Sprintf("%q", raw)
 }
+
+// facts is the server's self-description beyond its name, as
+// surface.Facts shows it.
+func (s Server) facts() loader.ServerFacts {
+	return loader.ServerFacts{
+		Capabilities: s.Capabilities,
+		Instructions: s.Instructions,
+		Cut:          s.InstructionsCut,
+		Title:        s.ServerInfo.Title,
+		Website:      s.ServerInfo.Website,
+	}
+}
+
+// factWidth and factLines bound the instructions in text and Markdown.
+const factWidth, factLines = 96, 8

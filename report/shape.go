@@ -29,7 +29,17 @@ type Report struct {
 	// Client is the client profile mcplens connected as (NAME@VERSION),
 	// absent when it connected as itself.
 	Client string `json:"client,omitempty"`
-	Policy string `json:"policy"`
+	// ClientSource says how Client was chosen when --client did not name
+	// it: from the config's format.
+	ClientSource string `json:"client_source,omitempty"`
+	// Clients are the clients compared (check --clients), one entry per
+	// handshake: the clients that share it, joined by ", ". The rest of
+	// the report is the first one's. Absent without --clients.
+	Clients []string `json:"clients,omitempty"`
+	// Gated lists the tools some of Clients were advertised and others
+	// not; each is also a "gated-tool" finding.
+	Gated  []surface.GatedTool `json:"gated,omitempty"`
+	Policy string              `json:"policy"`
 	// PolicySummary is the policy's rule in a few words.
 	PolicySummary string      `json:"policy_summary"`
 	Providers     []string    `json:"providers"`
@@ -67,8 +77,15 @@ type Server struct {
 	Stderr     string     `json:"stderr"`
 	Protocol   string     `json:"protocol"`
 	ServerInfo ServerInfo `json:"server_info"`
-	Advertised int        `json:"advertised"`
-	Registered int        `json:"registered"`
+	// Capabilities are the capabilities the server declared, each with its
+	// flags: "tools(listChanged)", "logging".
+	Capabilities []string `json:"capabilities"`
+	// Instructions are the server's instructions, at most 4 KiB of them
+	// (InstructionsCut says more were sent).
+	Instructions    string `json:"instructions"`
+	InstructionsCut bool   `json:"instructions_cut,omitempty"`
+	Advertised      int    `json:"advertised"`
+	Registered      int    `json:"registered"`
 	// Missing lists advertised wire names left without a route, sorted.
 	Missing []string `json:"missing"`
 	Tools   []Tool   `json:"tools"`
@@ -81,6 +98,8 @@ type Server struct {
 type ServerInfo struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
+	Title   string `json:"title,omitempty"`
+	Website string `json:"website_url,omitempty"`
 }
 
 // A Tool is one advertised row and what the policy did with it.

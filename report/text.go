@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/surface"
 )
 
 // writeText renders the report for a terminal or a CI log: a header, one
@@ -18,7 +19,14 @@ func writeText(w io.Writer, r *Report) error {
 	san := model.Sanitize
 	fmt.Fprintf(bw, "mcplens check · %s\n", san(r.Config))
 	if r.Client != "" {
-		fmt.Fprintf(bw, "client %s\n", r.Client)
+		line := "client " + r.Client
+		if r.ClientSource != "" {
+			line += " (" + r.ClientSource + ")"
+		}
+		bw.WriteString(line + "\n")
+	}
+	if len(r.Clients) > 0 {
+		fmt.Fprintf(bw, "clients compared (one connection each): %s\n", strings.Join(r.Clients, " | "))
 	}
 	fmt.Fprintf(bw, "policy %s (%s) · providers %s\n", r.Policy, r.PolicySummary, orNone(strings.Join(r.Providers, ", ")))
 	if r.Lock != nil {
@@ -70,6 +78,13 @@ func writeTextServer(bw *bufio.Writer, r *Report, s Server) {
 		head += fmt.Sprintf(" · advertised %d · registered %d", s.Advertised, s.Registered)
 	}
 	bw.WriteString(head + "\n")
+	for _, f := range surface.Facts(s.facts(), factWidth, factLines) {
+		label := f[0]
+		if label != "" {
+			label += ":"
+		}
+		fmt.Fprintf(bw, "  %-13s %s\n", label, f[1])
+	}
 	if s.Error != "" {
 		fmt.Fprintf(bw, "  error: %s\n", san(s.Error))
 	}

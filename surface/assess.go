@@ -44,6 +44,9 @@ type Options struct {
 	// Observed, when set, is Observed(snapshot) computed already: Assess
 	// does not compute it again.
 	Observed []model.Finding
+	// Gated, when set, is Gated of the sightings of the same config by
+	// several clients: each is a "gated-tool" finding.
+	Gated []GatedTool
 }
 
 // A Verdict is one server under an Assessment's policy.
@@ -92,6 +95,9 @@ func Assess(snap *Snapshot, o Options) *Assessment {
 	observed := o.Observed
 	if observed == nil {
 		observed = Observed(a.Snapshot)
+	}
+	if len(o.Gated) > 0 {
+		observed = slices.Concat(observed, gatedFindings(o.Gated))
 	}
 	a.Findings = a.findingsWith(observed, locks)
 	return a

@@ -31,6 +31,9 @@ type Server struct {
 	// ServerName and ServerVersion are the server's self-description:
 	// display only, never an identity.
 	ServerName, ServerVersion string
+	// Facts are the rest of what the server said of itself when it
+	// connected: capabilities, instructions, title, website.
+	Facts loader.ServerFacts
 	// Tools is what the server advertised, in its order.
 	Tools []model.Tool
 	// Listed reports whether the server's tools were listed: Tools is what
@@ -144,7 +147,7 @@ func (s *Snapshot) Apply(ev loader.Event) bool {
 		sv.Err = ev.Err
 		sv.Protocol = ev.Protocol
 		if ev.ServerName != "" {
-			sv.ServerName, sv.ServerVersion = ev.ServerName, ev.ServerVersion
+			sv.ServerName, sv.ServerVersion, sv.Facts = ev.ServerName, ev.ServerVersion, ev.Facts
 		}
 		sv.Tools, sv.Size, sv.Listed = ev.Tools, ListSize(ev.Tools), true
 		sv.Faults = ev.Findings

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcplens/mcplens/model"
+	live "github.com/mcplens/mcplens/surface"
 )
 
 // detailView describes the selected row: its route, its provider checks
@@ -56,6 +57,25 @@ func (m *Model) detailLines(o model.Outcome, t model.Tool) []string {
 	}
 	if len(t.InputSchema) > 0 {
 		lines = append(lines, s.Muted.Render("input schema: ")+san(firstLine(m.c.redact.Values(cut(m.c, t.InputSchema, 400)), 400)))
+	}
+	return append(lines, m.factLines(o.Server)...)
+}
+
+// factLines describe the row's server: its title, website, capabilities
+// and instructions (surface.Facts), sanitized, masked and wrapped.
+func (m *Model) factLines(label string) []string {
+	i, ok := m.surface.snap.Index(label)
+	if !ok {
+		return nil
+	}
+	facts := live.Facts(live.MaskFacts(m.surface.snap.Servers[i].Facts, m.c.redact), max(20, m.c.width-16), 4)
+	lines := make([]string, 0, len(facts))
+	for _, f := range facts {
+		label := f[0]
+		if label != "" {
+			label += ":"
+		}
+		lines = append(lines, m.c.styles.Muted.Render(fmt.Sprintf("%-14s", label))+f[1])
 	}
 	return lines
 }
