@@ -1,7 +1,9 @@
 package loader
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -12,18 +14,50 @@ import (
 )
 
 // newClient is the mcp-go client of a connection over tr: it asks for the
-// handshake's protocol revision (one that uses initialize, so no
-// server/discover probe stalls the connect) and declares exactly the
-// handshake's capabilities: no handler is registered with mcp-go, which
-// would add capabilities of its own; the conn answers server requests
-// itself (answer).
+// handshake's protocol revision as the handshake's era does (see
+// model.Era: a handshake revision is asked with initialize straight away,
+// so no server/discover probe can stall the connect; the stateless one
+// probes, within the era's bound, and mcp-go falls back to initialize) and
+// declares exactly the handshake's capabilities: no handler is registered
+// with mcp-go, which would add capabilities of its own; the conn answers
+// server requests itself (answer).
 func (c *conn) newClient(tr transport.Interface) *client.Client {
 	h := c.s.opts.Handshake
-	cl := client.NewClient(tr,
+	opts := []client.ClientOption{
 		client.WithProtocolVersion(h.ProtocolVersion),
-		client.WithClientCapabilities(capabilities(h.Capabilities)))
+		client.WithClientCapabilities(capabilities(h.Capabilities)),
+	}
+	if era := h.Era(); era.Discover {
+		opts = append(opts, client.WithDiscoverTimeout(era.Probe))
+	}
+	cl := client.NewClient(tr, opts...)
 	cl.OnNotification(c.onNotification)
 	return cl
+}
+
+// settled checks the revision a server answered against the handshake's
+// era: a client goes on only with a revision it speaks.
+func settled(h model.Handshake, got string) error {
+	if era := h.Era(); !era.Settles(got) {
+		return fmt.Errorf("the server answered protocol %q, which a client asking for %s does not speak (it accepts %s)",
+			got, era.Version, strings.Join(era.Accepts, ", "))
+	}
+	return nil
+}
+
+// stateless returns the _meta every request of a stateless connection
+// carries (the revision, the client's capabilities and identity), as
+// mcp-go adds it to the requests it sends, for the requests the conn
+// writes itself (the lister's); nil on a connection that ran initialize.
+func stateless(h model.Handshake, version string) map[string]any {
+	if !mcp.IsModernProtocol(version) {
+		return nil
+	}
+	return map[string]any{
+		mcp.MetaKeyProtocolVersion:    version,
+		mcp.MetaKeyClientCapabilities: capabilities(h.Capabilities),
+		mcp.MetaKeyClientInfo:         mcp.Implementation{Name: h.ClientInfo.Name, Version: h.ClientInfo.Version, Title: h.ClientInfo.Title},
+	}
 }
 
 // initializeRequest is the initialize request of the handshake.
