@@ -15,10 +15,11 @@ import (
 	"github.com/mcplens/mcplens/loader/config"
 )
 
-// ProtocolVersion is the MCP revision mcplens asks every server for. Pinning
-// a revision that uses the initialize handshake keeps mcp-go from first
-// probing with server/discover, which a server that ignores unknown methods
-// answers with silence, stalling each connect by the probe's 5s timeout.
+// ProtocolVersion is the MCP revision mcplens asks for as itself (the
+// neutral handshake). A revision that uses the initialize handshake keeps
+// mcp-go from first probing with server/discover, which a server that
+// ignores unknown methods answers with silence; a profile of the stateless
+// era probes within its era's bound (model.Era).
 const ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION // "2025-11-25"
 
 // relistDelay gathers a burst of tools/list_changed notifications into one

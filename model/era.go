@@ -70,13 +70,20 @@ func Eras() []Era {
 	return slices.Clone(eras)
 }
 
-// EraOf returns the era of a protocol revision; a revision not in the
-// table is asked for with initialize and accepted back as it is.
+// EraOf returns the era of a protocol revision. A revision not in the
+// table is stateless from 2026-07-28 on (revisions are dates, and sort),
+// probing and falling back as that revision does; an older one is asked
+// for with initialize and accepted back as it is.
 func EraOf(version string) Era {
 	for _, e := range eras {
 		if e.Version == version {
 			return e
 		}
+	}
+	if version >= Revision20260728 {
+		e := eras[0]
+		e.Version = version
+		return e
 	}
 	return Era{Version: version, Initialize: version, Accepts: []string{version}}
 }
@@ -87,8 +94,10 @@ func (h Handshake) Era() Era {
 }
 
 // Settles reports whether a client of the era goes on with a server that
-// answered the revision got: the stateless revision itself (reached with
-// server/discover), or one the era accepts from initialize.
+// answered the revision got: a stateless revision no newer than asked
+// (reached with server/discover, which may negotiate down), or one the era
+// accepts from initialize.
 func (e Era) Settles(got string) bool {
-	return e.Discover && got == e.Version || slices.Contains(e.Accepts, got)
+	stateless := got >= Revision20260728 && got <= e.Version
+	return e.Discover && stateless || slices.Contains(e.Accepts, got)
 }
