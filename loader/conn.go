@@ -206,6 +206,7 @@ func (c *conn) initialize(ctx context.Context, cl *client.Client) (*mcp.Initiali
 	if err := settled(h, init.ProtocolVersion); err != nil {
 		return nil, err
 	}
+	c.listen(cl)
 	return init, nil
 }
 

@@ -2,10 +2,12 @@ package loader_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -91,7 +93,9 @@ func TestEras(t *testing.T) {
 				var outs []string
 				var outAt []time.Time
 				for _, f := range s.FrameLog(spec.Label).Frames() {
-					if f.Dir == loader.Out {
+					// The stream a stateless connection opens goes out
+					// beside the listing, in no fixed order.
+					if m, _ := method(t, f.Bytes); f.Dir == loader.Out && m != "subscriptions/listen" {
 						outs, outAt = append(outs, string(f.Bytes)), append(outAt, f.At)
 					}
 				}
@@ -224,4 +228,46 @@ func BenchmarkConnectEra(b *testing.B) {
 			})
 		}
 	}
+}
+
+// TestStatelessRelists: on a stateless connection the tools/list_changed
+// a call causes arrives on the subscriptions/listen stream, and the tools
+// are listed again, as on a connection that ran initialize.
+func TestStatelessRelists(t *testing.T) {
+	ts := httptest.NewServer(server.NewStreamableHTTPServer(growServer()))
+	t.Cleanup(ts.Close)
+	cfg := remoteConfig("grow", config.TransportHTTP, ts.URL+"/mcp")
+	s := open(t, cfg, loader.Options{Handshake: eraHandshake(model.Revision20260728)})
+	if _, last := settle(t, s, cfg); last["grow"].State != loader.Ready || last["grow"].Protocol != model.Revision20260728 {
+		t.Fatalf("event = %+v, want Ready on 2026-07-28", last["grow"])
+	}
+	// The stream is open once the server acknowledged it: a change before
+	// that is not the stream's to carry.
+	for deadline := time.Now().Add(settleTimeout); !hasFrame(t, s, "grow", "notifications/subscriptions/acknowledged"); {
+		if time.Now().After(deadline) {
+			t.Fatal("the subscription was never acknowledged")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if _, err := s.Call(context.Background(), "grow", "grow", nil); err != nil {
+		t.Fatalf("Call: %v", err)
+	}
+	ev := nextState(t, s, settleTimeout)
+	if got, want := toolNames(ev.Tools), []string{"grow", "t1", "t2", "t3"}; ev.State != loader.Ready || !slices.Equal(got, want) {
+		t.Errorf("after list_changed: %v %q, want Ready with %q", ev.State, got, want)
+	}
+	if !hasFrame(t, s, "grow", "subscriptions/listen") {
+		t.Error("no subscriptions/listen request in the frame log")
+	}
+}
+
+// hasFrame reports whether the server's frame log holds a message of the
+// method.
+func hasFrame(t *testing.T, s *loader.Session, server, m string) bool {
+	for _, f := range s.FrameLog(server).Frames() {
+		if got, _ := method(t, f.Bytes); got == m {
+			return true
+		}
+	}
+	return false
 }

@@ -35,6 +35,17 @@ func (c *conn) newClient(tr transport.Interface) *client.Client {
 	return cl
 }
 
+// listen opens, on a stateless connection, the subscriptions/listen
+// stream that carries tools/list_changed there (a connection that ran
+// initialize gets it without asking); it ends with the session. The
+// notifications reach onNotification like any other.
+func (c *conn) listen(cl *client.Client) {
+	if !mcp.IsModernProtocol(cl.ProtocolVersion()) {
+		return
+	}
+	_, _ = cl.ListenAsync(c.s.ctx, mcp.SubscriptionFilter{ToolsListChanged: true}, nil)
+}
+
 // settled checks the revision a server answered against the handshake's
 // era: a client goes on only with a revision it speaks.
 func settled(h model.Handshake, got string) error {
