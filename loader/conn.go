@@ -152,7 +152,6 @@ func (c *conn) handshake(cl *client.Client) {
 		return
 	}
 	c.lister.limits, c.lister.monitor = c.s.opts.Limits, c.monitor
-	c.lister.meta = stateless(c.s.opts.Handshake, init.ProtocolVersion)
 	tools, note, err := c.lister.list(ctx)
 	if err != nil {
 		c.failAndStop("listing tools", err)
@@ -187,27 +186,6 @@ func (c *conn) handshake(cl *client.Client) {
 	c.mu.Unlock()
 	c.s.emit(ev)
 	c.s.wg.Go(c.relistLoop)
-}
-
-// initialize runs the handshake of the handshake's era (server/discover,
-// initialize, or the one then the other); an answer the protocol refuses
-// ends it at once with why (a *RefusedError), and a revision the era does
-// not settle for fails it.
-func (c *conn) initialize(ctx context.Context, cl *client.Client) (*mcp.InitializeResult, error) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	c.monitor.await(string(mcp.MethodInitialize), cancel)
-	defer c.monitor.release(string(mcp.MethodInitialize))
-	h := c.s.opts.Handshake
-	init, err := cl.Initialize(ctx, initializeRequest(h))
-	if err != nil {
-		return nil, refusal(ctx, err)
-	}
-	if err := settled(h, init.ProtocolVersion); err != nil {
-		return nil, err
-	}
-	c.listen(cl)
-	return init, nil
 }
 
 // fail reports the server as failed, once; later failures and failures

@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -33,6 +34,29 @@ func (c *conn) newClient(tr transport.Interface) *client.Client {
 	cl := client.NewClient(tr, opts...)
 	cl.OnNotification(c.onNotification)
 	return cl
+}
+
+// initialize runs the handshake of the handshake's era (server/discover,
+// initialize, or the one then the other); an answer the protocol refuses
+// ends it at once with why (a *RefusedError), and a revision the era does
+// not settle for fails it. A stateless connection's listing carries its
+// _meta, and its tools/list_changed are asked for (listen).
+func (c *conn) initialize(ctx context.Context, cl *client.Client) (*mcp.InitializeResult, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	c.monitor.await(string(mcp.MethodInitialize), cancel)
+	defer c.monitor.release(string(mcp.MethodInitialize))
+	h := c.s.opts.Handshake
+	init, err := cl.Initialize(ctx, initializeRequest(h))
+	if err != nil {
+		return nil, refusal(ctx, err)
+	}
+	if err := settled(h, init.ProtocolVersion); err != nil {
+		return nil, err
+	}
+	c.lister.meta = stateless(h, init.ProtocolVersion)
+	c.listen(cl)
+	return init, nil
 }
 
 // listen opens, on a stateless connection, the subscriptions/listen
