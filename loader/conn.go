@@ -16,10 +16,11 @@ import (
 	"github.com/mcplens/mcplens/model"
 )
 
-// ProtocolVersion is the MCP revision mcplens asks every server for. Pinning
-// a revision that uses the initialize handshake keeps mcp-go from first
-// probing with server/discover, which a server that ignores unknown methods
-// answers with silence, stalling each connect by the probe's 5s timeout.
+// ProtocolVersion is the MCP revision mcplens asks for as itself (the
+// neutral handshake). A revision that uses the initialize handshake keeps
+// mcp-go from first probing with server/discover, which a server that
+// ignores unknown methods answers with silence; a profile of the stateless
+// era probes within its era's bound (model.Era).
 const ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION // "2025-11-25"
 
 // relistDelay gathers a burst of tools/list_changed notifications into one
@@ -191,20 +192,6 @@ func (c *conn) handshake(cl *client.Client) {
 	c.mu.Unlock()
 	c.s.emit(ev)
 	c.s.wg.Go(c.relistLoop)
-}
-
-// initialize runs the initialize handshake; an answer the protocol refuses
-// ends it at once with why (a *RefusedError).
-func (c *conn) initialize(ctx context.Context, cl *client.Client) (*mcp.InitializeResult, error) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	c.monitor.await(string(mcp.MethodInitialize), cancel)
-	defer c.monitor.release(string(mcp.MethodInitialize))
-	init, err := cl.Initialize(ctx, initializeRequest(c.hs))
-	if err != nil {
-		return nil, refusal(ctx, err)
-	}
-	return init, nil
 }
 
 // fail reports the server as failed, once; later failures and failures

@@ -28,6 +28,10 @@ type lister struct {
 	// are set before the first listing.
 	limits  Limits
 	monitor *monitor
+	// meta is the _meta of every request on a stateless connection
+	// (2026-07-28), nil on one that ran initialize; set before the first
+	// listing.
+	meta map[string]any
 }
 
 // list follows every nextCursor. A listing that cannot finish cleanly (a
@@ -86,6 +90,9 @@ type nextCursor struct {
 // the mcp-go client sharing the transport.
 func (l *lister) page(ctx context.Context, cursor *string, room int64) ([]json.RawMessage, nextCursor, int, error) {
 	params := map[string]any{}
+	if l.meta != nil {
+		params["_meta"] = l.meta
+	}
 	if cursor != nil {
 		params["cursor"] = *cursor
 	}

@@ -38,7 +38,7 @@ var everything struct {
 // everythingEntry returns the path of the installed server's entry point,
 // installing it when needed; it skips the test (fails it under
 // MCPLENS_REQUIRE_NODE=1) when node or npm is missing or the install fails.
-func everythingEntry(t *testing.T) string {
+func everythingEntry(t testing.TB) string {
 	t.Helper()
 	everything.once.Do(func() {
 		for _, tool := range []string{"node", "npm"} {

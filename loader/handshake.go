@@ -1,7 +1,10 @@
 package loader
 
 import (
+	"context"
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -12,18 +15,84 @@ import (
 )
 
 // newClient is the mcp-go client of a connection over tr: it asks for the
-// handshake's protocol revision (one that uses initialize, so no
-// server/discover probe stalls the connect) and declares exactly the
-// handshake's capabilities: no handler is registered with mcp-go, which
-// would add capabilities of its own; the conn answers server requests
-// itself (answer).
+// handshake's protocol revision as the handshake's era does (see
+// model.Era: a handshake revision is asked with initialize straight away,
+// so no server/discover probe can stall the connect; the stateless one
+// probes, within the era's bound, and mcp-go falls back to initialize) and
+// declares exactly the handshake's capabilities: no handler is registered
+// with mcp-go, which would add capabilities of its own; the conn answers
+// server requests itself (answer).
 func (c *conn) newClient(tr transport.Interface) *client.Client {
 	h := c.hs
-	cl := client.NewClient(tr,
+	opts := []client.ClientOption{
 		client.WithProtocolVersion(h.ProtocolVersion),
-		client.WithClientCapabilities(capabilities(h.Capabilities)))
+		client.WithClientCapabilities(capabilities(h.Capabilities)),
+	}
+	if era := h.Era(); era.Discover {
+		opts = append(opts, client.WithDiscoverTimeout(era.Probe))
+	}
+	cl := client.NewClient(tr, opts...)
 	cl.OnNotification(c.onNotification)
 	return cl
+}
+
+// initialize runs the handshake of the handshake's era (server/discover,
+// initialize, or the one then the other); an answer the protocol refuses
+// ends it at once with why (a *RefusedError), and a revision the era does
+// not settle for fails it. A stateless connection's listing carries its
+// _meta, and its tools/list_changed are asked for (listen).
+func (c *conn) initialize(ctx context.Context, cl *client.Client) (*mcp.InitializeResult, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	c.monitor.await(string(mcp.MethodInitialize), cancel)
+	defer c.monitor.release(string(mcp.MethodInitialize))
+	h := c.hs
+	init, err := cl.Initialize(ctx, initializeRequest(h))
+	if err != nil {
+		return nil, refusal(ctx, err)
+	}
+	if err := settled(h, init.ProtocolVersion); err != nil {
+		return nil, err
+	}
+	c.lister.meta = stateless(h, init.ProtocolVersion)
+	c.listen(cl)
+	return init, nil
+}
+
+// listen opens, on a stateless connection, the subscriptions/listen
+// stream that carries tools/list_changed there (a connection that ran
+// initialize gets it without asking); it ends with the session. The
+// notifications reach onNotification like any other.
+func (c *conn) listen(cl *client.Client) {
+	if !mcp.IsModernProtocol(cl.ProtocolVersion()) {
+		return
+	}
+	_, _ = cl.ListenAsync(c.s.ctx, mcp.SubscriptionFilter{ToolsListChanged: true}, nil)
+}
+
+// settled checks the revision a server answered against the handshake's
+// era: a client goes on only with a revision it speaks.
+func settled(h model.Handshake, got string) error {
+	if era := h.Era(); !era.Settles(got) {
+		return fmt.Errorf("the server answered protocol %q, which a client asking for %s does not speak (it accepts %s)",
+			got, era.Version, strings.Join(era.Accepts, ", "))
+	}
+	return nil
+}
+
+// stateless returns the _meta every request of a stateless connection
+// carries (the revision, the client's capabilities and identity), as
+// mcp-go adds it to the requests it sends, for the requests the conn
+// writes itself (the lister's); nil on a connection that ran initialize.
+func stateless(h model.Handshake, version string) map[string]any {
+	if !mcp.IsModernProtocol(version) {
+		return nil
+	}
+	return map[string]any{
+		mcp.MetaKeyProtocolVersion:    version,
+		mcp.MetaKeyClientCapabilities: capabilities(h.Capabilities),
+		mcp.MetaKeyClientInfo:         mcp.Implementation{Name: h.ClientInfo.Name, Version: h.ClientInfo.Version, Title: h.ClientInfo.Title},
+	}
 }
 
 // initializeRequest is the initialize request of the handshake.

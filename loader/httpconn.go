@@ -49,10 +49,11 @@ func (c *conn) dial() *client.Client {
 		// Continuous listening opens the GET stream that carries
 		// notifications, tools/list_changed among them, between requests.
 		// It is deprecated for protocol 2026-07-28, which dropped that
-		// stream for subscriptions/listen (Client.Listen); mcplens speaks
-		// ProtocolVersion, 2025-11-25, where the GET stream is the only way
-		// a server notifies between requests, and Client.Listen refuses a
-		// connection on it.
+		// stream for subscriptions/listen (Client.Listen); on the handshake
+		// revisions the GET stream is the only way a server notifies
+		// between requests, and Client.Listen refuses a connection on it.
+		// A stateless era keeps it for its fallback: mcp-go opens it only
+		// once a connection ran initialize (see boundedStreamable).
 		streamable, err := transport.NewStreamableHTTP(c.spec.URL,
 			transport.WithHTTPBasicClient(hc),
 			transport.WithHTTPHeaders(headers),
@@ -63,7 +64,7 @@ func (c *conn) dial() *client.Client {
 			c.fail(fmt.Sprintf("connecting to %s: %v", model.RedactURL(c.spec.URL), err), "")
 			return nil
 		}
-		tr = boundedStreamable{streamable, tap}
+		tr = boundedStreamable{streamable, tap, c.hs.Era().Discover}
 	}
 	cl := c.newClient(tr)
 
@@ -82,6 +83,18 @@ func (c *conn) dial() *client.Client {
 type boundedStreamable struct {
 	*transport.StreamableHTTP
 	tap *httpTap
+	// probes says the handshake's era probes with server/discover first.
+	probes bool
+}
+
+// RequiresLegacyProtocol tells mcp-go's client whether it may probe with
+// server/discover. The transport says no as soon as it listens on the GET
+// stream, which only a connection that ran initialize has; but mcp-go
+// opens that stream only once such a connection is up, and never on a
+// stateless one, so a client whose era probes is let probe, and keeps the
+// stream for its fallback, as a dual-era client does.
+func (b boundedStreamable) RequiresLegacyProtocol() bool {
+	return !b.probes && b.StreamableHTTP.RequiresLegacyProtocol()
 }
 
 func (b boundedStreamable) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -40,14 +41,25 @@ func (p transportPager) page(ctx context.Context, id string, params map[string]a
 	return resp.Result, len(resp.Result), nil
 }
 
-// listRequest is the tools/list request of one page, as mcp-go writes it.
+// listRequest is the tools/list request of one page, as mcp-go writes it:
+// on a stateless connection (params carry the revision in _meta), with the
+// Mcp-Method header streamable HTTP wants there.
 func listRequest(id string, params map[string]any) transport.JSONRPCRequest {
-	return transport.JSONRPCRequest{
+	req := transport.JSONRPCRequest{
 		JSONRPC: mcp.JSONRPC_VERSION,
 		ID:      mcp.NewRequestId(id),
 		Method:  string(mcp.MethodToolsList),
 		Params:  params,
 	}
+	if meta, ok := params["_meta"].(map[string]any); ok {
+		version, _ := meta[mcp.MetaKeyProtocolVersion].(string)
+		encoded, _ := json.Marshal(params)
+		req.Header = http.Header{}
+		for name, value := range mcp.StandardHeaders(version, mcp.MethodToolsList, encoded) {
+			req.Header.Set(name, value)
+		}
+	}
+	return req
 }
 
 // A pageTaker sends the lister's requests over stdio itself and takes their

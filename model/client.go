@@ -145,7 +145,7 @@ func (c Client) Neutral() bool {
 func NeutralHandshake() Handshake {
 	return Handshake{
 		ClientInfo:      ClientInfo{Name: "mcplens", Version: "dev"},
-		ProtocolVersion: "2025-11-25",
+		ProtocolVersion: Revision20251125,
 	}
 }
 
