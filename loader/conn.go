@@ -39,6 +39,7 @@ type conn struct {
 	hs     model.Handshake
 	log    *FrameLog
 	stderr *ring
+	logs   *logRing // notifications/message (logs.go)
 	// timeout bounds connecting and each listing; the first connect ends
 	// at deadline, which the Connecting events carry.
 	timeout  time.Duration
@@ -72,6 +73,7 @@ func newConn(s *Session, spec config.ServerSpec) *conn {
 		spec:    spec,
 		hs:      s.opts.Handshake,
 		stderr:  newRing(stderrTail),
+		logs:    &logRing{},
 		attempt: make(chan struct{}),
 		relist:  make(chan struct{}, 1),
 	}
@@ -313,6 +315,8 @@ func (c *conn) onNotification(n mcp.JSONRPCNotification) {
 		}
 	case string(mcp.MethodNotificationProgress):
 		c.onProgress(n.Params.AdditionalFields)
+	case string(mcp.MethodNotificationMessage):
+		c.onLog(n.Params)
 	}
 }
 
