@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -32,8 +33,7 @@ type logView struct {
 	msgs          map[string][]loader.LogMessage
 	lost          map[string]int
 	shown         []loader.LogMessage // in time order, merged when they change
-	sc            scroller
-	back          bool // scrolled up from the newest messages
+	follow
 	// level is the index in loader.LogLevels of the level last asked
 	// for, -1 before any.
 	level int
@@ -67,16 +67,7 @@ func (v *logView) refresh(servers ...string) {
 	for _, server := range servers {
 		v.msgs[server], v.lost[server] = b.Logs(server)
 	}
-	n := 0
-	for _, l := range v.labels {
-		n += len(v.msgs[l])
-	}
-	all := make([]loader.LogMessage, 0, n)
-	for _, l := range v.labels {
-		all = append(all, v.msgs[l]...)
-	}
-	slices.SortStableFunc(all, func(a, b loader.LogMessage) int { return a.At.Compare(b.At) })
-	v.shown = all
+	v.shown = byTime(v.labels, v.msgs, func(m loader.LogMessage) time.Time { return m.At })
 }
 
 // takes reports whether msg is a key of the pane.
@@ -99,13 +90,7 @@ func (v *logView) Update(msg tea.Msg) tea.Cmd {
 			v.level = (v.level + 1) % len(loader.LogLevels)
 			return v.setLevel(loader.LogLevels[v.level])
 		}
-		n, body := len(v.shown), v.height-1
-		if !v.back {
-			v.sc.offset = max(0, n-body)
-		}
-		if v.sc.scroll(msg, v.e.c.keys, n, body) {
-			v.back = v.sc.offset < n-body
-		}
+		v.scroll(msg, v.e.c.keys, len(v.shown), v.height-1)
 	}
 	return nil
 }
@@ -152,23 +137,13 @@ func (v *logView) ShortHelp() []key.Binding {
 
 func (v *logView) FullHelp() [][]key.Binding {
 	k := v.e.c.keys
-	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.LogLevel, k.Logs, k.Cancel},
-		append([]key.Binding{k.NextView, k.PrevView}, k.Views...),
-		{k.Policy, k.PolicyBack, k.Client, k.ClientBack, k.Providers, k.Invoke, k.Report},
-	}
+	return tailHelp(k, k.LogLevel, k.Logs)
 }
 
 func (v *logView) View() string {
 	c := v.e.c
 	s := c.styles
-	body := v.height - 1
-	last := max(0, len(v.shown)-body)
-	first := last
-	if v.back {
-		first = min(v.sc.offset, last)
-	}
+	start, end := v.window(len(v.shown), v.height-1)
 	info := " all servers · " + strconv.Itoa(len(v.shown)) + " messages"
 	if lost := sumLost(v.lost); lost > 0 {
 		info += " · " + strconv.Itoa(lost) + " older dropped"
@@ -177,14 +152,7 @@ func (v *logView) View() string {
 		info += " · level " + loader.LogLevels[v.level]
 	}
 	title := s.PaneTitle.Render("LOG") + s.Muted.Render(info)
-	lines := []string{title + " " + s.Muted.Render(strings.Repeat("─", max(0, c.width-textWidth(title)-1)))}
-	for _, m := range v.shown[first:min(len(v.shown), first+body)] {
-		lines = append(lines, truncate(logLine(c, m), c.width, "…"))
-	}
-	for len(lines) < v.height {
-		lines = append(lines, "")
-	}
-	return strings.Join(lines, "\n")
+	return tailView(c, title, v.height, v.shown[start:end], logLine)
 }
 
 func sumLost(lost map[string]int) int {
