@@ -315,8 +315,6 @@ func (c *conn) onNotification(n mcp.JSONRPCNotification) {
 		}
 	case string(mcp.MethodNotificationProgress):
 		c.onProgress(n.Params.AdditionalFields)
-	case string(mcp.MethodNotificationMessage):
-		c.onLog(n.Params)
 	}
 }
 

@@ -23,6 +23,7 @@ func (c *conn) newClient(tr transport.Interface) *client.Client {
 		client.WithProtocolVersion(h.ProtocolVersion),
 		client.WithClientCapabilities(capabilities(h.Capabilities)))
 	cl.OnNotification(c.onNotification)
+	cl.OnNotification(c.onLog)
 	return cl
 }
 

@@ -71,8 +71,11 @@ func (r *logRing) list() ([]LogMessage, int) {
 }
 
 // onLog keeps a notifications/message and tells a view that it arrived.
-func (c *conn) onLog(params mcp.NotificationParams) {
-	f := params.AdditionalFields
+func (c *conn) onLog(n mcp.JSONRPCNotification) {
+	if n.Method != string(mcp.MethodNotificationMessage) {
+		return
+	}
+	f := n.Params.AdditionalFields
 	m := LogMessage{At: time.Now(), Server: c.spec.Label}
 	m.Level, _ = f["level"].(string)
 	m.Logger, _ = f["logger"].(string)
