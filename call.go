@@ -187,8 +187,9 @@ func clip(s string, n int) string {
 }
 
 // serverExchanges are the requests the server sent mcplens since start
-// (roots/list, elicitation/create, sampling/createMessage, ping) and
-// mcplens's answers to them, as they crossed the wire.
+// (roots/list, elicitation/create, sampling/createMessage, ping),
+// mcplens's answers to them and the server's log messages
+// (notifications/message), as they crossed the wire.
 func serverExchanges(log *loader.FrameLog, start time.Time) []loader.Frame {
 	var out []loader.Frame
 	if log == nil {
@@ -202,7 +203,13 @@ func serverExchanges(log *loader.FrameLog, start time.Time) []loader.Frame {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
 		}
-		if json.Unmarshal(f.Bytes, &msg) != nil || len(msg.ID) == 0 {
+		if json.Unmarshal(f.Bytes, &msg) != nil {
+			continue
+		}
+		if len(msg.ID) == 0 { // a notification: only the server's logs are shown
+			if f.Dir == loader.In && msg.Method == "notifications/message" {
+				out = append(out, f)
+			}
 			continue
 		}
 		// In: a request has a method; Out: an answer has none.

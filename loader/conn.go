@@ -40,6 +40,7 @@ type conn struct {
 	hs     model.Handshake
 	log    *FrameLog
 	stderr *ring
+	logs   *logRing // notifications/message (logs.go)
 	// timeout bounds connecting and each listing; the first connect ends
 	// at deadline, which the Connecting events carry.
 	timeout  time.Duration
@@ -73,6 +74,7 @@ func newConn(s *Session, spec config.ServerSpec) *conn {
 		spec:    spec,
 		hs:      s.opts.Handshake,
 		stderr:  newRing(stderrTail),
+		logs:    &logRing{},
 		attempt: make(chan struct{}),
 		relist:  make(chan struct{}, 1),
 	}

@@ -28,6 +28,7 @@ func (s *Session) Reconnect(label string, h model.Handshake) bool {
 	}
 	c := newConn(s, old.spec)
 	c.hs, c.log, c.stderr, c.timeout = h, old.log, old.stderr, old.timeout
+	c.logs = old.logs
 	c.deadline = time.Now().Add(c.timeout)
 	for i := range s.conns {
 		if s.conns[i] == old {

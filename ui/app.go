@@ -21,6 +21,7 @@ const (
 	paneDetail pane = iota
 	paneResult
 	paneWire
+	paneLog
 )
 
 // Model is the root Bubble Tea model of mcplens: it routes messages to the
@@ -38,6 +39,7 @@ type Model struct {
 
 	pane    pane
 	wire    wireView
+	logs    logView
 	invoke  *invoke
 	result  *callView
 	calling *pendingCall // the call on its way, if any (calling.go)
@@ -70,6 +72,7 @@ func New(title string, specs []config.ServerSpec, backend Backend) Model {
 		collisions: collisionsView{list: list{e: e}},
 		findings:   newFindingsView(e),
 		wire:       newWireView(e, specs),
+		logs:       newLogView(e, specs),
 		help:       help.New(),
 		spinner:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 	}
@@ -154,6 +157,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.result = newCallView(msg)
 		m.pane = paneResult
 		return next
+	case logLevelMsg:
+		return m.logs.Update(msg)
 	case callProgressMsg:
 		return m.callProgress(msg)
 	case tea.KeyPressMsg:
@@ -188,6 +193,9 @@ func (m *Model) handleEvents(evs ...loader.Event) {
 	}
 	if m.pane == paneWire {
 		m.wire.refresh(servers...)
+	}
+	if m.pane == paneLog {
+		m.logs.refresh(servers...)
 	}
 	if changed {
 		m.surface.rebuild(m.policy)
@@ -253,6 +261,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case m.pane == paneWire && m.wire.takes(msg):
 		return m.wire.Update(msg)
+	case key.Matches(msg, k.Logs):
+		m.toggleLogs()
+	case m.pane == paneLog && m.logs.takes(msg):
+		return m.logs.Update(msg)
 	case m.calling != nil && key.Matches(msg, k.CancelCall):
 		m.cancelCall()
 		m.pane = paneResult
@@ -302,6 +314,8 @@ func (m *Model) focus() component {
 		return m.invoke
 	case m.pane == paneWire:
 		return &m.wire
+	case m.pane == paneLog:
+		return &m.logs
 	}
 	return m.listing(m.view)
 }
@@ -316,6 +330,7 @@ func (m *Model) layout() {
 		m.listing(v).SetSize(m.c.width, m.tableHeight())
 	}
 	m.wire.SetSize(m.c.width, m.paneHeight())
+	m.logs.SetSize(m.c.width, m.paneHeight())
 	if m.invoke != nil {
 		m.invoke.SetSize(m.c.width, m.c.height)
 	}
@@ -344,7 +359,7 @@ func (m Model) View() tea.View {
 // paneHeight is the height of the bottom pane, border included.
 func (m *Model) paneHeight() int {
 	switch m.pane {
-	case paneWire:
+	case paneWire, paneLog:
 		return max(6, m.c.height/2)
 	case paneResult:
 		return max(6, min(14, m.c.height/2))
@@ -361,6 +376,8 @@ func (m *Model) paneView() string {
 	switch m.pane {
 	case paneWire:
 		return m.wire.View()
+	case paneLog:
+		return m.logs.View()
 	case paneResult:
 		if m.calling != nil {
 			return m.callingView(m.paneHeight())

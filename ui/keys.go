@@ -19,6 +19,8 @@ type KeyMap struct {
 	Invoke     key.Binding
 	Wire       key.Binding
 	WireServer key.Binding
+	Logs       key.Binding
+	LogLevel   key.Binding
 	Help       key.Binding
 	Quit       key.Binding
 	Report     key.Binding
@@ -70,6 +72,8 @@ func DefaultKeyMap() KeyMap {
 		Invoke:     key.NewBinding(key.WithKeys("i", "enter"), key.WithHelp("i/enter", "invoke")),
 		Wire:       key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wire pane")),
 		WireServer: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "wire: next server")),
+		Logs:       key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "log pane")),
+		LogLevel:   key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "log: next level")),
 		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Report:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "write report ("+ReportFile+")")),

@@ -1,9 +1,8 @@
 package ui
 
 import (
-	"slices"
 	"strconv"
-	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -23,9 +22,7 @@ type wireView struct {
 	frames        map[string][]loader.Frame
 	// only is the index of the server shown, or -1 for all of them.
 	only int
-	sc   scroller
-	// back is set while the pane is scrolled up from the newest frames.
-	back bool
+	follow
 	// shown is the frames in view, merged in time order when they change
 	// rather than on every frame drawn.
 	shown []loader.Frame
@@ -76,13 +73,7 @@ func (w *wireView) Update(msg tea.Msg) tea.Cmd {
 		w.shown = w.merged()
 		return nil
 	}
-	n, body := len(w.shown), w.height-1
-	if !w.back {
-		w.sc.offset = max(0, n-body)
-	}
-	if w.sc.scroll(k, w.e.c.keys, n, body) {
-		w.back = w.sc.offset < n-body
-	}
+	w.scroll(k, w.e.c.keys, len(w.shown), w.height-1)
 	return nil
 }
 
@@ -93,12 +84,7 @@ func (w *wireView) ShortHelp() []key.Binding {
 
 func (w *wireView) FullHelp() [][]key.Binding {
 	k := w.e.c.keys
-	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.WireServer, k.Wire, k.Cancel},
-		append([]key.Binding{k.NextView, k.PrevView}, k.Views...),
-		{k.Policy, k.PolicyBack, k.Client, k.ClientBack, k.Providers, k.Invoke, k.Report},
-	}
+	return tailHelp(k, k.WireServer, k.Wire)
 }
 
 // merged returns the frames shown, in time order.
@@ -106,43 +92,20 @@ func (w *wireView) merged() []loader.Frame {
 	if w.only >= 0 {
 		return w.frames[w.labels[w.only]]
 	}
-	// One stable sort of every server's frames, servers in order: merging
-	// them pairwise cost servers × frames on every refresh.
-	n := 0
-	for _, l := range w.labels {
-		n += len(w.frames[l])
-	}
-	all := make([]loader.Frame, 0, n)
-	for _, l := range w.labels {
-		all = append(all, w.frames[l]...)
-	}
-	slices.SortStableFunc(all, func(a, b loader.Frame) int { return a.At.Compare(b.At) })
-	return all
+	return byTime(w.labels, w.frames, func(f loader.Frame) time.Time { return f.At })
 }
 
 func (w *wireView) View() string {
 	c := w.e.c
 	s := c.styles
 	frames := w.shown
-	body := w.height - 1
-	start := max(0, len(frames)-body)
-	if w.back {
-		start = min(w.sc.offset, start)
-	}
-	end := min(len(frames), start+body)
+	start, end := w.window(len(frames), w.height-1)
 	scope := "all servers"
 	if w.only >= 0 {
 		scope = w.labels[w.only]
 	}
 	title := s.PaneTitle.Render("WIRE") + s.Muted.Render(" "+model.Sanitize(scope)+" · "+strconv.Itoa(len(frames))+" frames")
-	lines := []string{title + " " + s.Muted.Render(strings.Repeat("─", max(0, c.width-textWidth(title)-1)))}
-	for _, f := range frames[start:end] {
-		lines = append(lines, truncate(frameLine(c, f), c.width, "…"))
-	}
-	for len(lines) < w.height {
-		lines = append(lines, "")
-	}
-	return strings.Join(lines, "\n")
+	return tailView(c, title, w.height, frames[start:end], frameLine)
 }
 
 // frameLine is one frame: time, server, direction and the bytes, escaped.

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// TestCallPrintsLogs: the log messages a server sends during the call
+// (notifications/message) are printed with the frames, and no other
+// notification is.
+func TestCallPrintsLogs(t *testing.T) {
+	srv := server.NewMCPServer("logger", "1", server.WithToolCapabilities(true), server.WithLogging())
+	srv.AddTool(mcp.NewTool("work"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		s := server.ServerFromContext(ctx)
+		_ = s.SendNotificationToClient(ctx, "notifications/message", map[string]any{"level": "warning", "logger": "job", "data": "half done"})
+		_ = s.SendNotificationToClient(ctx, "notifications/other", map[string]any{"x": 1})
+		return mcp.NewToolResultText("done"), nil
+	})
+	ts := httptest.NewServer(server.NewStreamableHTTPServer(srv))
+	defer ts.Close()
+
+	cfg := writeConfig(t, fmt.Sprintf(`"logger": {"url": %q}`, ts.URL+"/mcp"))
+	code, out, errb := runCalled(t, "", cfg, "work", "--config-format", "cursor", "--timeout", "20s")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errb)
+	}
+	logged := false
+	for _, line := range strings.Split(out, "\n") {
+		logged = logged || strings.HasPrefix(line, "← logger ") && strings.Contains(line, `"notifications/message"`) && strings.Contains(line, "half done")
+	}
+	if !logged {
+		t.Errorf("no log message among the frames:\n%s", out)
+	}
+	if strings.Contains(out, "notifications/other") {
+		t.Errorf("call printed a notification other than a log message:\n%s", out)
+	}
+}
