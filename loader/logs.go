@@ -126,6 +126,7 @@ func (s *Session) SetLogLevel(server, level string) error {
 	ctx, cancel := context.WithTimeout(s.ctx, c.timeout)
 	defer cancel()
 	req := mcp.SetLevelRequest{Params: mcp.SetLevelParams{Level: mcp.LoggingLevel(level)}}
+	//lint:ignore SA1019 logging/setLevel is deprecated only from 2026-07-28; servers of the earlier revisions mcplens speaks use it
 	if err := cl.SetLevel(ctx, req); err != nil {
 		return fmt.Errorf("setting the log level of %s: %w", server, err)
 	}

@@ -51,6 +51,7 @@ func serveAsker() error {
 		return answer(srv.RequestURLElicitation(ctx, server.ClientSessionFromContext(ctx), "e1", "https://example.com/login", "Sign in to continue."))
 	})
 	srv.AddTool(mcp.NewTool("sample"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		//lint:ignore SA1019 sampling is deprecated only from 2026-07-28; the test server speaks an earlier revision
 		return answer(srv.RequestSampling(ctx, mcp.CreateMessageRequest{CreateMessageParams: mcp.CreateMessageParams{
 			Messages:     []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent("Summarize tomorrow's forecast.")}},
 			SystemPrompt: "You are terse.",
