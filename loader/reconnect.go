@@ -13,8 +13,8 @@ import (
 // announced by a Connecting event as the first was. It reports whether it
 // did so: not when h is the handshake the server was connected with, as far
 // as its transport carries it (headers go only over HTTP), nor for an
-// unknown label, nor after Close. The server's frame log and stderr tail
-// carry on across the reconnect. Reconnect does not wait for the old
+// unknown label, nor after Close. The server's frame log, stderr tail and log
+// messages carry on across the reconnect. Reconnect does not wait for the old
 // connection to end.
 func (s *Session) Reconnect(label string, h model.Handshake) bool {
 	if h.ClientInfo.Name == "" {
