@@ -80,6 +80,12 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
 		return exitUsage
 	}
+	// A config in a profiled client's format calls as that client, as the
+	// interface and check connect (clientOptions.adopt).
+	who.adopt(cfg, fset)
+	if p, ok := model.PolicyNamed(who.policy(fset, *policyName)); ok {
+		policy = p
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()

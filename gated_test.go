@@ -233,3 +233,25 @@ func TestServerFacts(t *testing.T) {
 		t.Errorf("the text report lacks the instructions:\n%s", out)
 	}
 }
+
+// TestCallConfigClient: call connects as the config's client, as check
+// does: a VS Code config reaches elicit_only, which the gated server
+// advertises only to a client that declares elicitation; --client mcplens
+// connects neutral, and the name then resolves to nothing.
+func TestCallConfigClient(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), ".vscode")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "mcp.json")
+	body := `{"servers": {"gated": {"type": "stdio", "command": "` + build(t, "./testdata/servers/gated") + `"}}}`
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errb := runCalled(t, "", path, "elicit_only"); code != exitOK {
+		t.Errorf("call elicit_only as the config's client (vscode): exit %d\n%s%s", code, out, errb)
+	}
+	if code, out, errb := runCalled(t, "", path, "elicit_only", "--client", "mcplens"); code != exitUsage {
+		t.Errorf("call elicit_only as mcplens: exit %d, want %d (no route)\n%s%s", code, exitUsage, out, errb)
+	}
+}
