@@ -10,87 +10,18 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/mcplens/mcplens/internal/everything"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 )
 
-// The reference TypeScript server from the npm registry, pinned. The tests
-// install it with npm on first use into the user's cache directory.
-const (
-	everythingPackage = "@modelcontextprotocol/server-everything"
-	everythingVersion = "2026.8.31"
-	// requireNode turns a missing node or npm into a failure: CI sets it so
-	// these tests always run there.
-	requireNode = "MCPLENS_REQUIRE_NODE"
-)
-
-var everything struct {
-	once  sync.Once
-	entry string // dist/index.js
-	err   error
-}
-
-// everythingEntry returns the path of the installed server's entry point,
-// installing it when needed; it skips the test (fails it under
-// MCPLENS_REQUIRE_NODE=1) when node or npm is missing or the install fails.
-func everythingEntry(t testing.TB) string {
-	t.Helper()
-	everything.once.Do(func() {
-		for _, tool := range []string{"node", "npm"} {
-			if _, err := exec.LookPath(tool); err != nil {
-				everything.err = fmt.Errorf("%s is not installed (apt-get install nodejs npm)", tool)
-				return
-			}
-		}
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			cache = os.TempDir()
-		}
-		dir := filepath.Join(cache, "mcplens-test", "npm", "server-everything@"+everythingVersion)
-		entry := filepath.Join(dir, "node_modules", everythingPackage, "dist", "index.js")
-		if _, err := os.Stat(entry); err == nil {
-			everything.entry = entry
-			return
-		}
-		// Install beside the final place, then rename: a concurrent or
-		// interrupted install never leaves a half-filled directory there.
-		if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-			everything.err = err
-			return
-		}
-		tmp, err := os.MkdirTemp(filepath.Dir(dir), "install-")
-		if err != nil {
-			everything.err = err
-			return
-		}
-		defer os.RemoveAll(tmp)
-		cmd := exec.Command("npm", "install", "--prefix", tmp, "--no-audit", "--no-fund", "--loglevel=error",
-			everythingPackage+"@"+everythingVersion)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			everything.err = fmt.Errorf("npm install %s@%s: %v\n%s", everythingPackage, everythingVersion, err, out)
-			return
-		}
-		if err := os.Rename(tmp, dir); err != nil {
-			if _, statErr := os.Stat(entry); statErr != nil {
-				everything.err = err
-				return
-			}
-		}
-		everything.entry = entry
-	})
-	if everything.err != nil {
-		if os.Getenv(requireNode) == "1" {
-			t.Fatalf("server-everything: %v (%s=1 makes this a failure)", everything.err, requireNode)
-		}
-		t.Skipf("server-everything: %v", everything.err)
-	}
-	return everything.entry
-}
+// everythingEntry is the installed reference server's entry point
+// (internal/everything).
+func everythingEntry(t testing.TB) string { return everything.Entry(t) }
 
 // freePort returns a loopback port nothing listens on right now.
 func freePort(t *testing.T) int {

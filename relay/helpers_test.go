@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplens/mcplens/internal/everything"
 	"github.com/mcplens/mcplens/internal/hostile"
 )
 
@@ -156,70 +157,6 @@ func waitFor(t testing.TB, what string, cond func() bool) {
 	}
 }
 
-// The reference TypeScript server from the npm registry, installed by npm
-// on first use into the user's cache (as the loader's tests do).
-const (
-	everythingPackage = "@modelcontextprotocol/server-everything"
-	everythingVersion = "2026.8.31"
-	requireNode       = "MCPLENS_REQUIRE_NODE"
-)
-
-var everything struct {
-	once  sync.Once
-	entry string
-	err   error
-}
-
-// everythingEntry returns the installed server's dist/index.js; it skips
-// the test (fails it under MCPLENS_REQUIRE_NODE=1) without node or npm.
-func everythingEntry(t *testing.T) string {
-	t.Helper()
-	everything.once.Do(func() {
-		for _, tool := range []string{"node", "npm"} {
-			if _, err := exec.LookPath(tool); err != nil {
-				everything.err = fmt.Errorf("%s is not installed (apt-get install nodejs npm)", tool)
-				return
-			}
-		}
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			cache = os.TempDir()
-		}
-		dir := filepath.Join(cache, "mcplens-test", "npm", "server-everything@"+everythingVersion)
-		entry := filepath.Join(dir, "node_modules", everythingPackage, "dist", "index.js")
-		if _, err := os.Stat(entry); err == nil {
-			everything.entry = entry
-			return
-		}
-		if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-			everything.err = err
-			return
-		}
-		tmp, err := os.MkdirTemp(filepath.Dir(dir), "install-")
-		if err != nil {
-			everything.err = err
-			return
-		}
-		defer os.RemoveAll(tmp)
-		cmd := exec.Command("npm", "install", "--prefix", tmp, "--no-audit", "--no-fund", "--loglevel=error",
-			everythingPackage+"@"+everythingVersion)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			everything.err = fmt.Errorf("npm install: %v\n%s", err, out)
-			return
-		}
-		if err := os.Rename(tmp, dir); err != nil {
-			if _, statErr := os.Stat(entry); statErr != nil {
-				everything.err = err
-				return
-			}
-		}
-		everything.entry = entry
-	})
-	if everything.err != nil {
-		if os.Getenv(requireNode) == "1" {
-			t.Fatalf("server-everything: %v (%s=1 makes this a failure)", everything.err, requireNode)
-		}
-		t.Skipf("server-everything: %v", everything.err)
-	}
-	return everything.entry
-}
+// everythingEntry is the installed reference server's entry point
+// (internal/everything).
+func everythingEntry(t testing.TB) string { return everything.Entry(t) }

@@ -1,9 +1,3 @@
-// Command relaymain is a relay and nothing else, for the relay package's
-// tests and benchmarks: it does what `mcplens tap --record FILE -- CMD...`
-// does, so that a test can signal a relay process of its own and a
-// benchmark can measure one's memory without the rest of mcplens.
-//
-//	relaymain [-record FILE] CMD ARGS...
 package main
 
 import (
