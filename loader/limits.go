@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mcplens/mcplens/loader/config"
 )
 
 // Limits bound every input mcplens reads from a server or a config, in the
@@ -85,7 +87,7 @@ var limitNames = []limitName{
 func LimitNames() string {
 	var b strings.Builder
 	for _, n := range limitNames {
-		fmt.Fprintf(&b, "%s (%s, default %s)\n", n.name, n.what, FormatSize(*n.field(&DefaultLimits)))
+		fmt.Fprintf(&b, "%s (%s, default %s)\n", n.name, n.what, config.FormatSize(*n.field(&DefaultLimits)))
 	}
 	return b.String()
 }
@@ -131,7 +133,7 @@ func (l *Limits) String() string {
 	var parts []string
 	for _, n := range limitNames {
 		if v := *n.field(l); v > 0 && v != *n.field(&DefaultLimits) {
-			parts = append(parts, n.name+"="+FormatSize(v))
+			parts = append(parts, n.name+"="+config.FormatSize(v))
 		}
 	}
 	return strings.Join(parts, ",")
@@ -179,7 +181,7 @@ type LimitError struct {
 
 func (e *LimitError) Error() string {
 	return fmt.Sprintf("%s is over the %s %s limit; raise it with --limit %s=SIZE or %s",
-		e.What, FormatSize(e.Max), e.Limit, e.Limit, envName(e.Limit))
+		e.What, config.FormatSize(e.Max), e.Limit, e.Limit, envName(e.Limit))
 }
 
 // ErrLimit matches every *LimitError with errors.Is.
@@ -211,18 +213,4 @@ func ParseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("size %q: want from 1 byte to 1 PiB", s)
 	}
 	return int64(n), nil
-}
-
-// FormatSize writes n bytes the way ParseSize reads them back: 16MiB,
-// 64KiB, 1500B.
-func FormatSize(n int64) string {
-	for _, u := range []struct {
-		suffix string
-		size   int64
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
-		if n >= u.size && n%u.size == 0 {
-			return strconv.FormatInt(n/u.size, 10) + u.suffix
-		}
-	}
-	return strconv.FormatInt(n, 10) + "B"
 }

@@ -155,11 +155,14 @@ type SizeError struct {
 
 func (e *SizeError) Error() string {
 	return fmt.Sprintf("%s is over the %s config limit; raise it with --limit config=SIZE or MCPLENS_LIMIT_CONFIG",
-		e.What, sizeText(e.Max))
+		e.What, FormatSize(e.Max))
 }
 
-// sizeText writes n bytes as --limit reads them: 4MiB, 64KiB, 1500B.
-func sizeText(n int64) string {
+// FormatSize writes n bytes as --limit reads them back (loader.ParseSize):
+// 4MiB, 64KiB, 1500B. It is the one spelling of a size in mcplens's
+// messages, here because both the config's limit and the loader's use it
+// and the config may not import the loader.
+func FormatSize(n int64) string {
 	unit := 0
 	for unit < 3 && n >= 1024 && n%1024 == 0 {
 		n /= 1024
