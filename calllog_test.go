@@ -20,6 +20,14 @@ func TestCallPrintsLogs(t *testing.T) {
 		s := server.ServerFromContext(ctx)
 		_ = s.SendNotificationToClient(ctx, "notifications/message", map[string]any{"level": "warning", "logger": "job", "data": "half done"})
 		_ = s.SendNotificationToClient(ctx, "notifications/other", map[string]any{"x": 1})
+		// A request after them, answered before the result: the server's
+		// messages go out in order, so the notifications have reached the
+		// client by the time it answers (the config is Cursor's, whose
+		// profile declares roots), and the call prints them whatever the
+		// machine's load.
+		if _, err := s.RequestRoots(ctx, mcp.ListRootsRequest{}); err != nil {
+			return nil, err
+		}
 		return mcp.NewToolResultText("done"), nil
 	})
 	ts := httptest.NewServer(server.NewStreamableHTTPServer(srv))
