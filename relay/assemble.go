@@ -19,6 +19,9 @@ func (s *Stream) take(ch chunk) {
 		s.began = true
 		s.record(ch.t, nil, 0, false) // the response's status and headers, as the stream opens
 	}
+	if ch.skip > 0 {
+		s.size += ch.skip // past the cap (Lines and Whole only)
+	}
 	switch s.framing {
 	case Whole:
 		s.keep(ch.data)

@@ -34,12 +34,12 @@ const (
 	// rather than 17 (one passing small frames stays near 8 MB either
 	// way); a lower limit makes the collector run often enough to cost
 	// small frames latency.
-	MemoryLimit = 10 << 20
+	MemoryLimit = 8 << 20
 )
 
 // A Sink receives each encoded frame: one JSONL line, newline included.
 // WriteLine may be slow; it is called from one goroutine only and must not
-// keep line after it returns unless it never modifies it.
+// keep line after it returns: the copier reuses it.
 type Sink interface {
 	WriteLine(line []byte)
 	Close() error
@@ -53,7 +53,7 @@ type Sink interface {
 type Copier struct {
 	server   string
 	frameCap int
-	enc      encoder
+	enc      *encoder
 	sinks    []Sink
 
 	mu     sync.RWMutex // held for reading while sending, for writing to close
@@ -63,6 +63,7 @@ type Copier struct {
 
 	dropped atomic.Int64 // chunks dropped
 	done    chan struct{}
+	pool    chan []byte // buffers for chunks, see clone
 }
 
 // A chunk is one piece of a stream handed to the copier, or the end of a
@@ -71,6 +72,7 @@ type chunk struct {
 	s    *Stream
 	t    time.Time
 	data []byte
+	skip int  // bytes past the frame cap, passed but not copied
 	gap  bool // bytes of s were dropped before this chunk
 	end  bool
 }
@@ -98,6 +100,7 @@ func NewCopier(opts CopierOptions, sinks ...Sink) *Copier {
 		sinks:    sinks,
 		queue:    make(chan chunk, queueChunks),
 		done:     make(chan struct{}),
+		pool:     make(chan []byte, queueBytes/poolSize),
 	}
 	go c.run()
 	return c
@@ -124,6 +127,7 @@ type Stream struct {
 	framing Framing
 	meta    *httpMeta // nil for stdio
 	gap     bool      // a chunk was dropped since the last one sent
+	pos     int       // bytes of the frame under way handed so far
 
 	// The assembly, touched by the copier's goroutine only.
 	buf      []byte // what is kept of the line (or body) under way
@@ -142,19 +146,82 @@ func (c *Copier) Stream(dir Dir, framing Framing) *Stream {
 	return &Stream{c: c, dir: dir, framing: framing}
 }
 
-// Write hands a copy of p to the copier.
+// Write hands a copy of p to the copier. Of a line or body longer than
+// the frame cap only the size of what is past the cap is handed over: the
+// copy would not keep those bytes, so they are not copied.
 func (s *Stream) Write(p []byte) (int, error) {
 	if s == nil || s.c == nil || len(p) == 0 {
 		return len(p), nil
 	}
-	if s.c.queued.Load()+int64(len(p)) > queueBytes {
-		s.c.dropped.Add(1)
-		s.gap = true
+	if s.framing == Events {
+		s.hand(p, 0) // an event's data lines are cut at the cap as they are taken
 		return len(p), nil
 	}
-	ch := chunk{s: s, t: time.Now(), data: bytes.Clone(p), gap: s.gap}
-	s.gap = !s.c.send(ch)
+	start := 0 // p[start:i] is to be copied and not yet handed
+	for i := 0; i < len(p); {
+		end := len(p) // the end of the frame's bytes in p, its newline left out
+		if s.framing == Lines {
+			if j := bytes.IndexByte(p[i:], '\n'); j >= 0 {
+				end = i + j
+			}
+		}
+		if over := end - i - max(s.c.frameCap-s.pos, 0); over > 0 {
+			s.hand(p[start:end-over], 0)
+			s.hand(nil, over)
+			start = end
+		}
+		s.pos += end - i
+		if end < len(p) { // the newline, copied with the next line
+			s.pos = 0
+			end++
+		}
+		i = end
+	}
+	s.hand(p[start:], 0)
 	return len(p), nil
+}
+
+// hand queues a copy of data, or the size of skip bytes left uncopied.
+func (s *Stream) hand(data []byte, skip int) {
+	if len(data) == 0 && skip == 0 {
+		return
+	}
+	if s.c.queued.Load()+int64(len(data)) > queueBytes {
+		s.c.dropped.Add(1)
+		s.gap = true
+		return
+	}
+	ch := chunk{s: s, t: time.Now(), data: s.c.clone(data), skip: skip, gap: s.gap}
+	s.gap = !s.c.send(ch)
+}
+
+// poolSize is the size of the buffers a copier reuses for the chunks it
+// queues: a chunk larger than a small frame is copied into one, so that
+// passing large frames makes no garbage (which a relay under its memory
+// limit would pay for in collections). Smaller chunks are cloned.
+const poolSize = 64 << 10
+
+// clone returns a copy of p, in a reused buffer when p is large.
+func (c *Copier) clone(p []byte) []byte {
+	if len(p) <= 4<<10 || len(p) > poolSize {
+		return bytes.Clone(p)
+	}
+	select {
+	case b := <-c.pool:
+		return append(b[:0], p...)
+	default:
+		return append(make([]byte, 0, poolSize), p...)
+	}
+}
+
+// recycle keeps b, a chunk's data that has been taken, for reuse.
+func (c *Copier) recycle(b []byte) {
+	if cap(b) == poolSize {
+		select {
+		case c.pool <- b:
+		default:
+		}
+	}
 }
 
 // End marks the end of the stream: a frame still assembling is recorded.
@@ -162,6 +229,7 @@ func (s *Stream) End() {
 	if s == nil || s.c == nil {
 		return
 	}
+	s.pos = 0
 	s.c.send(chunk{s: s, t: time.Now(), gap: s.gap, end: true})
 }
 
@@ -226,6 +294,7 @@ func (c *Copier) run() {
 		s := ch.s
 		open[s] = true
 		s.take(ch)
+		c.recycle(ch.data)
 		if ch.end {
 			delete(open, s)
 		}

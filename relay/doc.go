@@ -11,7 +11,9 @@
 // then handed to a Copier, which queues them without blocking (a full queue
 // drops the copy and counts it) and assembles frames on its own goroutine
 // for its sinks; a feed reader that is slow, full or gone loses lines, never
-// the relay's time.
+// the relay's time. On Linux the stdio relay passes bytes through the
+// kernel (splice) and tees the copy into a pipe of its own (tee), so that
+// no byte passed is copied into the relay, and only the copy reads them.
 //
 //	header := relay.HeaderLine(relay.Source{Server: "alpha", Command: cmd}, time.Now())
 //	rec, err := relay.Record("alpha.jsonl", header, relay.RecordOptions{})
@@ -45,7 +47,7 @@
 // is recorded inflated.
 //
 // The copy keeps at most DefaultFrameCap bytes of a frame: a longer one is
-// recorded as "text" cut there, with "cut" giving its size. A notice
+// recorded as "text", its first CutKeep bytes, with "cut" giving its size. A notice
 // {"t":...,"server":...,"dropped":N} says that N chunks of bytes were left
 // out of the copy (the frames they belonged to are missing); a feed reader
 // gets {"t":...,"feedDropped":N} for lines it was too slow to take.

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/mcplens/mcplens/model"
 )
@@ -74,15 +75,26 @@ type httpMeta struct {
 	Headers http.Header `json:"headers,omitempty"`
 }
 
-// An encoder writes frames as JSONL lines with their secrets masked.
+// CutKeep is how much of a frame longer than the frame cap is recorded:
+// such a frame is recorded as text (being cut, it is not JSON), and its
+// beginning says what it was. Masking and escaping all the cap holds
+// would cost a relay passing 1 MB frames more than passing them.
+const CutKeep = 16 << 10
+
+// cutMargin is how far past CutKeep a cut frame is masked.
+const cutMargin = 256
+
+// An encoder writes frames as JSONL lines with their secrets masked. It
+// encodes into one buffer, reused line after line.
 type encoder struct {
 	server []byte // the label, as a JSON string
 	red    *model.Redactor
+	buf    []byte
 }
 
-func newEncoder(server string, secrets []string) encoder {
+func newEncoder(server string, secrets []string) *encoder {
 	label, _ := json.Marshal(server)
-	return encoder{server: label, red: model.NewRedactor(secrets...)}
+	return &encoder{server: label, red: model.NewRedactor(secrets...)}
 }
 
 // frame encodes f:
@@ -92,7 +104,7 @@ func newEncoder(server string, secrets []string) encoder {
 // with "text" in place of "frame" when the frame is not JSON (or was cut,
 // then with "cut": its full size), "sse" naming a server-sent event, and
 // "http" holding an HTTP exchange's method, URL, status and headers.
-func (e encoder) frame(f frame) []byte {
+func (e *encoder) frame(f frame) []byte {
 	b := e.start(f.t)
 	b = append(b, `,"dir":"`...)
 	b = append(b, f.dir...)
@@ -106,34 +118,49 @@ func (e encoder) frame(f frame) []byte {
 		b = appendJSON(b, f.event)
 	}
 	if f.body {
-		text := e.mask(f.data)
+		var text []byte
+		if f.size <= len(f.data) || len(f.data) <= CutKeep {
+			text = e.mask(f.data)
+		}
 		switch {
 		case f.size > len(f.data):
+			if len(f.data) > CutKeep {
+				// Masked a little past the cut, so that a secret the cut
+				// would halve is masked whole.
+				text = e.mask(f.data[:min(len(f.data), CutKeep+cutMargin)])
+				text = text[:min(len(text), CutKeep)]
+			}
 			b = append(b, `,"cut":`...)
 			b = strconv.AppendInt(b, int64(f.size), 10)
 			b = append(b, `,"text":`...)
-			b = appendJSON(b, string(text))
+			b = appendString(b, text)
 		case json.Valid(text):
 			b = append(b, `,"frame":`...)
 			b = appendValue(b, text)
 		default:
 			b = append(b, `,"text":`...)
-			b = appendJSON(b, string(text))
+			b = appendString(b, text)
 		}
 	}
-	return append(b, "}\n"...)
+	e.buf = append(b, "}\n"...)
+	return e.buf
 }
 
 // dropped encodes the notice that n chunks of bytes were left out.
-func (e encoder) dropped(t time.Time, n int64) []byte {
+func (e *encoder) dropped(t time.Time, n int64) []byte {
 	b := e.start(t)
 	b = append(b, `,"dropped":`...)
 	b = strconv.AppendInt(b, n, 10)
-	return append(b, "}\n"...)
+	e.buf = append(b, "}\n"...)
+	return e.buf
 }
 
-func (e encoder) start(t time.Time) []byte {
-	b := make([]byte, 0, 128)
+// start begins a line in e's buffer; the line is e's until the next one.
+func (e *encoder) start(t time.Time) []byte {
+	b := e.buf[:0]
+	if cap(b) > 2*DefaultFrameCap+1024 {
+		b = nil // a frame of a larger cap's: let it go
+	}
 	b = append(b, `{"t":"`...)
 	b = t.UTC().AppendFormat(b, time.RFC3339Nano)
 	b = append(b, `","server":`...)
@@ -144,9 +171,12 @@ func (e encoder) start(t time.Time) []byte {
 // given (model.Redactor.Values) and the credential shapes of well-known
 // providers (model.MaskTokens). Credential syntax (model.RedactText) is
 // left to the header masking: its URL rule would swallow a JSON line whole.
-func (e encoder) mask(data []byte) []byte {
-	s := string(data)
-	if masked := maskShapes(e.red.Values(s)); masked != s {
+func (e *encoder) mask(data []byte) []byte {
+	// The string shares data's bytes (a frame may be 256 KiB): neither
+	// Values nor maskShapes keeps it, and each returns it unchanged or a
+	// new string.
+	s := unsafe.String(unsafe.SliceData(data), len(data))
+	if masked := maskShapes(e.red.Values(s)); unsafe.StringData(masked) != unsafe.StringData(s) {
 		return []byte(masked)
 	}
 	return data

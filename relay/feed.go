@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -168,11 +169,13 @@ func (r *feedReader) offer(line []byte, total *atomic.Int64) {
 	total.Add(1)
 }
 
-// WriteLine queues line for every reader. The feed keeps line: it must not
-// be modified afterwards.
+// WriteLine queues a copy of line for every reader.
 func (f *Feed) WriteLine(line []byte) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if len(f.readers) > 0 {
+		line = bytes.Clone(line) // one copy, shared by the readers
+	}
 	for r := range f.readers {
 		r.offer(line, &f.dropped)
 	}

@@ -109,6 +109,9 @@ func (s *Stdio) Run() (int, error) {
 // feed passes the client's bytes to the server's stdin until either side
 // ends, then closes the server's stdin.
 func feed(dst *os.File, src io.Reader, copy *Stream) {
+	if feedSpliced(dst, src, copy) {
+		return
+	}
 	defer dst.Close()
 	buf := make([]byte, bufSize)
 	for {
@@ -131,6 +134,9 @@ func feed(dst *os.File, src io.Reader, copy *Stream) {
 // broken pipe it would have seen), or the server has exited and the pipe
 // stayed idle for pipeGrace.
 func drain(dst io.Writer, src *os.File, copy *Stream, exited *atomic.Bool) {
+	if drainSpliced(dst, src, copy, exited) {
+		return
+	}
 	defer copy.End()
 	buf := make([]byte, bufSize)
 	for {
