@@ -55,11 +55,17 @@ func run(args []string, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "check":
+			if isCapture(args[1:]) {
+				return runOffline(args[1:], false, os.Stdout, stderr)
+			}
 			return runCheck(args[1:], os.Stdout, stderr)
 		case "call":
 			return runCall(args[1:], os.Stdin, os.Stdout, stderr)
 		case "tap":
 			return runTap(args[1:], os.Stdin, os.Stdout, stderr)
+		}
+		if isCapture(args) {
+			return runOffline(args, true, os.Stdout, stderr)
 		}
 	}
 	fs := flag.NewFlagSet("mcplens", flag.ContinueOnError)

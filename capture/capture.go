@@ -1,0 +1,193 @@
+package capture
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/model"
+)
+
+// maxLine bounds one recorded line: a frame is cut at 256 KiB before it is
+// recorded, and escaping at most sextuples it.
+const maxLine = 8 << 20
+
+// A Capture is what one or more recordings show: every tapped server, in
+// the order first seen, and every call, in the order made.
+type Capture struct {
+	Servers []*Server
+	Calls   []*Call
+}
+
+// Capture returns what d has read so far. The values are d's: they change
+// as d reads on.
+func (d *Decoder) Capture() *Capture {
+	calls := make([]*Call, len(d.calls))
+	copy(calls, d.calls)
+	servers := make([]*Server, len(d.servers))
+	copy(servers, d.servers)
+	return &Capture{Servers: servers, Calls: calls}
+}
+
+// IsRecording reports whether the file at path begins as a tap's recording
+// does.
+func IsRecording(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 64)
+	n, _ := io.ReadFull(f, head)
+	return isHeader(head[:n])
+}
+
+// isHeader reports whether b begins as a recording's header line.
+func isHeader(b []byte) bool {
+	var prefix = []byte(`{"format":"mcplens-tap"`)
+	return len(b) >= len(prefix) && string(b[:len(prefix)]) == string(prefix)
+}
+
+// Read reads the recordings at paths, in order, into one capture.
+func Read(paths ...string) (*Capture, error) {
+	d := NewDecoder()
+	for _, path := range paths {
+		if err := d.readFile(path); err != nil {
+			return nil, err
+		}
+	}
+	return d.Capture(), nil
+}
+
+func (d *Decoder) readFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 64<<10)
+	first := true
+	for {
+		b, err := readLine(r)
+		if len(b) > 0 {
+			if first && !isHeader(b) {
+				return fmt.Errorf("reading %s: not an mcplens tap recording", path)
+			}
+			first = false
+			d.Line(b)
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", path, err)
+		}
+	}
+}
+
+// readLine returns the next line of r, without its newline; a line over
+// maxLine is skipped whole.
+func readLine(r *bufio.Reader) ([]byte, error) {
+	var long []byte
+	for {
+		part, err := r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			if len(long)+len(part) <= maxLine {
+				long = append(long, part...)
+			} else {
+				long = long[:0]
+			}
+			continue
+		}
+		if long != nil {
+			part = append(long, part...)
+		}
+		return bytes.TrimRight(part, "\r\n"), err
+	}
+}
+
+// Specs returns a config entry for each server of c, as the snapshot of a
+// capture declares them: its label and what the tap ran or proxied.
+func (c *Capture) Specs() []config.ServerSpec {
+	specs := make([]config.ServerSpec, len(c.Servers))
+	for i, sv := range c.Servers {
+		spec := config.ServerSpec{Label: sv.Label, Transport: config.TransportStdio}
+		if sv.Upstream != "" {
+			spec.URL, spec.Transport = sv.Upstream, config.TransportHTTP
+		} else if len(sv.Command) > 0 {
+			spec.Command, spec.Args = sv.Command[0], sv.Command[1:]
+		}
+		specs[i] = spec
+	}
+	return specs
+}
+
+// Events returns the loader events a session would have sent for the
+// servers of c: each connecting, then ready with what it listed to the
+// client (or failed, when the recording shows no listing).
+func (c *Capture) Events() []loader.Event {
+	var evs []loader.Event
+	for _, sv := range c.Servers {
+		evs = append(evs, loader.Event{Server: sv.Label, State: loader.Connecting})
+		if !sv.Listed {
+			evs = append(evs, loader.Event{Server: sv.Label, State: loader.Failed, Err: "the recording holds no tools/list answer"})
+			continue
+		}
+		evs = append(evs, loader.Event{Server: sv.Label, State: loader.Ready, Tools: sv.Tools,
+			Protocol: sv.Protocol, ServerName: sv.ServerName, ServerVersion: sv.ServerVersion})
+	}
+	return evs
+}
+
+// Client returns the client profile matching the clientInfo the recording
+// shows (the first server's that sent one); ok is false when none does.
+func (c *Capture) Client() (info model.ClientInfo, profile model.Client, ok bool) {
+	for _, sv := range c.Servers {
+		if sv.Initialized {
+			p, ok := model.ClientByInfo(sv.Client)
+			return sv.Client, p, ok
+		}
+	}
+	return model.ClientInfo{}, model.Client{}, false
+}
+
+// ErrOffline is what a capture's backend answers a call with.
+var ErrOffline = errors.New("offline recording: no server to call")
+
+// A Backend serves a capture to the interface as a session would, with no
+// server behind it: its events, then nothing; calls fail with ErrOffline.
+type Backend struct {
+	events chan loader.Event
+}
+
+// NewBackend returns the backend of c.
+func NewBackend(c *Capture) *Backend {
+	evs := c.Events()
+	b := &Backend{events: make(chan loader.Event, len(evs))}
+	for _, ev := range evs {
+		b.events <- ev
+	}
+	close(b.events)
+	return b
+}
+
+// Events returns the capture's events; the channel is closed after them.
+func (b *Backend) Events() <-chan loader.Event { return b.events }
+
+// FrameLog returns nil: the recording's frames are not replayed.
+func (b *Backend) FrameLog(string) *loader.FrameLog { return nil }
+
+// Stderr returns "": a recording keeps stderr as frames.
+func (b *Backend) Stderr(string) string { return "" }
+
+// Call fails: there is no server.
+func (b *Backend) Call(context.Context, string, string, json.RawMessage) (loader.CallResult, error) {
+	return loader.CallResult{}, ErrOffline
+}

@@ -1,0 +1,267 @@
+package capture
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/model"
+)
+
+// A Server is one tapped server as its recording shows it.
+type Server struct {
+	Label string
+	// Command or Upstream is what the tap ran or proxied (secrets masked).
+	Command  []string
+	Upstream string
+	// Client, Capabilities and ClientProtocol are what the client's
+	// initialize request sent.
+	Client         model.ClientInfo
+	Capabilities   []string
+	ClientProtocol string
+	Initialized    bool
+	// Protocol, ServerName and ServerVersion are what the server answered.
+	Protocol                  string
+	ServerName, ServerVersion string
+	// Tools is the last listing the client received, pages joined.
+	Tools  []model.Tool
+	Listed bool
+	// Dropped counts chunks of bytes the tap left out of the recording.
+	Dropped int
+}
+
+// A Call is one tools/call the client made.
+type Call struct {
+	Server string
+	// Wire is the tool name the call carried to the server.
+	Wire string
+	// Args are its arguments, as sent.
+	Args json.RawMessage
+	Sent time.Time
+	// Answered is set when the answer was seen: Latency, IsError and
+	// Error (the JSON-RPC error's message) then say how it went.
+	Answered bool
+	Latency  time.Duration
+	IsError  bool
+	Error    string
+}
+
+// An Observation is what one recorded line showed: a server's header, its
+// client's initialize, a completed listing, a call made or answered.
+type Observation struct {
+	Server string
+	Kind   Kind
+	// Call is the call made or answered (CallMade, CallAnswered).
+	Call *Call
+}
+
+// A Kind is what an Observation is of.
+type Kind int
+
+// The kinds of observation.
+const (
+	Tapped       Kind = iota // a recording's (or feed's) header: a server
+	Initialize               // the client's initialize request
+	Initialized              // the server's answer to it
+	Listed                   // a complete tools/list answer
+	CallMade                 // a tools/call request
+	CallAnswered             // its answer
+)
+
+// A Decoder reads a recording line by line, keeping each server's state.
+type Decoder struct {
+	servers []*Server
+	byLabel map[string]*Server
+	calls   []*Call
+	// pending are the requests awaiting an answer, by server and id.
+	pending map[string]pending
+}
+
+type pending struct {
+	method string
+	call   *Call
+	paged  bool // a tools/list with a cursor: its tools add to the listing
+}
+
+// NewDecoder returns a decoder with nothing read.
+func NewDecoder() *Decoder {
+	return &Decoder{byLabel: map[string]*Server{}, pending: map[string]pending{}}
+}
+
+// line is one line of a recording.
+type line struct {
+	Format   string          `json:"format"`
+	Version  int             `json:"version"`
+	Server   string          `json:"server"`
+	T        time.Time       `json:"t"`
+	Command  []string        `json:"command"`
+	Upstream string          `json:"upstream"`
+	Dir      string          `json:"dir"`
+	Frame    json.RawMessage `json:"frame"`
+	Dropped  int             `json:"dropped"`
+}
+
+// message is a JSON-RPC message's envelope.
+type message struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// Line reads one line of a recording and returns what it showed; a line
+// that is not a recording's (or a frame that is not JSON-RPC) shows
+// nothing.
+func (d *Decoder) Line(b []byte) []Observation {
+	var l line
+	if json.Unmarshal(b, &l) != nil || l.Server == "" {
+		return nil
+	}
+	sv := d.server(l.Server)
+	switch {
+	case l.Format != "":
+		sv.Command, sv.Upstream = l.Command, l.Upstream
+		return []Observation{{Server: sv.Label, Kind: Tapped}}
+	case l.Dropped > 0:
+		sv.Dropped += l.Dropped
+		return nil
+	case l.Frame == nil || l.Dir == "stderr":
+		return nil
+	}
+	msgs := []json.RawMessage{l.Frame}
+	if f := bytes.TrimSpace(l.Frame); len(f) > 0 && f[0] == '[' {
+		msgs = nil
+		_ = json.Unmarshal(f, &msgs) // a batch
+	}
+	var out []Observation
+	for _, raw := range msgs {
+		var m message
+		if json.Unmarshal(raw, &m) != nil {
+			continue
+		}
+		if ob, ok := d.message(sv, l.Dir, l.T, m); ok {
+			out = append(out, ob)
+		}
+	}
+	return out
+}
+
+func (d *Decoder) server(label string) *Server {
+	sv, ok := d.byLabel[label]
+	if !ok {
+		sv = &Server{Label: label}
+		d.byLabel[label] = sv
+		d.servers = append(d.servers, sv)
+	}
+	return sv
+}
+
+// message reads one JSON-RPC message going dir.
+func (d *Decoder) message(sv *Server, dir string, t time.Time, m message) (Observation, bool) {
+	key := sv.Label + "\x00" + string(bytes.TrimSpace(m.ID))
+	if dir == "c2s" && m.Method != "" && m.ID != nil {
+		return d.request(sv, key, t, m)
+	}
+	if dir != "s2c" || m.Method != "" || m.ID == nil {
+		return Observation{}, false
+	}
+	p, ok := d.pending[key]
+	if !ok {
+		return Observation{}, false
+	}
+	delete(d.pending, key)
+	switch p.method {
+	case "initialize":
+		var r struct {
+			ProtocolVersion string                         `json:"protocolVersion"`
+			ServerInfo      struct{ Name, Version string } `json:"serverInfo"`
+		}
+		_ = json.Unmarshal(m.Result, &r)
+		sv.Protocol, sv.ServerName, sv.ServerVersion = r.ProtocolVersion, r.ServerInfo.Name, r.ServerInfo.Version
+		return Observation{Server: sv.Label, Kind: Initialized}, true
+	case "tools/list":
+		if m.Result == nil {
+			return Observation{}, false
+		}
+		tools, _, err := loader.ToolsOfPage(m.Result)
+		if err != nil {
+			return Observation{}, false
+		}
+		if p.paged {
+			tools = append(sv.Tools[:len(sv.Tools):len(sv.Tools)], tools...)
+		}
+		sv.Tools, sv.Listed = tools, true
+		return Observation{Server: sv.Label, Kind: Listed}, true
+	case "tools/call":
+		c := p.call
+		c.Answered, c.Latency = true, t.Sub(c.Sent)
+		if m.Error != nil {
+			c.IsError, c.Error = true, m.Error.Message
+		} else {
+			var r struct {
+				IsError bool `json:"isError"`
+			}
+			_ = json.Unmarshal(m.Result, &r)
+			c.IsError = r.IsError
+		}
+		return Observation{Server: sv.Label, Kind: CallAnswered, Call: c}, true
+	}
+	return Observation{}, false
+}
+
+// request reads a request the client sent.
+func (d *Decoder) request(sv *Server, key string, t time.Time, m message) (Observation, bool) {
+	p := pending{method: m.Method}
+	defer func() { d.pending[key] = p }()
+	switch m.Method {
+	case "initialize":
+		var r struct {
+			ProtocolVersion string                                `json:"protocolVersion"`
+			ClientInfo      struct{ Name, Version, Title string } `json:"clientInfo"`
+			Capabilities    map[string]json.RawMessage            `json:"capabilities"`
+		}
+		_ = json.Unmarshal(m.Params, &r)
+		sv.Client = model.ClientInfo{Name: r.ClientInfo.Name, Version: r.ClientInfo.Version, Title: r.ClientInfo.Title}
+		sv.ClientProtocol, sv.Initialized = r.ProtocolVersion, true
+		sv.Capabilities = capabilityNames(r.Capabilities)
+		return Observation{Server: sv.Label, Kind: Initialize}, true
+	case "tools/list":
+		var r struct {
+			Cursor json.RawMessage `json:"cursor"`
+		}
+		_ = json.Unmarshal(m.Params, &r)
+		p.paged = r.Cursor != nil && string(r.Cursor) != "null"
+	case "tools/call":
+		var r struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		_ = json.Unmarshal(m.Params, &r)
+		p.call = &Call{Server: sv.Label, Wire: r.Name, Args: r.Arguments, Sent: t}
+		d.calls = append(d.calls, p.call)
+		return Observation{Server: sv.Label, Kind: CallMade, Call: p.call}, true
+	}
+	return Observation{}, false
+}
+
+// capabilityNames lists the capabilities a client declared, each with the
+// members it set: "roots(listChanged)", "sampling", ...
+func capabilityNames(caps map[string]json.RawMessage) []string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(caps)) {
+		var flags map[string]json.RawMessage
+		_ = json.Unmarshal(caps[name], &flags)
+		if len(flags) > 0 {
+			name += "(" + strings.Join(slices.Sorted(maps.Keys(flags)), ",") + ")"
+		}
+		out = append(out, name)
+	}
+	return out
+}

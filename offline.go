@@ -1,0 +1,154 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcplens/mcplens/capture"
+	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/report"
+	"github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/ui"
+)
+
+// isCapture reports whether args name tap recordings to open offline: the
+// first argument that is not a flag is one.
+func isCapture(args []string) bool {
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			return capture.IsRecording(a)
+		}
+	}
+	return false
+}
+
+// runOffline is `mcplens CAPTURE.jsonl…` (interactive, unless stdout is
+// not a terminal) and `mcplens check CAPTURE.jsonl…` (report): the servers
+// a tap recorded, opened as a surface with no server started, under the
+// policy of the client whose clientInfo the recording shows, and the calls
+// the client made, each marked matching or contradicting the route the
+// registry predicts.
+func runOffline(args []string, interactive bool, stdout, stderr io.Writer) int {
+	o := defaultCheckOptions()
+	fs := flag.NewFlagSet("mcplens", flag.ContinueOnError)
+	fs.StringVar(&o.policy, "policy", "", "naming policy (default: the recorded client's)")
+	fs.StringVar(&o.providers, "providers", o.providers, "provider profiles to check names against, comma-separated, or all")
+	fs.StringVar(&o.format, "format", o.format, "report format: "+strings.Join(report.Formats(), ", "))
+	fs.StringVar(&o.failOn, "fail-on", o.failOn, "exit 1 when a finding is at or above this level, or a call contradicts its route: error, warning or never")
+	paths, code, ok := parseCommand(fs, args, stderr, "usage: mcplens [check] CAPTURE.jsonl... [--policy P] [--providers LIST] [--format text|json|markdown] [--fail-on LEVEL]\n\n"+
+		"Opens what `mcplens tap` recorded as a surface, starting no server: the servers the client was shown,\n"+
+		"under the recorded client's policy, and every call it made, matching or contradicting the predicted route.\n\n")
+	if !ok {
+		return code
+	}
+	c, err := capture.Read(paths...)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcplens: %v\n", err)
+		return exitUsage
+	}
+	info, profile, known := c.Client()
+	if o.policy == "" {
+		o.policy = model.Policies()[0].Name
+		if known {
+			o.policy = profile.Policy
+		}
+	}
+	if err := o.validate(); err != nil {
+		fmt.Fprintf(stderr, "mcplens: %v\n", err)
+		return exitUsage
+	}
+	cfg := &config.Config{Path: strings.Join(paths, " "), Servers: c.Specs()}
+	who := clientOf(info, profile, known)
+	if interactive && isTerminal(os.Stdout) {
+		return offlineUI(cfg, c, o.policy, who)
+	}
+	snap := surface.New(cfg.Servers, nil)
+	for _, ev := range c.Events() {
+		snap.Apply(ev)
+	}
+	r := checkReport(cfg, snap, o, nil, nil)
+	r.Client, r.ClientSource = who, "the recorded clientInfo"
+	if err := report.Write(stdout, r, o.format); err != nil {
+		fmt.Fprintf(stderr, "mcplens: %v\n", err)
+		return exitFound
+	}
+	policy, _ := model.PolicyNamed(o.policy)
+	reg := policy.Apply(snap.Catalogues())
+	contradicted := 0
+	if o.format != "json" && len(c.Calls) > 0 {
+		fmt.Fprintf(stdout, "\nObserved calls (%d), against the %s registry:\n", len(c.Calls), o.policy)
+	}
+	for _, call := range c.Calls {
+		v := model.JudgeCall(reg, call.Server, call.Wire)
+		if !v.Matches {
+			contradicted++
+		}
+		if o.format != "json" {
+			fmt.Fprintln(stdout, "  "+callLine(call, v))
+		}
+	}
+	if lvl, ok := failOnLevels[o.failOn]; ok {
+		if worst, found := r.Worst(); found && worst >= lvl || contradicted > 0 {
+			return exitFound
+		}
+	}
+	return exitOK
+}
+
+// clientOf names the recorded client: its profile's key, else its
+// clientInfo as sent.
+func clientOf(info model.ClientInfo, profile model.Client, known bool) string {
+	switch {
+	case known:
+		return profile.Key()
+	case info.Name != "":
+		return model.Sanitize(info.Name + " " + info.Version + " (no profile)")
+	}
+	return ""
+}
+
+// offlineUI opens the interface on a capture.
+func offlineUI(cfg *config.Config, c *capture.Capture, policy, who string) int {
+	m := ui.New(cfg.Path+" (offline recording)", cfg.Servers, capture.NewBackend(c))
+	m.SetPolicy(policy)
+	m.SetClient(who)
+	if _, err := tea.NewProgram(withTestHooks(m)).Run(); err != nil {
+		fmt.Fprintf(os.Stderr, "mcplens: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// maxArgs is how much of a call's arguments a line shows.
+const maxArgs = 120
+
+// callLine is one observed call on one line: its server, wire name,
+// arguments (cut, sanitized), latency and verdict.
+func callLine(c *capture.Call, v model.CallVerdict) string {
+	args := string(c.Args)
+	if len(args) > maxArgs {
+		args = args[:maxArgs] + "…"
+	}
+	took := "no answer"
+	if c.Answered {
+		took = c.Latency.Round(time.Microsecond).String()
+		if c.IsError {
+			took += " error"
+			if c.Error != "" {
+				took += ": " + c.Error
+			}
+		}
+	}
+	mark := "✓ matches"
+	if !v.Matches {
+		mark = "✗ contradicts"
+	}
+	return model.Sanitize(fmt.Sprintf("%s %s %s (%s) %s: %s", c.Server, c.Wire, args, took, mark, v.Why))
+}

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcplens/mcplens/loader/demo"
+)
+
+// recordDemo runs the demo server label through `mcplens tap`, driven by
+// mcp-go's client as clientInfo name@version: it initializes, lists the
+// tools and calls each of calls once. It returns the recording's path.
+func recordDemo(t *testing.T, bin, dir, label, name, version string, calls ...string) string {
+	t.Helper()
+	rec := filepath.Join(dir, label+".jsonl")
+	tr := transport.NewStdio(bin, nil, "tap", "--name", label, "--record", rec, "--feed=false", "--", bin, demo.Subcommand, label)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := tr.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	cl := client.NewClient(tr, client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
+	defer cl.Close()
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: name, Version: version}
+	if _, err := cl.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cl.ListTools(ctx, mcp.ListToolsRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, wire := range calls {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = wire
+		req.Params.Arguments = map[string]any{"message": "hi from " + name}
+		if _, err := cl.CallTool(ctx, req); err != nil {
+			t.Fatalf("calling %s's %s: %v", label, wire, err)
+		}
+	}
+	return rec
+}
+
+// TestOfflineRecording records a real client (mcp-go's, presenting itself
+// as Claude Code) calling alpha's and beta's request through two taps, then
+// opens the recordings offline: the client's profile is recognised, and
+// under a policy where alpha wins the name, the call that reached beta
+// contradicts the predicted route.
+func TestOfflineRecording(t *testing.T) {
+	bin := build(t, ".")
+	dir := t.TempDir()
+	alpha := recordDemo(t, bin, dir, "alpha", "claude-code", "2.1.0", "request")
+	beta := recordDemo(t, bin, dir, "beta", "claude-code", "2.1.0", "request")
+
+	var out, errb bytes.Buffer
+	code := runOffline([]string{alpha, beta, "--policy", "lionagi-legacy"}, false, &out, &errb)
+	if code != exitFound {
+		t.Errorf("runOffline = %d, want %d (a contradicting call); stderr %s", code, exitFound, errb.String())
+	}
+	for _, want := range []string{
+		"claude-code@2.1",
+		"alpha request {\"message\":\"hi from claude-code\"}",
+		"✓ matches: request routes to alpha's request",
+		"✗ contradicts: reached beta, but the registry routes request to alpha's request",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("offline report lacks %q:\n%s", want, out.String())
+		}
+	}
+
+	// Under the client's own policy (claude-code: mcp__server__tool) both
+	// calls have a route.
+	out.Reset()
+	runOffline([]string{"--fail-on", "never", alpha, beta}, false, &out, &errb)
+	if n := strings.Count(out.String(), "✓ matches"); n != 2 {
+		t.Errorf("under the recorded client's policy %d calls match, want 2:\n%s", n, out.String())
+	}
+	if !isCapture([]string{alpha}) || isCapture([]string{filepath.Join("testdata", "configs")}) {
+		t.Error("isCapture does not tell a recording from a config")
+	}
+}
