@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -82,6 +83,41 @@ func TestOfflineRecording(t *testing.T) {
 	runOffline([]string{"--fail-on", "never", alpha, beta}, false, &out, &errb)
 	if n := strings.Count(out.String(), "✓ matches"); n != 2 {
 		t.Errorf("under the recorded client's policy %d calls match, want 2:\n%s", n, out.String())
+	}
+	// The same recordings as HAR: an entry per request, its answer.
+	var har bytes.Buffer
+	if code := runTap([]string{"har", alpha, beta}, nil, &har, &errb); code != 0 {
+		t.Fatalf("tap har = %d: %s", code, errb.String())
+	}
+	var h struct {
+		Log struct {
+			Version string
+			Entries []struct {
+				Request struct {
+					URL      string
+					PostData struct{ Text string }
+				}
+				Response struct {
+					Status  int
+					Content struct{ Text string }
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(har.Bytes(), &h); err != nil {
+		t.Fatalf("tap har wrote %v: %s", err, har.String())
+	}
+	calls := 0
+	for _, e := range h.Log.Entries {
+		if strings.Contains(e.Request.PostData.Text, `"tools/call"`) {
+			calls++
+			if e.Response.Status != 200 || !strings.Contains(e.Response.Content.Text, "hi from claude-code") || !strings.HasPrefix(e.Request.URL, "mcp+stdio://") {
+				t.Errorf("HAR entry of a call: %+v", e)
+			}
+		}
+	}
+	if h.Log.Version != "1.2" || len(h.Log.Entries) < 6 || calls != 2 {
+		t.Errorf("HAR version %q, %d entries, %d calls; want 1.2, at least 6, 2", h.Log.Version, len(h.Log.Entries), calls)
 	}
 	if !isCapture([]string{alpha}) || isCapture([]string{filepath.Join("testdata", "configs")}) {
 		t.Error("isCapture does not tell a recording from a config")

@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcplens/mcplens/capture"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/relay"
 )
@@ -37,6 +38,12 @@ type tapOptions struct {
 // the server's exit status (stdio) or 0 once stopped (HTTP); 2 for a usage
 // error, 127 for a server that could not start.
 func runTap(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "har":
+			return runTapHAR(args[1:], stdout, stderr)
+		}
+	}
 	opts, code, ok := parseTap(args, stderr)
 	if !ok {
 		return code
@@ -218,4 +225,21 @@ func tapHTTP(opts tapOptions, stderr io.Writer, sigs <-chan os.Signal) int {
 		fmt.Fprintf(stderr, "mcplens tap: recording: %v\n", cerr)
 	}
 	return code
+}
+
+// runTapHAR is `mcplens tap har CAPTURE.jsonl...`: the recordings as one
+// HAR 1.2 log on stdout.
+func runTapHAR(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		fmt.Fprintln(stderr, "usage: mcplens tap har CAPTURE.jsonl... > out.har")
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+			return 0
+		}
+		return 2
+	}
+	if err := capture.WriteHAR(stdout, args...); err != nil {
+		fmt.Fprintf(stderr, "mcplens tap har: %v\n", err)
+		return 1
+	}
+	return 0
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 
@@ -67,29 +66,7 @@ func Read(paths ...string) (*Capture, error) {
 }
 
 func (d *Decoder) readFile(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	r := bufio.NewReaderSize(f, 64<<10)
-	first := true
-	for {
-		b, err := readLine(r)
-		if len(b) > 0 {
-			if first && !isHeader(b) {
-				return fmt.Errorf("reading %s: not an mcplens tap recording", path)
-			}
-			first = false
-			d.Line(b)
-		}
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("reading %s: %w", path, err)
-		}
-	}
+	return eachLine(path, func(b []byte) { d.Line(b) })
 }
 
 // readLine returns the next line of r, without its newline; a line over
