@@ -42,6 +42,10 @@ func runTap(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		switch args[0] {
 		case "har":
 			return runTapHAR(args[1:], stdout, stderr)
+		case "install":
+			return runTapInstall(args[1:], stdout, stderr)
+		case "uninstall":
+			return runTapUninstall(args[1:], stdout, stderr)
 		}
 	}
 	opts, code, ok := parseTap(args, stderr)

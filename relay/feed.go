@@ -72,16 +72,22 @@ func FeedDir() (string, error) {
 // FeedPath returns the socket path of the feed of server in dir: the label
 // (letters, digits, '.', '-' and '_' kept, at most 40) and the relay's pid.
 func FeedPath(dir, server string) string {
-	name := strings.Map(func(r rune) rune {
-		if r == '.' || r == '-' || r == '_' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
-			return r
-		}
-		return '_'
-	}, server)
+	name := FileName(server)
 	if len(name) > 40 {
 		name = name[:40]
 	}
 	return filepath.Join(dir, name+"."+strconv.Itoa(os.Getpid())+".sock")
+}
+
+// FileName returns label as a file name: its letters, digits, '.', '-'
+// and '_', any other character as '_'.
+func FileName(label string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '.' || r == '-' || r == '_' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, label)
 }
 
 // Serve starts a feed on a unix socket at path (0600) whose readers first

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcplens/mcplens/loader/config"
+)
+
+// formatFiles are the config files under testdata/configs/formats, each
+// copied into a fresh directory under the same relative path (formats are
+// told apart by where a file is).
+func formatFiles(t *testing.T) []string {
+	t.Helper()
+	root := filepath.Join("testdata", "configs", "formats")
+	var out []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasSuffix(p, ".golden") || filepath.Base(p) == ".env" || strings.Contains(p, "notconfig") {
+			return err
+		}
+		out = append(out, p)
+		return nil
+	})
+	if len(out) < 8 {
+		t.Fatalf("found %d config files under %s", len(out), root)
+	}
+	return out
+}
+
+// TestTapInstallRoundTrip installs the tap into every config file of every
+// format, checks each stdio server now runs the tap in front of its own
+// command, that installing again changes nothing, and that uninstalling
+// gives back the original bytes exactly.
+func TestTapInstallRoundTrip(t *testing.T) {
+	for _, src := range formatFiles(t) {
+		t.Run(src, func(t *testing.T) {
+			orig, err := os.ReadFile(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(t.TempDir(), strings.TrimPrefix(src, filepath.Join("testdata", "configs", "formats")))
+			os.MkdirAll(filepath.Dir(path), 0o755)
+			if err := os.WriteFile(path, orig, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			before, err := config.Load(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stdout, stderr bytes.Buffer
+			recs := t.TempDir()
+			args := []string{"install", path, "--mcplens", "/opt/mcplens", "--record-dir", recs}
+			if code := runTap(args, nil, &stdout, &stderr); code != 0 {
+				t.Fatalf("install = %d: %s", code, stderr.String())
+			}
+			tappedBytes, _ := os.ReadFile(path)
+			after, err := config.Load(path)
+			if err != nil {
+				t.Fatalf("the tapped config does not load: %v\n%s", err, tappedBytes)
+			}
+			tapped := 0
+			for i, s := range before.Servers {
+				a := after.Servers[i]
+				if s.Command == "" || strings.Contains(stderr.String(), "skipping "+s.Label) {
+					continue
+				}
+				tapped++
+				want := append([]string{"tap", "--name", s.Label, "--record", filepath.Join(recs, s.Label+".jsonl"), "--", s.Command}, s.Args...)
+				if a.Command != "/opt/mcplens" || strings.Join(a.Args, " ") != strings.Join(want, " ") {
+					t.Errorf("server %s tapped as %s %q, want /opt/mcplens %q", s.Label, a.Command, a.Args, want)
+				}
+			}
+			if tapped == 0 {
+				t.Errorf("no server of %s was tapped: %s", src, stderr.String())
+			}
+			if !bytes.Contains(stdout.Bytes(), []byte("\n+")) {
+				t.Errorf("install printed no diff: %q", stdout.String())
+			}
+			if code := runTap(args, nil, &stdout, &stderr); code != 0 {
+				t.Fatalf("second install = %d: %s", code, stderr.String())
+			}
+			if again, _ := os.ReadFile(path); !bytes.Equal(again, tappedBytes) {
+				t.Errorf("installing twice changed the file:\n%s", again)
+			}
+			if code := runTap([]string{"uninstall", path}, nil, &stdout, &stderr); code != 0 {
+				t.Fatalf("uninstall = %d: %s", code, stderr.String())
+			}
+			if back, _ := os.ReadFile(path); !bytes.Equal(back, orig) {
+				t.Errorf("uninstall left\n%s\nwant the original\n%s", back, orig)
+			}
+			if _, err := os.Stat(path + backupSuffix); err == nil {
+				t.Error("the backup is left after a clean uninstall")
+			}
+		})
+	}
+}
+
+// TestTapInstallRefuses wants a config mcplens cannot read left alone, and
+// an unknown --server refused.
+func TestTapInstallRefuses(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "claude_desktop_config.json")
+	os.WriteFile(bad, []byte(`{"mcpServers": {"a": {"command": "x",}`), 0o644)
+	var stdout, stderr bytes.Buffer
+	if code := runTap([]string{"install", bad}, nil, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "refusing") {
+		t.Errorf("install on a broken config = %d, %q", code, stderr.String())
+	}
+	good := filepath.Join(dir, "mcp.json")
+	os.WriteFile(good, []byte(`{"mcpServers": {"a": {"command": "x"}}}`), 0o644)
+	stderr.Reset()
+	if code := runTap([]string{"install", good, "--server", "b"}, nil, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), `no server "b"`) {
+		t.Errorf("install --server b = %d, %q", code, stderr.String())
+	}
+}
