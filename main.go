@@ -63,6 +63,8 @@ func run(args []string, stderr io.Writer) int {
 			return runCall(args[1:], os.Stdin, os.Stdout, stderr)
 		case "tap":
 			return runTap(args[1:], os.Stdin, os.Stdout, stderr)
+		case "watch":
+			return runWatch(args[1:], os.Stdout, stderr)
 		}
 		if isCapture(args) {
 			return runOffline(args, true, os.Stdout, stderr)

@@ -14,7 +14,6 @@ import (
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
-	"github.com/mcplens/mcplens/surface"
 	"github.com/mcplens/mcplens/ui"
 )
 
@@ -69,10 +68,7 @@ func runOffline(args []string, interactive bool, stdout, stderr io.Writer) int {
 	if interactive && isTerminal(os.Stdout) {
 		return offlineUI(cfg, c, o.policy, who)
 	}
-	snap := surface.New(cfg.Servers, nil)
-	for _, ev := range c.Events() {
-		snap.Apply(ev)
-	}
+	snap := captureSnapshot(c)
 	r := checkReport(cfg, snap, o, nil, nil)
 	r.Client, r.ClientSource = who, "the recorded clientInfo"
 	if err := report.Write(stdout, r, o.format); err != nil {
@@ -80,7 +76,7 @@ func runOffline(args []string, interactive bool, stdout, stderr io.Writer) int {
 		return exitFound
 	}
 	policy, _ := model.PolicyNamed(o.policy)
-	reg := policy.Apply(snap.Catalogues())
+	reg := captureRegistry(c, policy)
 	contradicted := 0
 	if o.format != "json" && len(c.Calls) > 0 {
 		fmt.Fprintf(stdout, "\nObserved calls (%d), against the %s registry:\n", len(c.Calls), o.policy)

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcplens/mcplens/loader/demo"
+)
+
+// lockedBuffer is a strings.Builder safe for a writer and a poller.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestWatch runs two real taps (the demo's alpha and beta, each in front
+// of its server, driven by mcp-go's client presenting itself as Cursor)
+// and watches their feeds: watch prints each initialize with the client's
+// profile, each listing, and each call with its verdict: under a policy
+// where alpha wins request, the call that reached beta contradicts it.
+func TestWatch(t *testing.T) {
+	bin := build(t, ".")
+	runtime := t.TempDir()
+	t.Setenv("XDG_RUNTIME_DIR", runtime)
+	dir := runtime + "/mcplens"
+	var out lockedBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); watch(ctx, dir, "lionagi-legacy", &out) }()
+	defer func() { cancel(); <-done }()
+
+	for _, label := range []string{"alpha", "beta"} {
+		tr := transport.NewStdio(bin, []string{"XDG_RUNTIME_DIR=" + runtime}, "tap", "--name", label, "--", bin, demo.Subcommand, label)
+		cctx, ccancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer ccancel()
+		if err := tr.Start(cctx); err != nil {
+			t.Fatal(err)
+		}
+		cl := client.NewClient(tr, client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
+		defer cl.Close()
+		// The feed gives a reader the lines from when it connects.
+		waitUntil(t, label+" tapped", func() bool { return strings.Contains(out.String(), label+" tapped: ") })
+		init := mcp.InitializeRequest{}
+		init.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+		init.Params.ClientInfo = mcp.Implementation{Name: "cursor-vscode", Version: "1.0.0"}
+		if _, err := cl.Initialize(cctx, init); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cl.ListTools(cctx, mcp.ListToolsRequest{}); err != nil {
+			t.Fatal(err)
+		}
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "request"
+		req.Params.Arguments = map[string]any{"message": "hi"}
+		if _, err := cl.CallTool(cctx, req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, want := range []string{
+		"alpha initialize from cursor-vscode 1.0.0 (cursor@",
+		"alpha listed 2 tools: request, alpha_status",
+		`alpha request {"message":"hi"} (`,
+		"✓ matches: request routes to alpha's request [lionagi-legacy]",
+		"✗ contradicts: reached beta, but the registry routes request to alpha's request [lionagi-legacy]",
+	} {
+		waitUntil(t, "watch to print "+want, func() bool { return strings.Contains(out.String(), want) })
+	}
+}
+
+// waitUntil polls cond until it holds or a deadline passes.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
