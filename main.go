@@ -88,7 +88,9 @@ func run(args []string, stderr io.Writer) int {
 			"       mcplens --discover\n"+
 			"       mcplens check [CONFIG] [flags]   (mcplens check -h)\n"+
 			"       mcplens call [CONFIG] NAME [--args JSON|@FILE] [--policy P]\n"+
-			"       mcplens tap [--name LABEL] [--record FILE] -- CMD ARGS...   (mcplens tap -h)\n\n"+
+			"       mcplens tap [--name LABEL] [--record FILE] -- CMD ARGS...   (mcplens tap -h)\n"+
+			"       mcplens tap install|uninstall CONFIG · mcplens tap har CAPTURE.jsonl · mcplens watch\n"+
+			"       mcplens [check] CAPTURE.jsonl...   (a tap's recordings, offline)\n\n"+
 			"With no CONFIG, mcplens opens its built-in demo. When stdout is not a terminal,\n"+
 			"mcplens CONFIG prints the check report instead of opening the interface.\n\n")
 		fs.PrintDefaults()

@@ -80,7 +80,9 @@ func parseTap(args []string, stderr io.Writer) (opts tapOptions, code int, ok bo
 	fs.StringVar(&opts.upstream, "upstream", "", "the URL of an HTTP (streamable HTTP or SSE) server to proxy")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: mcplens tap [--name LABEL] [--record FILE] [--feed=false] -- CMD ARGS...\n"+
-			"       mcplens tap --listen ADDR --upstream URL [--name LABEL] [--record FILE] [--feed=false]\n\n"+
+			"       mcplens tap --listen ADDR --upstream URL [--name LABEL] [--record FILE] [--feed=false]\n"+
+			"       mcplens tap install CONFIG [--server LABEL]... · mcplens tap uninstall CONFIG\n"+
+			"       mcplens tap har CAPTURE.jsonl... > out.har\n\n"+
 			"Runs a server in place of the one a client runs (or proxies an HTTP server) and passes every byte\n"+
 			"both ways unchanged, copying each frame, its secrets masked, to a recording and a live feed.\n\n")
 		fs.PrintDefaults()
