@@ -3,6 +3,7 @@ package relay
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"io"
 	"log"
 	"mime"
@@ -17,7 +18,9 @@ import (
 // as a c2s frame (method, URL, headers and body), each response as an s2c
 // frame (status, headers and body) or, for an event stream, a frame for
 // its opening and one per event. Headers and bodies pass through as they
-// came, and events are flushed to the client as they arrive.
+// came, and events are flushed to the client as they arrive, but for an
+// SSE server's endpoint event naming the upstream's own origin, which the
+// client is given as the proxy's (the recording keeps it as sent).
 //
 // A request keeps its path and query; a request for "/" goes to
 // upstream's own path (and query), so that a client can be pointed at the
@@ -33,6 +36,7 @@ func NewProxy(upstream *url.URL, c *Copier, errorLog *log.Logger) http.Handler {
 			}
 			pr.Out.URL = &target
 			pr.Out.Host = ""
+			pr.Out = pr.Out.WithContext(context.WithValue(pr.Out.Context(), proxyHost{}, pr.In.Host))
 			st := c.Stream(ClientToServer, Whole)
 			st.meta = &httpMeta{Method: pr.In.Method, URL: pr.In.URL.RequestURI(), Headers: pr.In.Header.Clone()}
 			if pr.Out.Body == nil || pr.Out.Body == http.NoBody {
@@ -49,12 +53,22 @@ func NewProxy(upstream *url.URL, c *Copier, errorLog *log.Logger) http.Handler {
 			st := c.Stream(ServerToClient, framing)
 			st.meta = &httpMeta{Status: resp.StatusCode, Headers: resp.Header.Clone()}
 			resp.Body = &teeBody{rc: resp.Body, s: st}
+			host, _ := resp.Request.Context().Value(proxyHost{}).(string)
+			if framing == Events && host != "" && resp.Header.Get("Content-Encoding") == "" {
+				// The recording keeps the endpoint the server sent; the
+				// client is given the proxy's.
+				resp.Body = newEndpointRewriter(resp.Body, upstream, host)
+			}
 			return nil
 		},
 		FlushInterval: -1,
 		ErrorLog:      errorLog,
 	}
 }
+
+// proxyHost is the context key of the host a request reached the proxy
+// at.
+type proxyHost struct{}
 
 // A teeBody hands what is read of a body to a stream, and ends the stream
 // at the body's end or close, whichever comes first.
