@@ -1,0 +1,58 @@
+package capture
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDecoder reads a recording by hand: a paged listing joined, a batch,
+// an answer that is an error, and lines that are not frames.
+func TestDecoder(t *testing.T) {
+	lines := []string{
+		`{"format":"mcplens-tap","version":1,"server":"a","t":"2026-12-01T10:00:00Z","command":["srv","--x"]}`,
+		`{"t":"2026-12-01T10:00:01Z","server":"a","dir":"c2s","frame":{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","clientInfo":{"name":"claude-code","version":"2.1.0"},"capabilities":{"roots":{"listChanged":true},"elicitation":{}}}}}`,
+		`{"t":"2026-12-01T10:00:01.5Z","server":"a","dir":"s2c","frame":{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","serverInfo":{"name":"srv","version":"9"}}}}`,
+		`{"t":"2026-12-01T10:00:02Z","server":"a","dir":"c2s","frame":{"jsonrpc":"2.0","id":2,"method":"tools/list"}}`,
+		`{"t":"2026-12-01T10:00:02Z","server":"a","dir":"s2c","frame":{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"one"}],"nextCursor":"p2"}}}`,
+		`{"t":"2026-12-01T10:00:02Z","server":"a","dir":"c2s","frame":{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"cursor":"p2"}}}`,
+		`{"t":"2026-12-01T10:00:02Z","server":"a","dir":"s2c","frame":{"jsonrpc":"2.0","id":3,"result":{"tools":[{"name":"two"}]}}}`,
+		`{"t":"2026-12-01T10:00:03Z","server":"a","dir":"stderr","text":"log line"}`,
+		`{"t":"2026-12-01T10:00:03Z","server":"a","dir":"c2s","frame":[{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"one","arguments":{"q":1}}},{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"two"}}]}`,
+		`{"t":"2026-12-01T10:00:03.25Z","server":"a","dir":"s2c","frame":{"jsonrpc":"2.0","id":4,"result":{"content":[],"isError":true}}}`,
+		`{"t":"2026-12-01T10:00:04Z","server":"a","dir":"s2c","frame":{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"no such tool"}}}`,
+		`{"t":"2026-12-01T10:00:05Z","server":"a","dropped":3}`,
+		`not json`,
+	}
+	d := NewDecoder()
+	var kinds []Kind
+	for _, l := range lines {
+		for _, ob := range d.Line([]byte(l)) {
+			kinds = append(kinds, ob.Kind)
+		}
+	}
+	c := d.Capture()
+	if len(c.Servers) != 1 {
+		t.Fatalf("servers %+v, want one", c.Servers)
+	}
+	sv := c.Servers[0]
+	var names []string
+	for _, tl := range sv.Tools {
+		names = append(names, tl.Name)
+	}
+	if got := strings.Join(names, ","); got != "one,two" || !sv.Listed {
+		t.Errorf("tools %q (listed %v), want one,two", got, sv.Listed)
+	}
+	if sv.Client.Name != "claude-code" || sv.ServerName != "srv" || strings.Join(sv.Capabilities, " ") != "elicitation roots(listChanged)" || sv.Dropped != 3 {
+		t.Errorf("server %+v", sv)
+	}
+	if len(c.Calls) != 2 || !c.Calls[0].IsError || c.Calls[0].Latency.Milliseconds() != 250 || c.Calls[1].Error != "no such tool" || string(c.Calls[0].Args) != `{"q":1}` {
+		t.Errorf("calls %+v %+v", c.Calls[0], c.Calls[1])
+	}
+	want := []Kind{Tapped, Initialize, Initialized, Listed, Listed, CallMade, CallMade, CallAnswered, CallAnswered}
+	if len(kinds) != len(want) {
+		t.Errorf("observations %v, want %v", kinds, want)
+	}
+	if _, p, ok := c.Client(); !ok || p.Name != "claude-code" {
+		t.Errorf("client profile %v, %v", p.Key(), ok)
+	}
+}
