@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,24 +12,6 @@ import (
 
 	"github.com/mcplens/mcplens/loader/demo"
 )
-
-// lockedBuffer is a strings.Builder safe for a writer and a poller.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestWatch runs two real taps (the demo's alpha and beta, each in front
 // of its server, driven by mcp-go's client presenting itself as Cursor)
@@ -42,7 +23,7 @@ func TestWatch(t *testing.T) {
 	runtime := t.TempDir()
 	t.Setenv("XDG_RUNTIME_DIR", runtime)
 	dir := runtime + "/mcplens"
-	var out lockedBuffer
+	var out tapBuffer
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); watch(ctx, dir, "lionagi-legacy", &out) }()
