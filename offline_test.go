@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcplens/mcplens/internal/everything"
 	"github.com/mcplens/mcplens/loader/demo"
 )
 
@@ -121,5 +123,28 @@ func TestOfflineRecording(t *testing.T) {
 	}
 	if !isCapture([]string{alpha}) || isCapture([]string{filepath.Join("testdata", "configs")}) {
 		t.Error("isCapture does not tell a recording from a config")
+	}
+}
+
+// TestInspectorThroughTap has the official Inspector's CLI, a client
+// written by others, list and call the demo's alpha through `mcplens tap`:
+// it gets the server's answer, and the recording, opened offline, shows
+// its clientInfo and its call.
+func TestInspectorThroughTap(t *testing.T) {
+	inspector := everything.Inspector(t)
+	bin := build(t, ".")
+	rec := filepath.Join(t.TempDir(), "alpha.jsonl")
+	cmd := exec.Command(inspector, "--cli", bin, "tap", "--name", "alpha", "--record", rec, "--feed=false", "--",
+		bin, demo.Subcommand, "alpha", "--method", "tools/call", "--tool-name", "request", "--tool-arg", "message=hi")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), `alpha received tool \"request\"`) {
+		t.Fatalf("inspector --cli through the tap: %v\n%s", err, out)
+	}
+	var report, errb bytes.Buffer
+	runOffline([]string{"--fail-on", "never", rec}, false, &report, &errb)
+	for _, want := range []string{"client inspector-cli 2.12.0 (no profile)", `alpha request {"message":"hi"}`, "✓ matches"} {
+		if !strings.Contains(report.String(), want) {
+			t.Errorf("offline report lacks %q:\n%s%s", want, report.String(), errb.String())
+		}
 	}
 }

@@ -29,7 +29,9 @@ var installed struct {
 // node or npm is missing or the install fails.
 func Entry(t testing.TB) string {
 	t.Helper()
-	installed.once.Do(func() { installed.entry, installed.err = install() })
+	installed.once.Do(func() {
+		installed.entry, installed.err = install(Package, Version, filepath.Join("node_modules", Package, "dist", "index.js"))
+	})
 	if installed.err != nil {
 		if os.Getenv(RequireNode) == "1" {
 			t.Fatalf("server-everything: %v (%s=1 makes this a failure)", installed.err, RequireNode)
@@ -41,10 +43,11 @@ func Entry(t testing.TB) string {
 	return installed.entry
 }
 
-// install puts the pinned server in the user's cache directory, beside the
-// final place first and then renamed: a concurrent or interrupted install
-// never leaves a half-filled directory there.
-func install() (string, error) {
+// install puts the pinned package in the user's cache directory, beside
+// the final place first and then renamed: a concurrent or interrupted
+// install never leaves a half-filled directory there. It returns the path
+// of entry, relative to the install's directory.
+func install(pkg, version, entry string) (string, error) {
 	for _, tool := range []string{"node", "npm"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			return "", fmt.Errorf("%s is not installed (apt-get install nodejs npm)", tool)
@@ -54,8 +57,8 @@ func install() (string, error) {
 	if err != nil {
 		cache = os.TempDir()
 	}
-	dir := filepath.Join(cache, "mcplens-test", "npm", "server-everything@"+Version)
-	entry := filepath.Join(dir, "node_modules", Package, "dist", "index.js")
+	dir := filepath.Join(cache, "mcplens-test", "npm", filepath.Base(pkg)+"@"+version)
+	entry = filepath.Join(dir, entry)
 	if _, err := os.Stat(entry); err == nil {
 		return entry, nil
 	}
@@ -67,9 +70,9 @@ func install() (string, error) {
 		return "", err
 	}
 	defer os.RemoveAll(tmp)
-	cmd := exec.Command("npm", "install", "--prefix", tmp, "--no-audit", "--no-fund", "--loglevel=error", Package+"@"+Version)
+	cmd := exec.Command("npm", "install", "--prefix", tmp, "--no-audit", "--no-fund", "--loglevel=error", pkg+"@"+version)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("npm install %s@%s: %v\n%s", Package, Version, err, out)
+		return "", fmt.Errorf("npm install %s@%s: %v\n%s", pkg, version, err, out)
 	}
 	if err := os.Rename(tmp, dir); err != nil {
 		if _, statErr := os.Stat(entry); statErr != nil {
