@@ -42,14 +42,36 @@ func newTeePipe(s *Stream) *teePipe {
 }
 
 // tee tees what waits in the pipe fd into the copy and returns how many
-// bytes wait, all of which are to be passed. It returns 0 at the pipe's
-// end and EAGAIN when nothing waits.
+// bytes to pass: those teed, or when the copy is full, all that wait (the
+// copy loses them). It returns 0 at the pipe's end and EAGAIN when
+// nothing waits.
 func (t *teePipe) tee(fd int) (int, error) {
-	n, err := available(fd)
-	if err == nil && n > 0 {
-		t.teeAll(fd, n)
+	if t == nil {
+		return available(fd)
 	}
-	return n, err
+	for try := 0; try < 2; try++ {
+		m, err := unix.Tee(fd, t.wfd, spliceMax, unix.SPLICE_F_NONBLOCK)
+		switch {
+		case err == nil: // m bytes teed, or 0 at the end
+			t.mu.Lock()
+			t.teed += m
+			t.mu.Unlock()
+			return int(m), nil
+		case err == unix.EAGAIN: // nothing waits, or the copy is full
+			n, err := unix.IoctlGetInt(fd, unix.TIOCINQ)
+			if err != nil || n == 0 {
+				return 0, unix.EAGAIN
+			}
+			if try == 1 { // bytes wait twice over: the copy is full
+				t.lose()
+				return n, nil
+			}
+		default:
+			try = 2
+		}
+	}
+	t.lose()
+	return available(fd)
 }
 
 // teeAll tees the n bytes waiting in the pipe fd into the copy. What the
