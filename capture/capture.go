@@ -35,9 +35,12 @@ func (d *Decoder) Capture() *Capture {
 	return &Capture{Servers: servers, Calls: calls}
 }
 
-// IsRecording reports whether the file at path begins as a tap's recording
-// does.
+// IsRecording reports whether the file at path is a regular file that
+// begins as a tap's recording does.
 func IsRecording(path string) bool {
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+		return false // a FIFO would hold the open up; a config's reader says what it is
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return false
