@@ -18,4 +18,9 @@
 //	                     call one tool and print the frames that crossed the wire
 //	mcplens tap -- CMD ARGS...
 //	                     run a server for a real client, recording every frame
+//	mcplens tap install|uninstall CONFIG
+//	                     put the tap in front of a config's servers, or take it out
+//	mcplens watch        print what the running taps see, each call judged
+//	mcplens [check] CAPTURE.jsonl...
+//	                     open a tap's recordings offline; mcplens tap har turns them into HAR
 package main
