@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -114,7 +115,8 @@ func TestOfflineRecording(t *testing.T) {
 		if strings.Contains(e.Request.PostData.Text, `"tools/call"`) {
 			calls++
 			if e.Response.Status != 200 || !strings.Contains(e.Response.Content.Text, "hi from claude-code") || !strings.HasPrefix(e.Request.URL, "mcp+stdio://") {
-				t.Errorf("HAR entry of a call: %+v", e)
+				rec, _ := os.ReadFile(filepath.Join(dir, strings.TrimPrefix(e.Request.URL, "mcp+stdio://")+".jsonl"))
+				t.Errorf("HAR entry of a call: %+v\nrecording:\n%s", e, rec)
 			}
 		}
 	}

@@ -44,34 +44,33 @@ func newTeePipe(s *Stream) *teePipe {
 // tee tees what waits in the pipe fd into the copy and returns how many
 // bytes to pass: those teed, or when the copy is full, all that wait (the
 // copy loses them). It returns 0 at the pipe's end and EAGAIN when
-// nothing waits.
+// nothing waits. Whatever tee says, the pipe itself is asked before the
+// passthrough stops or skips: the copy never decides what passes.
 func (t *teePipe) tee(fd int) (int, error) {
 	if t == nil {
 		return available(fd)
 	}
 	for try := 0; try < 2; try++ {
 		m, err := unix.Tee(fd, t.wfd, spliceMax, unix.SPLICE_F_NONBLOCK)
-		switch {
-		case err == nil: // m bytes teed, or 0 at the end
+		if err == nil && m > 0 {
 			t.mu.Lock()
 			t.teed += m
 			t.mu.Unlock()
 			return int(m), nil
-		case err == unix.EAGAIN: // nothing waits, or the copy is full
-			n, err := unix.IoctlGetInt(fd, unix.TIOCINQ)
-			if err != nil || n == 0 {
-				return 0, unix.EAGAIN
-			}
-			if try == 1 { // bytes wait twice over: the copy is full
-				t.lose()
-				return n, nil
-			}
-		default:
-			try = 2
+		}
+		if err != unix.EAGAIN {
+			break // the end, or a tee that failed: the pipe says which
+		}
+		// Nothing waits, or the copy is full.
+		if n, err := unix.IoctlGetInt(fd, unix.TIOCINQ); err != nil || n == 0 {
+			return 0, unix.EAGAIN
 		}
 	}
-	t.lose()
-	return available(fd)
+	n, err := available(fd)
+	if n > 0 {
+		t.lose()
+	}
+	return n, err
 }
 
 // teeAll tees the n bytes waiting in the pipe fd into the copy. What the
