@@ -20,19 +20,36 @@ import (
 )
 
 // recordDemo runs the demo server label through `mcplens tap`, driven by
-// mcp-go's client as clientInfo name@version: it initializes, lists the
-// tools and calls each of calls once. It returns the recording's path.
+// mcp-go's client as clientInfo name@version (driveDemo), and returns the
+// recording's path.
 func recordDemo(t *testing.T, bin, dir, label, name, version string, calls ...string) string {
 	t.Helper()
 	rec := filepath.Join(dir, label+".jsonl")
-	tr := transport.NewStdio(bin, nil, "tap", "--name", label, "--record", rec, "--feed=false", "--", bin, demo.Subcommand, label)
+	cl, ctx := tapClient(t, bin, nil, "--name", label, "--record", rec, "--feed=false", "--", bin, demo.Subcommand, label)
+	driveDemo(t, ctx, cl, name, version, calls...)
+	cl.Close()
+	return rec
+}
+
+// tapClient starts `mcplens tap ARGS...` (with env added) under mcp-go's
+// client, and returns it, unstarted, with a context for its requests.
+func tapClient(t *testing.T, bin string, env []string, args ...string) (*client.Client, context.Context) {
+	t.Helper()
+	tr := transport.NewStdio(bin, env, append([]string{"tap"}, args...)...)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	t.Cleanup(cancel)
 	if err := tr.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
 	cl := client.NewClient(tr, client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
-	defer cl.Close()
+	t.Cleanup(func() { cl.Close() })
+	return cl, ctx
+}
+
+// driveDemo initializes cl as clientInfo name@version, lists the tools and
+// calls each of calls once with a message naming the client.
+func driveDemo(t *testing.T, ctx context.Context, cl *client.Client, name, version string, calls ...string) {
+	t.Helper()
 	init := mcp.InitializeRequest{}
 	init.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
 	init.Params.ClientInfo = mcp.Implementation{Name: name, Version: version}
@@ -47,10 +64,9 @@ func recordDemo(t *testing.T, bin, dir, label, name, version string, calls ...st
 		req.Params.Name = wire
 		req.Params.Arguments = map[string]any{"message": "hi from " + name}
 		if _, err := cl.CallTool(ctx, req); err != nil {
-			t.Fatalf("calling %s's %s: %v", label, wire, err)
+			t.Fatalf("calling %s: %v", wire, err)
 		}
 	}
-	return rec
 }
 
 // TestOfflineRecording records a real client (mcp-go's, presenting itself

@@ -6,10 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/mcplens/mcplens/loader/demo"
 )
 
@@ -30,36 +26,15 @@ func TestWatch(t *testing.T) {
 	defer func() { cancel(); <-done }()
 
 	for _, label := range []string{"alpha", "beta"} {
-		tr := transport.NewStdio(bin, []string{"XDG_RUNTIME_DIR=" + runtime}, "tap", "--name", label, "--", bin, demo.Subcommand, label)
-		cctx, ccancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer ccancel()
-		if err := tr.Start(cctx); err != nil {
-			t.Fatal(err)
-		}
-		cl := client.NewClient(tr, client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
-		defer cl.Close()
+		cl, cctx := tapClient(t, bin, []string{"XDG_RUNTIME_DIR=" + runtime}, "--name", label, "--", bin, demo.Subcommand, label)
 		// The feed gives a reader the lines from when it connects.
 		waitUntil(t, label+" tapped", func() bool { return strings.Contains(out.String(), label+" tapped: ") })
-		init := mcp.InitializeRequest{}
-		init.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
-		init.Params.ClientInfo = mcp.Implementation{Name: "cursor-vscode", Version: "1.0.0"}
-		if _, err := cl.Initialize(cctx, init); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := cl.ListTools(cctx, mcp.ListToolsRequest{}); err != nil {
-			t.Fatal(err)
-		}
-		req := mcp.CallToolRequest{}
-		req.Params.Name = "request"
-		req.Params.Arguments = map[string]any{"message": "hi"}
-		if _, err := cl.CallTool(cctx, req); err != nil {
-			t.Fatal(err)
-		}
+		driveDemo(t, cctx, cl, "cursor-vscode", "1.0.0", "request")
 	}
 	for _, want := range []string{
 		"alpha initialize from cursor-vscode 1.0.0 (cursor@",
 		"alpha listed 2 tools: request, alpha_status",
-		`alpha request {"message":"hi"} (`,
+		`alpha request {"message":"hi from cursor-vscode"} (`,
 		"✓ matches: request routes to alpha's request [lionagi-legacy]",
 		"✗ contradicts: reached beta, but the registry routes request to alpha's request [lionagi-legacy]",
 	} {
