@@ -79,7 +79,7 @@ type httpMeta struct {
 // such a frame is recorded as text (being cut, it is not JSON), and its
 // beginning says what it was. Masking and escaping all the cap holds
 // would cost a relay passing 1 MB frames more than passing them.
-const CutKeep = 4 << 10
+const CutKeep = 1 << 10
 
 // cutMargin is how far past CutKeep a cut frame is masked.
 const cutMargin = 256
