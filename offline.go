@@ -17,12 +17,16 @@ import (
 	"github.com/mcplens/mcplens/ui"
 )
 
-// isCapture reports whether args name tap recordings to open offline: the
-// first argument that is not a flag is one.
+// isCapture reports whether args name tap recordings to open offline: an
+// argument that is not a flag is one (a flag's value, such as a policy's
+// name, is not a file that begins as a recording).
 func isCapture(args []string) bool {
 	for _, a := range args {
-		if !strings.HasPrefix(a, "-") {
-			return capture.IsRecording(a)
+		if a == "--" {
+			continue
+		}
+		if !strings.HasPrefix(a, "-") && capture.IsRecording(a) {
+			return true
 		}
 	}
 	return false

@@ -99,6 +99,9 @@ func TestOfflineRecording(t *testing.T) {
 	// Under the client's own policy (claude-code: mcp__server__tool) both
 	// calls have a route.
 	out.Reset()
+	if !isCapture([]string{"--fail-on", "never", alpha, beta}) {
+		t.Error("isCapture misses recordings after a flag's value")
+	}
 	runOffline([]string{"--fail-on", "never", alpha, beta}, false, &out, &errb)
 	if n := strings.Count(out.String(), "✓ matches"); n != 2 {
 		t.Errorf("under the recorded client's policy %d calls match, want 2:\n%s", n, out.String())
