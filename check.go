@@ -85,7 +85,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	o.who.register(fset)
 	fset.StringVar(&o.clients, "clients", "", "connect as each of these clients (NAME[@VERSION],... or all), once per distinct handshake, and report the tools "+
 		"some are advertised and others not; the rest of the report is the first one's")
-	pos, code, ok := parseCommand(fset, args, stderr, "usage: mcplens check [PATH] [--client NAME[@VERSION] | --clients LIST|all] [--policy P] [--providers LIST] [--format text|json|markdown] [--fail-on LEVEL] [--lock FILE [--update-lock [--force]]]\n\n"+
+	pos, code, ok := parseCommand(fset, args, stderr, "usage: mcplens check [PATH] [--client NAME[@VERSION] | --clients LIST|all] [--policy P] [--providers LIST] [--format text|json|markdown|sarif|junit] [--fail-on LEVEL] [--lock FILE [--update-lock [--force]]]\n\n"+
 		"Connects to every server of the config (the demo without PATH), applies the policy and prints the report.\n"+
 		"Exit status: 0 when nothing at or above --fail-on was found, 1 when something was, 2 for a usage, config or lock file error.\n\n")
 	if !ok {

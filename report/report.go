@@ -79,6 +79,8 @@ func buildServer(a *surface.Assessment, si int) Server {
 	st, v, red := &a.Snapshot.Servers[si], a.Servers[si], a.Snapshot.Redact
 	s := Server{
 		Label:           st.Label(),
+		Line:            st.Spec.Line,
+		Col:             st.Spec.Col,
 		Status:          string(v.Status),
 		Protocol:        st.Protocol,
 		ServerInfo:      ServerInfo{Name: st.ServerName, Version: st.ServerVersion, Title: st.Facts.Title, Website: st.Facts.Website},

@@ -34,6 +34,9 @@ type ServerSpec struct {
 	// Declaration order matters (the first-declared server wins under the
 	// legacy policies), so specs are kept in file order.
 	Label string
+	// Line and Col are where the label is written in the file, 1-based
+	// (Col counts characters); 0 for a server no file declares (the demo).
+	Line, Col int
 	// Format is the config format the server was read from ("vscode").
 	Format string
 	// Transport is TransportStdio, TransportHTTP or TransportSSE; "" means
