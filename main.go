@@ -60,6 +60,8 @@ func run(args []string, stderr io.Writer) int {
 			return runCall(args[1:], os.Stdin, os.Stdout, stderr)
 		case "tap":
 			return runTap(args[1:], os.Stdin, os.Stdout, stderr)
+		case "diff":
+			return runDiff(args[1:], os.Stdout, stderr)
 		}
 	}
 	fs := flag.NewFlagSet("mcplens", flag.ContinueOnError)
@@ -80,6 +82,7 @@ func run(args []string, stderr io.Writer) int {
 			"       mcplens --discover\n"+
 			"       mcplens check [CONFIG] [flags]   (mcplens check -h)\n"+
 			"       mcplens call [CONFIG] NAME [--args JSON|@FILE] [--policy P]\n"+
+			"       mcplens diff A B [flags]   (mcplens diff -h)\n"+
 			"       mcplens tap [--name LABEL] [--record FILE] -- CMD ARGS...   (mcplens tap -h)\n\n"+
 			"With no CONFIG, mcplens opens its built-in demo. When stdout is not a terminal,\n"+
 			"mcplens CONFIG prints the check report instead of opening the interface.\n\n")

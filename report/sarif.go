@@ -4,10 +4,8 @@
 package report
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
@@ -319,19 +317,11 @@ func writeSARIF(w io.Writer, r *Report) error {
 		}
 		run.add(f.Kind, sarifLevel(f.Severity), msg, stableEvidence(f), at)
 	}
-	return encodeSARIF(w, run)
+	return encodeSARIFRuns(w, []sarifRun{*run})
 }
 
-// encodeSARIF writes the log of one run, the characters that hide text
+// encodeSARIFRuns writes the log of runs, the characters that hide text
 // escaped as in the JSON report.
-func encodeSARIF(w io.Writer, run *sarifRun) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{*run}}); err != nil {
-		return fmt.Errorf("writing SARIF: %w", err)
-	}
-	_, err := w.Write(escapeHidden(buf.Bytes()))
-	return err
+func encodeSARIFRuns(w io.Writer, runs []sarifRun) error {
+	return writeIndented(w, sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: runs}, "SARIF")
 }
