@@ -80,6 +80,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
+	o.adopt(fset, sides)
 	keys, conns := o.compared()
 	if len(conns) > 0 && (sides[0].cfg == nil || sides[1].cfg == nil) {
 		return fail(errors.New("--clients compares configs: both sides must be configs (or --git), not snapshots or locks"))
@@ -202,6 +203,25 @@ func (o diffOptions) sides(ctx context.Context, pos []string) (sides []side, cle
 		sides = append(sides, s)
 	}
 	return sides, cleanup, nil
+}
+
+// adopt connects as the client whose format a config side is in (B's
+// first), as check does, or else as the client a snapshot side was taken
+// as, unless --client, --clients or --policy is given.
+func (o *diffOptions) adopt(fs *flag.FlagSet, sides []side) {
+	if o.clients != "" || o.who.client != "" || flagSet(fs, "policy") {
+		return
+	}
+	for _, s := range []side{sides[1], sides[0]} {
+		switch {
+		case s.cfg != nil:
+			o.who.adopt(s.cfg, fs)
+			return
+		case s.doc.Client != "":
+			o.who.client = s.doc.Client
+			return
+		}
+	}
 }
 
 // compared returns the clients compared, in order ("" for o.who alone),

@@ -180,7 +180,7 @@ func (run *sarifRun) rule(r Rule, level string) int {
 		ID:                   r.ID,
 		Name:                 ruleName(r.ID),
 		ShortDescription:     sarifText{Text: r.Short},
-		FullDescription:      sarifText{Text: r.Short + "."},
+		FullDescription:      sarifText{Text: strings.TrimSuffix(r.Short, ".") + "."},
 		Help:                 sarifHelp{Text: r.Help, Markdown: r.Help},
 		DefaultConfiguration: sarifConfiguration{Level: level},
 	})

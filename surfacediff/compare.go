@@ -100,6 +100,16 @@ func Compare(a, b *Document, policy string) *Diff {
 	if pa != nil {
 		c.findings(a, b)
 	}
+	rank := func(label string) int {
+		if i := slices.IndexFunc(b.Servers, func(s Server) bool { return s.Label == label }); i >= 0 {
+			return i
+		}
+		if i := slices.IndexFunc(a.Servers, func(s Server) bool { return s.Label == label }); i >= 0 {
+			return len(b.Servers) + i
+		}
+		return len(a.Servers) + len(b.Servers) // the config file's own
+	}
+	slices.SortStableFunc(d.Changes, func(x, y Change) int { return rank(x.Server) - rank(y.Server) })
 	return d
 }
 
