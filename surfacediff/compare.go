@@ -81,7 +81,7 @@ func Compare(a, b *Document, policy string) *Diff {
 	} else {
 		pa, pb = nil, nil
 	}
-	c := comparison{d: d, pa: pa, pb: pb}
+	c := comparison{d: d, pa: pa, pb: pb, ia: indexOf(pa), ib: indexOf(pb)}
 	for i := range b.Servers {
 		sb := &b.Servers[i]
 		if sa, ok := a.server(sb.Label); ok {
@@ -117,6 +117,47 @@ func Compare(a, b *Document, policy string) *Diff {
 type comparison struct {
 	d      *Diff
 	pa, pb *Policy // nil when registries are not compared
+	ia, ib index   // their lookups
+}
+
+// An index looks a policy's entries and verdicts up by server and wire
+// name: Compare reads each once per row, and a server may list thousands.
+type index struct {
+	entries  map[[2]string]Entry     // the first row of each wire name
+	verdicts map[[2]string][]Verdict // a row's verdicts that did not pass
+}
+
+func indexOf(p *Policy) index {
+	ix := index{entries: map[[2]string]Entry{}, verdicts: map[[2]string][]Verdict{}}
+	if p == nil {
+		return ix
+	}
+	for _, e := range p.Registry {
+		if _, seen := ix.entries[[2]string{e.Server, e.Wire}]; !seen {
+			ix.entries[[2]string{e.Server, e.Wire}] = e
+		}
+	}
+	for _, v := range p.Verdicts {
+		k := [2]string{v.Server, v.Wire}
+		ix.verdicts[k] = append(ix.verdicts[k], v)
+	}
+	return ix
+}
+
+// entry returns the first row of the wire name on server.
+func (ix index) entry(server, wire string) (Entry, bool) {
+	e, ok := ix.entries[[2]string{server, wire}]
+	return e, ok
+}
+
+// verdict returns provider's verdict on the row, a pass when none is kept.
+func (ix index) verdict(server, wire, provider string) Verdict {
+	for _, v := range ix.verdicts[[2]string{server, wire}] {
+		if v.Provider == provider {
+			return v
+		}
+	}
+	return Verdict{Severity: "pass"}
 }
 
 // add records a change located at s's declaration.
@@ -156,9 +197,9 @@ func (c *comparison) server(sa, sb *Server) {
 	for _, t := range model.Diff(sa.pin(), sb.pin()).Tools {
 		switch t.Kind {
 		case model.ToolAdded:
-			c.add(Change{Class: Added, Server: label, Tool: t.Wire, Detail: fmt.Sprintf("%q added on %s%s", t.Wire, label, c.registeredAs(c.pb, label, t.Wire))}, sb)
+			c.add(Change{Class: Added, Server: label, Tool: t.Wire, Detail: fmt.Sprintf("%q added on %s%s", t.Wire, label, registeredAs(c.ib, label, t.Wire))}, sb)
 		case model.ToolRemoved:
-			c.add(Change{Class: Removed, Server: label, Tool: t.Wire, Detail: fmt.Sprintf("%q removed from %s%s", t.Wire, label, c.registeredAs(c.pa, label, t.Wire))}, sb)
+			c.add(Change{Class: Removed, Server: label, Tool: t.Wire, Detail: fmt.Sprintf("%q removed from %s%s", t.Wire, label, registeredAs(c.ia, label, t.Wire))}, sb)
 		case model.ToolChanged:
 			ch := Change{Class: DefinitionChanged, Server: label, Tool: t.Wire, Old: t.OldSHA256, New: t.NewSHA256}
 			var paths []string
@@ -175,12 +216,10 @@ func (c *comparison) server(sa, sb *Server) {
 	}
 }
 
-// registeredAs says what a tool was or is registered as under p.
-func (c *comparison) registeredAs(p *Policy, server, wire string) string {
-	if p == nil {
-		return ""
-	}
-	if e, ok := entryOf(p, server, wire); ok {
+// registeredAs says what a tool was or is registered as under the
+// policy ix indexes ("" when registries are not compared).
+func registeredAs(ix index, server, wire string) string {
+	if e, ok := ix.entry(server, wire); ok {
 		if e.Live() {
 			return fmt.Sprintf(" (registered as %q)", e.Registered)
 		}
@@ -196,8 +235,8 @@ func (c *comparison) outcomes(label string, sb *Server) {
 		if eb.Server != label || eb.Wire == "" {
 			continue
 		}
-		ea, ok := entryOf(c.pa, label, eb.Wire)
-		if !ok || eb.Index != firstIndex(c.pb, label, eb.Wire) {
+		ea, ok := c.ia.entry(label, eb.Wire)
+		if first, _ := c.ib.entry(label, eb.Wire); !ok || eb.Index != first.Index {
 			continue
 		}
 		ch := Change{Server: label, Tool: eb.Wire}
@@ -223,11 +262,9 @@ func (c *comparison) outcomes(label string, sb *Server) {
 // verdicts compares the providers' verdicts on one tool.
 func (c *comparison) verdicts(label, wire string, sb *Server) {
 	providers := map[string]bool{}
-	for _, p := range []*Policy{c.pa, c.pb} {
-		for _, v := range p.Verdicts {
-			if v.Server == label && v.Wire == wire {
-				providers[v.Provider] = true
-			}
+	for _, ix := range []index{c.ia, c.ib} {
+		for _, v := range ix.verdicts[[2]string{label, wire}] {
+			providers[v.Provider] = true
 		}
 	}
 	names := make([]string, 0, len(providers))
@@ -236,7 +273,7 @@ func (c *comparison) verdicts(label, wire string, sb *Server) {
 	}
 	slices.Sort(names)
 	for _, prov := range names {
-		va, vb := verdictOf(c.pa, label, wire, prov), verdictOf(c.pb, label, wire, prov)
+		va, vb := c.ia.verdict(label, wire, prov), c.ib.verdict(label, wire, prov)
 		if va.Severity == vb.Severity {
 			continue
 		}
@@ -293,20 +330,6 @@ func serverOr(b, a *Document, label string) *Server {
 	return &Server{}
 }
 
-func entryOf(p *Policy, server, wire string) (Entry, bool) {
-	for _, e := range p.Registry {
-		if e.Server == server && e.Wire == wire {
-			return e, true
-		}
-	}
-	return Entry{}, false
-}
-
-func firstIndex(p *Policy, server, wire string) int {
-	e, _ := entryOf(p, server, wire)
-	return e.Index
-}
-
 func statusOf(p *Policy, server string) string {
 	for _, s := range p.Statuses {
 		if s.Server == server {
@@ -314,15 +337,6 @@ func statusOf(p *Policy, server string) string {
 		}
 	}
 	return ""
-}
-
-func verdictOf(p *Policy, server, wire, provider string) Verdict {
-	for _, v := range p.Verdicts {
-		if v.Server == server && v.Wire == wire && v.Provider == provider {
-			return v
-		}
-	}
-	return Verdict{Severity: "pass"}
 }
 
 // outcomeText is an entry's outcome in words: "dropped: name taken by
