@@ -52,6 +52,8 @@ type Server struct {
 	Protocol     string   `json:"protocol,omitempty"`
 	Name         string   `json:"server_name,omitempty"`
 	Version      string   `json:"server_version,omitempty"`
+	Title        string   `json:"server_title,omitempty"`
+	Website      string   `json:"server_website,omitempty"`
 	Capabilities []string `json:"capabilities,omitempty"`
 	Instructions string   `json:"instructions,omitempty"`
 	// Listed reports whether Tools is what it advertised.
@@ -141,6 +143,8 @@ func captureServer(sv *surface.Server, red *model.Redactor) Server {
 		Protocol:     sv.Protocol,
 		Name:         red.Values(sv.ServerName),
 		Version:      red.Values(sv.ServerVersion),
+		Title:        red.Values(sv.Facts.Title),
+		Website:      red.Values(sv.Facts.Website),
 		Capabilities: slices.Clone(sv.Facts.Capabilities),
 		Instructions: red.Values(sv.Facts.Instructions),
 		Listed:       sv.Listed,
