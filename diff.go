@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -87,25 +88,21 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	}
 	docs := make([][]*surfacediff.Document, 2)
 	errs := make([]error, 2)
-	done := make(chan int, 2)
+	settledEach := make([]bool, 2)
+	var wg sync.WaitGroup
 	for i := range sides {
-		go func() {
-			docs[i], errs[i] = sides[i].documents(sigCtx, o, conns)
-			done <- i
-		}()
+		wg.Go(func() { docs[i], settledEach[i], errs[i] = sides[i].documents(sigCtx, o, conns) })
 	}
-	<-done
-	<-done
-	settled := true
+	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
 			fmt.Fprintf(stderr, "mcplens diff: %v\n", err)
-			settled = false
 		}
 		if errors.Is(err, errInterrupted) {
 			return exitFound
 		}
 	}
+	settled := settledEach[0] && settledEach[1]
 	var diffs []*surfacediff.Diff
 	for _, k := range keys {
 		i := connectionOf(conns, k)

@@ -160,10 +160,11 @@ func splitGit(spec string) (ref, path string, err error) {
 
 // documents captures the document of a config side once per handshake
 // (one per connection, or o.who's alone), connecting to its servers;
-// a document side is its document.
-func (s side) documents(ctx context.Context, o diffOptions, conns []connection) ([]*surfacediff.Document, error) {
+// a document side is its document. settled reports whether every server
+// settled; err says why not, or what went wrong closing them.
+func (s side) documents(ctx context.Context, o diffOptions, conns []connection) (docs []*surfacediff.Document, settled bool, err error) {
 	if s.doc != nil {
-		return []*surfacediff.Document{s.doc}, nil
+		return []*surfacediff.Document{s.doc}, true, nil
 	}
 	var handshakes []model.Handshake
 	names := []string{o.who.name()}
@@ -175,13 +176,13 @@ func (s side) documents(ctx context.Context, o diffOptions, conns []connection) 
 		}
 	}
 	profiles, _ := parseProfiles(o.providers)
-	snaps, _, err := settleEach(ctx, s.cfg, o.who.session(s.cfg, loader.Options{Timeout: o.timeout, Limits: o.limits}), handshakes, o.timeout)
+	snaps, settled, err := settleEach(ctx, s.cfg, o.who.session(s.cfg, loader.Options{Timeout: o.timeout, Limits: o.limits}), handshakes, o.timeout)
 	if errors.Is(err, errInterrupted) {
-		return nil, err
+		return nil, false, err
 	}
-	docs := make([]*surfacediff.Document, len(snaps))
+	docs = make([]*surfacediff.Document, len(snaps))
 	for i, snap := range snaps {
 		docs[i] = surfacediff.Capture(s.name, names[i], snap, profiles)
 	}
-	return docs, err
+	return docs, settled, err
 }

@@ -178,6 +178,11 @@ func TestDiffSARIF(t *testing.T) {
 	levels := map[string]string{}
 	for _, r := range runs[0].Runs[0].Results {
 		levels[r.RuleID] = r.Level
+		// alpha's key is on line 2 of b.json, beta's on line 3.
+		loc := r.Locations[0].PhysicalLocation
+		if r.RuleID == "removed" && (loc.Region.StartLine != 2 || !strings.HasSuffix(loc.ArtifactLocation.URI, "/b.json")) {
+			t.Errorf("removed located at %s line %d, want b.json line 2", loc.ArtifactLocation.URI, loc.Region.StartLine)
+		}
 	}
 	if levels["removed"] != "error" || levels["displaced"] != "error" || levels["server-added"] != "note" {
 		t.Errorf("levels = %v, want removed and displaced errors, server-added a note", levels)

@@ -174,15 +174,15 @@ func DiffRules() []Rule {
 }
 
 // writeDiffSARIF writes one SARIF run per diff: a result per change,
-// located at the server's line in side B's config, at error level when its
-// class fails the run, else note.
+// located at the server's line in side B's config (Diff.Config), at error
+// level when its class fails the run, else note.
 func writeDiffSARIF(w io.Writer, diffs []*surfacediff.Diff, failOn []surfacediff.Class) error {
 	var runs []sarifRun
 	for _, d := range diffs {
 		fileBacked := slices.ContainsFunc(d.Changes, func(c surfacediff.Change) bool { return c.Line > 0 })
-		id := AutomationID("diff", d.B)
+		id := AutomationID("diff", d.Config)
 		if d.Client != "" {
-			id = AutomationID("diff/"+d.Client, d.B)
+			id = AutomationID("diff/"+d.Client, d.Config)
 		}
 		run := newSARIFRun(id, DiffRules())
 		for _, c := range d.Changes {
@@ -194,7 +194,7 @@ func writeDiffSARIF(w io.Writer, diffs []*surfacediff.Diff, failOn []surfacediff
 			if c.Class == surfacediff.FindingNew || c.Class == surfacediff.FindingGone {
 				key += "\x00" + c.Detail
 			}
-			run.add(string(c.Class), level, c.Detail, key, place{uri: ArtifactURI(d.B, fileBacked), line: c.Line, col: c.Col, server: c.Server, tool: c.Tool})
+			run.add(string(c.Class), level, c.Detail, key, place{uri: ArtifactURI(d.Config, fileBacked), line: c.Line, col: c.Col, server: c.Server, tool: c.Tool})
 		}
 		runs = append(runs, *run)
 	}

@@ -26,8 +26,8 @@ type Change struct {
 	Detail string `json:"detail"`
 	// Fields says what changed in a definition (DefinitionChanged).
 	Fields []Field `json:"fields,omitempty"`
-	// Line and Col are where the newer side's config declares the server
-	// (the older side's for a server removed), 0 when no file does.
+	// Line and Col are where B's config (Diff.Config) declares the
+	// server; 0 when it does not (a server removed, a lock, the demo).
 	Line int `json:"line,omitempty"`
 	Col  int `json:"col,omitempty"`
 }
@@ -48,6 +48,9 @@ func (f Field) String() string {
 // A Diff is what changed from one surface (A) to another (B).
 type Diff struct {
 	A, B string `json:"-"`
+	// Config is the config of side B, where changes are located: the file
+	// its snapshot was taken of when B is a snapshot.
+	Config string `json:"config"`
 	// Policy is the registry compared; "" when one side is a lock, which
 	// has no registry: only definitions were compared.
 	Policy  string   `json:"policy"`
@@ -73,7 +76,7 @@ func (d *Diff) Count() map[Class]int {
 // When either side has no registry under it (a lock), only servers and
 // definitions are compared.
 func Compare(a, b *Document, policy string) *Diff {
-	d := &Diff{A: a.Config, B: b.Config, Client: b.Client, Changes: []Change{}}
+	d := &Diff{A: a.Config, B: b.Config, Config: b.Config, Client: b.Client, Changes: []Change{}}
 	pa, okA := a.policy(policy)
 	pb, okB := b.policy(policy)
 	if okA && okB {
@@ -93,8 +96,9 @@ func Compare(a, b *Document, policy string) *Diff {
 	for i := range a.Servers {
 		sa := &a.Servers[i]
 		if _, ok := b.server(sa.Label); !ok {
+			// Located in B's file as a whole: the server is not in it.
 			c.add(Change{Class: ServerRemoved, Server: sa.Label, Old: sa.Endpoint,
-				Detail: fmt.Sprintf("server %q removed, and its %d tool(s)", sa.Label, len(sa.Tools))}, sa)
+				Detail: fmt.Sprintf("server %q removed, and its %d tool(s)", sa.Label, len(sa.Tools))}, &Server{})
 		}
 	}
 	if pa != nil {
@@ -304,7 +308,7 @@ func (c *comparison) findings(a, b *Document) {
 			continue
 		}
 		c.add(Change{Class: FindingNew, Server: f.Server, Tool: f.Tool, New: f.Evidence,
-			Detail: fmt.Sprintf("%s %s: %s", f.Severity, f.Kind, f.Evidence)}, serverOr(b, a, f.Server))
+			Detail: fmt.Sprintf("%s %s: %s", f.Severity, f.Kind, f.Evidence)}, located(b, f.Server))
 	}
 	for _, f := range c.pb.Findings {
 		count[key(f)]-- // what b has, a had: the rest of count is gone
@@ -313,18 +317,15 @@ func (c *comparison) findings(a, b *Document) {
 		if k := key(f); count[k] > 0 {
 			count[k]--
 			c.add(Change{Class: FindingGone, Server: f.Server, Tool: f.Tool, Old: f.Evidence,
-				Detail: fmt.Sprintf("%s %s: %s", f.Severity, f.Kind, f.Evidence)}, serverOr(b, a, f.Server))
+				Detail: fmt.Sprintf("%s %s: %s", f.Severity, f.Kind, f.Evidence)}, located(b, f.Server))
 		}
 	}
 }
 
-// serverOr returns the server labelled label in b, else in a, else an
-// empty one (the config file's own findings).
-func serverOr(b, a *Document, label string) *Server {
+// located returns the server labelled label in b, where a change about it
+// is located, or an empty one (located in b's file as a whole).
+func located(b *Document, label string) *Server {
 	if s, ok := b.server(label); ok {
-		return s
-	}
-	if s, ok := a.server(label); ok {
 		return s
 	}
 	return &Server{}
