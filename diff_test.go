@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -134,6 +135,13 @@ var diffCases = []struct {
 		a:    []demoServer{{label: "alpha", tools: []string{"request"}}, {label: "beta", tools: []string{"other"}}},
 		b:    []demoServer{{label: "alpha", tools: []string{"request"}}, {label: "beta", tools: []string{"other", "request"}}},
 		want: []surfacediff.Class{surfacediff.NameChanged, surfacediff.ProviderError, surfacediff.Added},
+	},
+	{
+		// The other way: the prefix goes, and OpenAI accepts the name.
+		name: "renamed-back", policy: "symfonic",
+		a:    []demoServer{{label: "alpha", tools: []string{"request"}}, {label: "beta", tools: []string{"other", "request"}}},
+		b:    []demoServer{{label: "alpha", tools: []string{"request"}}, {label: "beta", tools: []string{"other"}}},
+		want: []surfacediff.Class{surfacediff.NameChanged, surfacediff.ProviderChanged, surfacediff.Removed, surfacediff.FindingGone},
 	},
 	{
 		// beta's request lost to alpha's; once alpha drops it, beta's is
@@ -276,5 +284,93 @@ func TestDiffUsage(t *testing.T) {
 		if code, _, _ := runDiffed(t, args...); code != exitUsage {
 			t.Errorf("diff %v: exit %d, want %d", args, code, exitUsage)
 		}
+	}
+}
+
+// TestDiffMasksSecrets: a token in a server's arguments reaches neither
+// the snapshot nor any format of the diff, even where the endpoint
+// changed and is shown.
+func TestDiffMasksSecrets(t *testing.T) {
+	dir := t.TempDir()
+	bin := build(t, "./testdata/servers/mutating") // it reads no arguments
+	write := func(name, token string) string {
+		cfg := fmt.Sprintf(`{"mcpServers": {"alpha": {"command": %q, "args": ["--api-key", %q]}}}`, bin, token)
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	a, b := write("a.json", "QTOKEN42SECRET"), write("b.json", "NEWTOKEN77SECRET")
+	snap := snapshotOf(t, a)
+	data, err := os.ReadFile(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "QTOKEN42SECRET") {
+		t.Errorf("the snapshot holds the token:\n%s", data)
+	}
+	for _, format := range []string{"text", "markdown", "json", "sarif"} {
+		_, out, errb := runDiffed(t, snap, b, "--format", format, "--client", "mcplens")
+		if !strings.Contains(out, "server-changed") {
+			t.Errorf("%s diff does not say the endpoint changed:\n%s", format, out)
+		}
+		for _, secret := range []string{"QTOKEN42SECRET", "NEWTOKEN77SECRET"} {
+			if strings.Contains(out+errb, secret) {
+				t.Errorf("%s diff shows %s:\n%s%s", format, secret, out, errb)
+			}
+		}
+	}
+}
+
+// TestDiffClients compares as two clients, each under its own policy.
+func TestDiffClients(t *testing.T) {
+	dir := t.TempDir()
+	a := demoFile(t, dir, "a.json", demoServer{label: "alpha", tools: []string{"request"}})
+	b := demoFile(t, dir, "b.json", demoServer{label: "alpha", tools: []string{"request"}}, demoServer{label: "beta", tools: []string{"request"}})
+	// beta's request is dropped under lionagi-legacy, a finding and no
+	// failure; under vscode's policy both are registered.
+	code, out, errb := runDiffed(t, a, b, "--clients", "mcplens,vscode", "--format", "json")
+	if code != exitOK {
+		t.Errorf("exit %d, want %d\n%s", code, exitOK, errb)
+	}
+	var doc struct {
+		Diffs []struct {
+			Policy, Client string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var got []string
+	for _, d := range doc.Diffs {
+		got = append(got, d.Client+" "+d.Policy)
+	}
+	if want := []string{"mcplens lionagi-legacy", "vscode@1.105 vscode"}; !slices.Equal(got, want) {
+		t.Errorf("diffs = %q, want %q", got, want)
+	}
+	if code, _, _ := runDiffed(t, snapshotOf(t, a), b, "--clients", "all"); code != exitUsage {
+		t.Errorf("--clients with a snapshot side: exit %d, want %d", code, exitUsage)
+	}
+}
+
+// TestCheckSnapshotRefusesOtherFiles: --snapshot replaces a snapshot, and
+// nothing else.
+func TestCheckSnapshotRefusesOtherFiles(t *testing.T) {
+	dir := t.TempDir()
+	cfg := demoFile(t, dir, "a.json", demoServer{label: "alpha", tools: []string{"request"}})
+	other := filepath.Join(dir, "notes.json")
+	if err := os.WriteFile(other, []byte(`{"mine": true}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errb := runChecked(t, cfg, "--snapshot", other); code != exitFound || !strings.Contains(errb, "writing snapshot") {
+		t.Errorf("--snapshot over another file: exit %d, want %d saying so: %s", code, exitFound, errb)
+	}
+	if data, _ := os.ReadFile(other); string(data) != `{"mine": true}` {
+		t.Errorf("the file was replaced: %s", data)
+	}
+	snap := snapshotOf(t, cfg)
+	if code, _, errb := runChecked(t, cfg, "--snapshot", snap, "--fail-on", "never"); code != exitOK {
+		t.Errorf("--snapshot over a snapshot: exit %d\n%s", code, errb)
 	}
 }
