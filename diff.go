@@ -18,6 +18,7 @@ import (
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
+	"github.com/mcplens/mcplens/surface"
 	"github.com/mcplens/mcplens/surfacediff"
 )
 
@@ -181,7 +182,14 @@ func (o diffOptions) sides(ctx context.Context, pos []string) (sides []side, cle
 			b = pos[0]
 		}
 		copyPath, dir, err := gitFile(ctx, ref, path, max)
-		if err != nil {
+		switch {
+		case errors.Is(err, errAbsent):
+			// A config the change adds: every server of B is new.
+			b, err := loadSide(b, b, o.configFormat, max)
+			profiles, _ := parseProfiles(o.providers)
+			empty := side{name: ref + ":" + path, doc: surfacediff.Capture(ref+":"+path+" (absent)", "", surface.New(nil, nil), profiles)}
+			return []side{empty, b}, cleanup, err
+		case err != nil:
 			return nil, cleanup, err
 		}
 		dirs = append(dirs, dir)

@@ -264,6 +264,11 @@ func TestDiffGit(t *testing.T) {
 	if code, _, errb := runDiffed(t, "--git", "HEAD:"+path, "--policy", "lionagi-legacy"); code != exitOK {
 		t.Errorf("diff --git HEAD:PATH of an unchanged file: exit %d, want %d\n%s", code, exitOK, errb)
 	}
+	// A config the change adds: every server is new, nothing fails.
+	added := demoFile(t, dir, "added.json", demoServer{label: "alpha", tools: []string{"request"}})
+	if code, out, errb := runDiffed(t, "--git", "HEAD", added, "--policy", "lionagi-legacy"); code != exitOK || !strings.Contains(out, "server-added") {
+		t.Errorf("diff --git HEAD of a new file: exit %d, want %d, saying server-added:\n%s%s", code, exitOK, out, errb)
+	}
 	if code, _, errb := runDiffed(t, "--git", "no-such-ref:"+path); code != exitUsage || !strings.Contains(errb, "git show") {
 		t.Errorf("diff --git no-such-ref: exit %d, want %d, saying git show failed: %s", code, exitUsage, errb)
 	}

@@ -106,6 +106,10 @@ func readBounded(path string, max int64) ([]byte, error) {
 	return data, nil
 }
 
+// errAbsent says that the file does not exist at the ref: a config the
+// change adds.
+var errAbsent = errors.New("not in the ref")
+
 // gitFile writes the file at path as committed at ref (`git show
 // REF:./PATH`, run in the file's folder) to a new temporary folder, under
 // the same name and in a folder named as its own (".vscode/mcp.json"
@@ -116,8 +120,17 @@ func gitFile(ctx context.Context, ref, path string, max int64) (copyPath, dir st
 	if err != nil {
 		return "", "", err
 	}
-	cmd := exec.CommandContext(ctx, "git", "show", ref+":./"+filepath.Base(abs))
-	cmd.Dir = filepath.Dir(abs)
+	object := ref + ":./" + filepath.Base(abs)
+	git := func(args ...string) *exec.Cmd {
+		cmd := exec.CommandContext(ctx, "git", args...)
+		cmd.Dir = filepath.Dir(abs)
+		return cmd
+	}
+	// A ref git knows without the file: the file is new since.
+	if git("rev-parse", "--verify", "--quiet", ref+"^{commit}").Run() == nil && git("cat-file", "-e", object).Run() != nil {
+		return "", "", errAbsent
+	}
+	cmd := git("show", object)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
