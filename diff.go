@@ -36,7 +36,7 @@ type diffOptions struct {
 	who          clientOptions
 }
 
-const diffUsage = "usage: mcplens diff A B [--client NAME[@VERSION] | --clients LIST|all] [--policy P] [--format text|markdown|json|sarif] [--fail-on CLASSES]\n" +
+const diffUsage = "usage: mcplens diff A B [--client NAME[@VERSION] | --clients LIST|all] [--policy P] [--format text|markdown|json|sarif|junit] [--fail-on CLASSES]\n" +
 	"       mcplens diff --git REF[:PATH] [B] [flags]\n\n" +
 	"Compares two tool surfaces. Each side is a config (its servers are started and listed, as check does),\n" +
 	"a snapshot (check --snapshot), or a lock file (definitions only). --git REF:PATH takes A from git\n" +

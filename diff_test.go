@@ -281,7 +281,7 @@ func TestDiffUsage(t *testing.T) {
 		{a},
 		{a, a, a},
 		{a, a, "--fail-on", "bogus"},
-		{a, a, "--format", "junit"},
+		{a, a, "--format", "yaml"},
 		{a, a, "--policy", "bogus"},
 		{a, a, "--client", "vscode", "--clients", "all"},
 		{"--git", "HEAD"},

@@ -384,3 +384,35 @@ func attrNames(n xmlNode) []string {
 	}
 	return out
 }
+
+// TestDiffJUnit: diff's JUnit XML meets the schema's requirements, and a
+// case fails for a change of a --fail-on class only.
+func TestDiffJUnit(t *testing.T) {
+	xsd := readXSD(t, filepath.Join("report", "testdata", "junit.xsd"))
+	dir := t.TempDir()
+	a := demoFile(t, dir, "a.json", demoServer{label: "alpha", tools: []string{"request", "retired"}})
+	b := demoFile(t, dir, "b.json", demoServer{label: "alpha", tools: []string{"request"}}, demoServer{label: "beta", tools: []string{"request"}})
+	code, out, errb := runDiffed(t, a, b, "--policy", "lionagi-legacy-update", "--format", "junit")
+	if code != exitFound {
+		t.Fatalf("diff --format junit: exit %d, want %d\n%s", code, exitFound, errb)
+	}
+	var root xmlNode
+	if err := xml.Unmarshal([]byte(out), &root); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if problems := xsd.check("testsuites", root); len(problems) > 0 {
+		t.Errorf("JUnit XML does not meet the schema:\n%s\n%s", strings.Join(problems, "\n"), out)
+	}
+	failed := map[string]string{}
+	for _, s := range root.children("testsuite") {
+		for _, c := range s.children("testcase") {
+			if f := c.children("failure"); len(f) > 0 {
+				failed[c.attr("classname")+" "+c.attr("name")] = f[0].attr("type")
+			}
+		}
+	}
+	want := map[string]string{"alpha retired": "removed", "alpha request": "displaced"}
+	if len(failed) != len(want) || failed["alpha retired"] != want["alpha retired"] || failed["alpha request"] != want["alpha request"] {
+		t.Errorf("failed cases = %v, want %v\n%s", failed, want, out)
+	}
+}

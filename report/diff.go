@@ -20,7 +20,7 @@ import (
 const DiffVersion = 1
 
 // DiffFormats lists the formats WriteDiff knows, the default first.
-func DiffFormats() []string { return []string{"text", "markdown", "json", "sarif"} }
+func DiffFormats() []string { return []string{"text", "markdown", "json", "sarif", "junit"} }
 
 // WriteDiff renders diffs (one per client compared) in format; failOn
 // marks the changes that fail the run.
@@ -34,6 +34,8 @@ func WriteDiff(w io.Writer, diffs []*surfacediff.Diff, format string, failOn []s
 		return writeDiffJSON(w, diffs, failOn)
 	case "sarif":
 		return writeDiffSARIF(w, diffs, failOn)
+	case "junit":
+		return writeDiffJUnit(w, diffs, failOn)
 	}
 	return fmt.Errorf("writing diff: unknown format %q (want %s)", format, strings.Join(DiffFormats(), ", "))
 }
@@ -206,4 +208,50 @@ func orValue(s, fallback string) string {
 		return fallback
 	}
 	return s
+}
+
+// writeDiffJUnit writes a test suite per server that changed (per client
+// and server with --clients), a test case per tool that changed and one for
+// the server itself; a case fails when one of its changes is of a
+// --fail-on class, the others going to the suite's system-out.
+func writeDiffJUnit(w io.Writer, diffs []*surfacediff.Diff, failOn []surfacediff.Class) error {
+	doc := junitSuites{}
+	stamp := junitStamp()
+	for _, d := range diffs {
+		props := junitProperties{Property: []junitProperty{
+			{Name: "a", Value: model.Sanitize(d.A)}, {Name: "b", Value: model.Sanitize(d.B)}, {Name: "policy", Value: d.Policy},
+		}}
+		var suite *junitSuite
+		cases := map[string]int{} // test case name → index in suite
+		for _, c := range d.Changes {
+			name := model.Sanitize(orValue(c.Server, "(config)"))
+			if d.Client != "" {
+				name = model.Sanitize(d.Client) + "/" + name
+			}
+			if suite == nil || suite.Name != name {
+				doc.Suites = append(doc.Suites, junitSuite{Name: name, Package: "mcplens.diff." + orValue(d.Policy, "definitions"), ID: len(doc.Suites),
+					Timestamp: stamp, Hostname: "localhost", Time: "0", Properties: props})
+				suite, cases = &doc.Suites[len(doc.Suites)-1], map[string]int{}
+			}
+			tc := model.Sanitize(orValue(c.Tool, junitServerCase))
+			i, ok := cases[tc]
+			if !ok {
+				i, cases[tc] = len(suite.Cases), len(suite.Cases)
+				suite.Cases = append(suite.Cases, junitCase{Name: tc, ClassName: name, Time: "0"})
+				suite.Tests++
+			}
+			line := fmt.Sprintf("%s: %s", c.Class, model.Sanitize(c.Detail))
+			if !slices.Contains(failOn, c.Class) {
+				suite.SystemOut += tc + ": " + line + "\n"
+				continue
+			}
+			if f := suite.Cases[i].Failure; f != nil {
+				f.Text += "\n" + line
+				continue
+			}
+			suite.Cases[i].Failure = &junitFailure{Message: line, Type: string(c.Class), Text: line}
+			suite.Failures++
+		}
+	}
+	return encodeJUnit(w, doc)
 }

@@ -69,7 +69,7 @@ const junitServerCase = "(server)"
 // suite's system-out.
 func writeJUnit(w io.Writer, r *Report) error {
 	doc := junitSuites{}
-	stamp := time.Now().UTC().Format("2006-01-02T15:04:05")
+	stamp := junitStamp()
 	props := junitProperties{Property: []junitProperty{
 		{Name: "config", Value: model.Sanitize(r.Config)},
 		{Name: "policy", Value: r.Policy},
@@ -102,6 +102,11 @@ func writeJUnit(w io.Writer, r *Report) error {
 		st.Tests = 1
 		doc.Suites = append(doc.Suites, st)
 	}
+	return encodeJUnit(w, doc)
+}
+
+// encodeJUnit writes doc as XML.
+func encodeJUnit(w io.Writer, doc junitSuites) error {
 	var buf bytes.Buffer
 	buf.WriteString(xml.Header)
 	enc := xml.NewEncoder(&buf)
@@ -115,6 +120,9 @@ func writeJUnit(w io.Writer, r *Report) error {
 	_, err := w.Write(bytes.ReplaceAll(buf.Bytes(), []byte("&#39;"), []byte("'")))
 	return err
 }
+
+// junitStamp is the time a JUnit suite ran, in the schema's form.
+func junitStamp() string { return time.Now().UTC().Format("2006-01-02T15:04:05") }
 
 // junitCaseOf is the test case of a server's row (tool "" for the server
 // itself), counting its failure into st and its warnings into st's output.
