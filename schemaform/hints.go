@@ -1,0 +1,86 @@
+package schemaform
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+)
+
+// A Hint describes one property for the JSON mode: where it goes, its
+// type, whether it is required, its description and its choices.
+type Hint struct {
+	// Pointer is the property's JSON pointer; an array's items are "-".
+	Pointer     string
+	Type        string
+	Required    bool
+	Description string
+	// Choices are an enum's values as text, each with its title, if any:
+	// `"eco" (Economy)`.
+	Choices []string
+}
+
+// Hints lists the form's properties, nested ones after their object's,
+// an array's item properties under "/name/-".
+func (f *Form) Hints() []Hint {
+	var out []Hint
+	var walk func(fields []*Field, at string)
+	walk = func(fields []*Field, at string) {
+		for _, c := range fields {
+			p := at + "/" + escape(c.Name)
+			h := Hint{Pointer: p, Type: kindText[c.Kind], Required: c.Required, Description: c.Description}
+			for i, o := range c.Options {
+				choice := string(bytes.TrimSpace(o))
+				if c.Labels[i] != "" {
+					choice += " (" + c.Labels[i] + ")"
+				}
+				h.Choices = append(h.Choices, choice)
+			}
+			switch c.Kind {
+			case Array:
+				it := (&Form{}).field("-", c.item, true, c.depth+1)
+				h.Type = "array of " + kindText[it.Kind]
+				out = append(out, h)
+				if it.Kind == Object {
+					walk(it.Fields, p+"/-")
+				}
+				continue
+			case Enum:
+				h.Type = "one of"
+			}
+			out = append(out, h)
+			if c.Kind == Object {
+				walk(c.Fields, p)
+			}
+		}
+	}
+	walk(f.Root.Fields, "")
+	return out
+}
+
+// kindText names a kind in a hint.
+var kindText = map[Kind]string{Text: "string", Number: "number", Integer: "integer", Bool: "boolean",
+	Enum: "enum", Object: "object", Array: "array", Raw: "JSON"}
+
+// Shown is an Enum's choice as text (its title and value), or "" for none.
+func (fd *Field) Shown() string {
+	if fd.Kind != Enum || fd.Choice < 0 || fd.Choice >= len(fd.Options) {
+		return ""
+	}
+	v := string(bytes.TrimSpace(fd.Options[fd.Choice]))
+	var s string
+	if json.Unmarshal(fd.Options[fd.Choice], &s) == nil {
+		v = s
+	}
+	if t := fd.Labels[fd.Choice]; t != "" {
+		return t + " (" + v + ")"
+	}
+	return v
+}
+
+// Path is the field's title as a form lists it: an item's is "#n".
+func (fd *Field) Path() string {
+	if _, err := strconv.Atoi(fd.Name); err == nil && fd.Title == fd.Name {
+		return "#" + fd.Name
+	}
+	return fd.Title
+}
