@@ -31,6 +31,15 @@ const bookingSchema = `{"type":"object","properties":{
 "class":{"type":"string","title":"Class","oneOf":[{"const":"eco","title":"Economy"},{"const":"biz","title":"Business"}],"default":"biz"}},
 "required":["name","seats"]}`
 
+// tripSchema is an input schema with a required string, an integer with
+// a default and a minimum, an enum, and an array of objects.
+const tripSchema = `{"type":"object","properties":{
+"city":{"type":"string","description":"where to"},
+"days":{"type":"integer","minimum":1,"default":3},
+"units":{"enum":["metric","imperial"]},
+"stops":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}},
+"required":["city"]}`
+
 // serveAsker serves the asking tools over stdio.
 func serveAsker() error {
 	srv := server.NewMCPServer("asker", "1.0", server.WithElicitation())
@@ -49,6 +58,9 @@ func serveAsker() error {
 	})
 	srv.AddTool(mcp.NewTool("login"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return answer(srv.RequestURLElicitation(ctx, server.ClientSessionFromContext(ctx), "e1", "https://example.com/login", "Sign in to continue."))
+	})
+	srv.AddTool(mcp.NewToolWithRawSchema("trip", "plans a trip", json.RawMessage(tripSchema)), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return answer(req.Params.Arguments, nil)
 	})
 	srv.AddTool(mcp.NewTool("sample"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		//lint:ignore SA1019 sampling is deprecated only from 2026-07-28; the test server speaks an earlier revision
@@ -189,9 +201,9 @@ func TestSamplingReply(t *testing.T) {
 	done := callAsker(t, sess, "sample")
 	m, _ = m.Update(question(t, q))
 	golden(t, "ask-sampling", screen(m))
-	m = press(m, "D", "r", "y", "ctrl+s")
-	if got := result(t, done); !strings.Contains(got, `\"text\":\"Dry\"`) {
-		t.Errorf("sample answered %s, want the reply Dry", got)
+	m = press(m, "D", "r", "y", "enter", "c", "o", "l", "d", "ctrl+s")
+	if got := result(t, done); !strings.Contains(got, `\"text\":\"Dry\\ncold\"`) {
+		t.Errorf("sample answered %s, want the reply Dry, a line break, cold", got)
 	}
 
 	done = callAsker(t, sess, "sample")

@@ -28,12 +28,13 @@ type formView struct {
 	height int
 }
 
-// A formRow is a field as the form lists it, with its array if it is an
-// item of one.
+// A formRow is a field as the form lists it. array and item are the
+// array and the item of it the row is in (the row itself, or a field of
+// the item), where ctrl+n adds an item and ctrl+r removes one.
 type formRow struct {
-	field  *schemaform.Field
-	parent *schemaform.Field
-	depth  int
+	field       *schemaform.Field
+	array, item *schemaform.Field
+	depth       int
 }
 
 func newFormView(e *env, form *schemaform.Form, next, prev key.Binding) *formView {
@@ -47,19 +48,27 @@ func newFormView(e *env, form *schemaform.Form, next, prev key.Binding) *formVie
 // layout lists the rows again, after the form changed shape.
 func (v *formView) layout() {
 	v.rows = v.rows[:0]
-	var walk func(fields []*schemaform.Field, parent *schemaform.Field, depth int)
-	walk = func(fields []*schemaform.Field, parent *schemaform.Field, depth int) {
+	var walk func(fields []*schemaform.Field, in formRow, items bool)
+	walk = func(fields []*schemaform.Field, in formRow, items bool) {
 		for _, f := range fields {
-			v.rows = append(v.rows, formRow{field: f, parent: parent, depth: depth})
+			r := formRow{field: f, array: in.array, item: in.item, depth: in.depth}
+			if items {
+				r.item = f
+			}
+			if f.Kind == schemaform.Array {
+				r.array, r.item = f, nil
+			}
+			v.rows = append(v.rows, r)
+			r.depth++
 			switch f.Kind {
 			case schemaform.Object:
-				walk(f.Fields, nil, depth+1)
+				walk(f.Fields, r, false)
 			case schemaform.Array:
-				walk(f.Items, f, depth+1)
+				walk(f.Items, r, true)
 			}
 		}
 	}
-	walk(v.form.Root.Fields, nil, 0)
+	walk(v.form.Root.Fields, formRow{}, false)
 	v.focused = min(v.focused, max(0, len(v.rows)-1))
 }
 
@@ -102,11 +111,12 @@ func (v *formView) ShortHelp() []key.Binding {
 		b = append(b, k.Toggle)
 	case schemaform.Enum:
 		b = append(b, k.Choose)
-	case schemaform.Array:
+	}
+	if r.array != nil {
 		b = append(b, k.AddItem)
 	}
-	if r.parent != nil {
-		b = append(b, k.AddItem, k.RemoveItem)
+	if r.item != nil {
+		b = append(b, k.RemoveItem)
 	}
 	return b
 }
@@ -137,21 +147,19 @@ func (v *formView) Update(msg tea.Msg) (tea.Cmd, bool) {
 		case f.Kind == schemaform.Enum && key.Matches(press, k.Choose):
 			choose(f, press.String() == "left")
 			return nil, true
-		case key.Matches(press, k.AddItem) && (f.Kind == schemaform.Array || r.parent != nil):
-			arr := f
-			if f.Kind != schemaform.Array {
-				arr = r.parent
-			}
-			arr.AddItem()
+		case key.Matches(press, k.AddItem) && r.array != nil:
+			it := r.array.AddItem()
 			v.layout()
+			v.focusOn(it)
 			return v.focus(), true
-		case key.Matches(press, k.RemoveItem) && r.parent != nil:
-			for i, it := range r.parent.Items {
-				if it == f {
-					r.parent.RemoveItem(i)
+		case key.Matches(press, k.RemoveItem) && r.item != nil:
+			for i, it := range r.array.Items {
+				if it == r.item {
+					r.array.RemoveItem(i)
 				}
 			}
 			v.layout()
+			v.focusOn(r.array)
 			return v.focus(), true
 		}
 	}
@@ -171,6 +179,15 @@ func (v *formView) Update(msg tea.Msg) (tea.Cmd, bool) {
 		f.Set = f.Text != "" || f.Required
 	}
 	return cmd, changed
+}
+
+// focusOn moves the focus to the row of f.
+func (v *formView) focusOn(f *schemaform.Field) {
+	for i, r := range v.rows {
+		if r.field == f {
+			v.focused = i
+		}
+	}
 }
 
 // toggle cycles a checkbox: an optional one without a default through
@@ -237,7 +254,7 @@ func (v *formView) View() string {
 			mark, at = "▸ ", len(lines)
 		}
 		title := strings.Repeat("  ", r.depth) + san(f.Path())
-		if f.Required {
+		if f.Required && r.item != f {
 			title += "*"
 		}
 		lines = append(lines, mark+s.PolicyName.Render(cell(title, width))+"  "+v.shown(i))
