@@ -3,8 +3,6 @@ package schemaform
 import (
 	"encoding/json"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/mcplens/mcplens/internal/jsonx"
 	"github.com/mcplens/mcplens/model"
@@ -47,41 +45,5 @@ func safe(v []byte) []byte {
 }
 
 // quote is s as a JSON string, with every character that a terminal must
-// not be sent (controls, bidi and invisible characters, as model.Sanitize
-// sees them) escaped as \u sequences.
-func quote(s string) []byte {
-	const hex = "0123456789abcdef"
-	var b strings.Builder
-	b.WriteByte('"')
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteByte(byte(r))
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == utf8.RuneError && size == 1:
-			b.WriteString(`\ufffd`)
-		case r < 0x20 || r == 0x7f || r >= 0x80 && model.Suspicious(string(r)):
-			units := []rune{r}
-			if r > 0xffff {
-				hi, lo := utf16.EncodeRune(r)
-				units = []rune{hi, lo}
-			}
-			for _, u := range units {
-				b.WriteString(`\u`)
-				for shift := 12; shift >= 0; shift -= 4 {
-					b.WriteByte(hex[u>>shift&0xf])
-				}
-			}
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	b.WriteByte('"')
-	return []byte(b.String())
-}
+// not be sent escaped as \u sequences (model.QuoteJSON).
+func quote(s string) []byte { return []byte(model.QuoteJSON(s)) }

@@ -195,3 +195,22 @@ func TestFormEqualsJSON(t *testing.T) {
 		}
 	}
 }
+
+// A schema with keywords of the wrong type, or none at all, still gives a
+// form: what reads is used, the rest left out.
+func TestNewToleratesOddSchemas(t *testing.T) {
+	tests := []struct{ schema, want string }{
+		{`{"properties":{"a":{"type":"string","title":5,"required":"x"}},"required":["a"]}`, `{"a":""}`},
+		{`{"type":"array"}`, `{}`},
+		{`true`, `{}`},
+		{``, `{}`},
+		{`{"properties":{"c":{"const":"fixed"},"n":{"type":["null","integer"]}},"required":["c","n"]}`, `{"c":"fixed","n":0}`},
+		{strings.Repeat(`{"properties":{"a":`, 60) + `{}` + strings.Repeat(`}}`, 60), `{}`},
+	}
+	for _, tt := range tests {
+		got, err := schemaform.New(json.RawMessage(tt.schema), true).Value()
+		if err != nil || string(got) != tt.want {
+			t.Errorf("New(%.60s).Value() = %s, %v; want %s", tt.schema, got, err, tt.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package schemaform
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"slices"
 
 	"github.com/mcplens/mcplens/internal/jsonx"
@@ -78,57 +79,102 @@ type Form struct {
 func New(schema json.RawMessage, placeholders bool) *Form {
 	f := &Form{placeholders: placeholders}
 	root := &Field{Kind: Object, Required: true, Set: true, Choice: -1}
-	s, ok := jsonx.Fields(bytes.TrimSpace(schema))
-	if d, err := jsonx.Depth(schema); ok && err == nil && d <= 4*maxDepth+8 {
-		if t := schemaType(s); t == "" || t == "object" {
-			root.Fields = f.properties(s, 1)
+	if d, err := jsonx.Depth(schema); err == nil && d <= 4*maxDepth+8 {
+		if k, ok := read(schema); ok && (k.typ() == "" || k.typ() == "object") {
+			root.Fields = f.properties(k, 1)
 		}
 	}
 	f.Root = root
 	return f
 }
 
-// properties builds the fields of an object schema's properties.
-func (f *Form) properties(s []jsonx.Field, depth int) []*Field {
-	props, _ := jsonx.Fields(member(s, "properties"))
-	var required []string
-	_ = json.Unmarshal(member(s, "required"), &required)
+// keywords are what a form reads of one schema.
+type keywords struct {
+	Type        json.RawMessage   `json:"type"`
+	Title       string            `json:"title"`
+	Description string            `json:"description"`
+	Default     json.RawMessage   `json:"default"`
+	Const       json.RawMessage   `json:"const"`
+	Enum        []json.RawMessage `json:"enum"`
+	EnumNames   []string          `json:"enumNames"`
+	OneOf       []json.RawMessage `json:"oneOf"`
+	Properties  json.RawMessage   `json:"properties"`
+	Items       json.RawMessage   `json:"items"`
+	Required    []string          `json:"required"`
+}
+
+// read decodes the keywords of a schema, reporting whether it is an
+// object (a schema of `true` or junk has none).
+func read(schema []byte) (keywords, bool) {
+	var k keywords
+	schema = bytes.TrimSpace(schema)
+	if len(schema) == 0 || schema[0] != '{' {
+		return k, false
+	}
+	// A keyword of an unexpected type (a title that is a number) is left
+	// out; encoding/json goes on with the others.
+	var te *json.UnmarshalTypeError
+	if err := json.Unmarshal(schema, &k); err != nil && !errors.As(err, &te) {
+		return keywords{}, false
+	}
+	return k, true
+}
+
+// typ is the schema's type: the string, or the first entry of a list that
+// is not "null"; "" when absent.
+func (k keywords) typ() string {
+	var one string
+	if json.Unmarshal(k.Type, &one) == nil {
+		return one
+	}
+	var list []string
+	_ = json.Unmarshal(k.Type, &list)
+	for _, v := range list {
+		if v != "null" {
+			return v
+		}
+	}
+	return ""
+}
+
+// properties builds the fields of an object schema's properties, in the
+// schema's order.
+func (f *Form) properties(k keywords, depth int) []*Field {
+	props, _ := jsonx.Fields(k.Properties)
 	var fields []*Field
 	for _, p := range props {
-		fields = append(fields, f.field(p.Name, p.Value, slices.Contains(required, p.Name), depth))
+		fields = append(fields, f.field(p.Name, p.Value, slices.Contains(k.Required, p.Name), depth))
 	}
 	return fields
 }
 
 // field builds the field of one property (or item) whose schema is raw.
 func (f *Form) field(name string, raw []byte, required bool, depth int) *Field {
-	s, _ := jsonx.Fields(raw)
-	fd := &Field{Name: name, Required: required, Choice: -1, depth: depth}
-	_ = json.Unmarshal(member(s, "title"), &fd.Title)
-	_ = json.Unmarshal(member(s, "description"), &fd.Description)
+	k, _ := read(raw)
+	fd := &Field{Name: name, Title: k.Title, Description: k.Description, Required: required, Choice: -1, depth: depth}
 	if fd.Title == "" {
 		fd.Title = name
 	}
-	fd.Default = member(s, "default")
-	fd.Kind = kindOf(s, depth)
+	fd.Default = k.Default
+	fd.Kind = k.kind(depth)
 	switch fd.Kind {
 	case Enum:
-		fd.Options, fd.Labels = options(s)
+		fd.Options, fd.Labels = k.options()
 	case Object:
-		fd.Fields = f.properties(s, depth+1)
+		fd.Fields = f.properties(k, depth+1)
 	case Array:
-		fd.item = member(s, "items")
+		fd.item = k.Items
 	}
 	fd.reset(f.placeholders)
 	return fd
 }
 
-// kindOf is how a property whose schema is s is edited.
-func kindOf(s []jsonx.Field, depth int) Kind {
-	if o, _ := options(s); len(o) > 0 {
+// kind is how a property whose schema has keywords k is edited.
+func (k keywords) kind(depth int) Kind {
+	if o, _ := k.options(); len(o) > 0 {
 		return Enum
 	}
-	t := schemaType(s)
+	t := k.typ()
 	switch {
 	case t == "string":
 		return Text
@@ -140,10 +186,10 @@ func kindOf(s []jsonx.Field, depth int) Kind {
 		return Bool
 	case depth >= maxDepth:
 		return Raw
-	case t == "object" || t == "" && member(s, "properties") != nil:
+	case t == "object" || t == "" && k.Properties != nil:
 		return Object
-	case t == "array" || t == "" && member(s, "items") != nil:
-		if items := bytes.TrimSpace(member(s, "items")); len(items) == 0 || items[0] == '{' {
+	case t == "array" || t == "" && k.Items != nil:
+		if items := bytes.TrimSpace(k.Items); len(items) == 0 || items[0] == '{' {
 			return Array
 		}
 	}
@@ -152,36 +198,28 @@ func kindOf(s []jsonx.Field, depth int) Kind {
 
 // options are an enum's values and titles: oneOf's const and title
 // (SEP-1330), else enum and enumNames, else a const.
-func options(s []jsonx.Field) (values []json.RawMessage, labels []string) {
-	if alts, ok := jsonx.Elements(member(s, "oneOf")); ok && len(alts) > 0 {
-		for _, a := range alts {
-			af, _ := jsonx.Fields(a)
-			c := member(af, "const")
-			if c == nil {
+func (k keywords) options() (values []json.RawMessage, labels []string) {
+	if len(k.OneOf) > 0 {
+		for _, a := range k.OneOf {
+			alt, _ := read(a)
+			if alt.Const == nil {
 				return nil, nil
 			}
-			var title string
-			_ = json.Unmarshal(member(af, "title"), &title)
-			values, labels = append(values, json.RawMessage(c)), append(labels, title)
+			values, labels = append(values, alt.Const), append(labels, alt.Title)
 		}
 		return values, labels
 	}
-	if enum, ok := jsonx.Elements(member(s, "enum")); ok && len(enum) > 0 {
-		var names []string
-		_ = json.Unmarshal(member(s, "enumNames"), &names)
-		for i, v := range enum {
-			label := ""
-			if i < len(names) {
-				label = names[i]
-			}
-			values, labels = append(values, v), append(labels, label)
+	for i, v := range k.Enum {
+		label := ""
+		if i < len(k.EnumNames) {
+			label = k.EnumNames[i]
 		}
-		return values, labels
+		values, labels = append(values, v), append(labels, label)
 	}
-	if c := member(s, "const"); c != nil {
-		return []json.RawMessage{c}, []string{""}
+	if len(values) == 0 && k.Const != nil {
+		return []json.RawMessage{k.Const}, []string{""}
 	}
-	return nil, nil
+	return values, labels
 }
 
 // reset empties the field and gives it its default, or with placeholders
@@ -207,32 +245,4 @@ func (fd *Field) reset(placeholders bool) {
 	case Raw:
 		fd.Set = false
 	}
-}
-
-// member returns the value of an object's member, or nil.
-func member(obj []jsonx.Field, name string) []byte {
-	for _, f := range obj {
-		if f.Name == name {
-			return f.Value
-		}
-	}
-	return nil
-}
-
-// schemaType is the schema's type: the string, or the first entry of a
-// list that is not "null"; "" when absent.
-func schemaType(s []jsonx.Field) string {
-	t := bytes.TrimSpace(member(s, "type"))
-	var one string
-	if json.Unmarshal(t, &one) == nil {
-		return one
-	}
-	var list []string
-	_ = json.Unmarshal(t, &list)
-	for _, v := range list {
-		if v != "null" {
-			return v
-		}
-	}
-	return ""
 }
