@@ -46,6 +46,8 @@ func (f *Form) Hints() []Hint {
 				continue
 			case Enum:
 				h.Type = "one of"
+			case Multi:
+				h.Type = "any of"
 			}
 			out = append(out, h)
 			if c.Kind == Object {
@@ -59,19 +61,24 @@ func (f *Form) Hints() []Hint {
 
 // kindText names a kind in a hint.
 var kindText = map[Kind]string{Text: "string", Number: "number", Integer: "integer", Bool: "boolean",
-	Enum: "enum", Object: "object", Array: "array", Raw: "JSON"}
+	Enum: "enum", Object: "object", Array: "array", Raw: "JSON", Multi: "array"}
 
 // Shown is an Enum's choice as text (its title and value), or "" for none.
 func (fd *Field) Shown() string {
 	if fd.Kind != Enum || fd.Choice < 0 || fd.Choice >= len(fd.Options) {
 		return ""
 	}
-	v := string(bytes.TrimSpace(fd.Options[fd.Choice]))
+	return fd.Option(fd.Choice)
+}
+
+// Option is option i as text: its title and value, or its value.
+func (fd *Field) Option(i int) string {
+	v := string(bytes.TrimSpace(fd.Options[i]))
 	var s string
-	if json.Unmarshal(fd.Options[fd.Choice], &s) == nil {
+	if json.Unmarshal(fd.Options[i], &s) == nil {
 		v = s
 	}
-	if t := fd.Labels[fd.Choice]; t != "" {
+	if t := fd.Labels[i]; t != "" {
 		return t + " (" + v + ")"
 	}
 	return v

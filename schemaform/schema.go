@@ -25,6 +25,7 @@ const (
 	Object              // nested fields
 	Array               // a list of items, each a field built from the items schema
 	Raw                 // JSON typed as it is: what the form cannot edit otherwise
+	Multi               // a set of Options picked: an array of distinct enum values (SEP-1330's multi-select)
 )
 
 // A Field is one property of an object schema, or one item of an array.
@@ -44,9 +45,11 @@ type Field struct {
 
 	// Text is what is typed in a Text, Number, Integer or Raw field.
 	Text string
-	// On is a Bool's value, Choice an Enum's index in Options (-1: none).
+	// On is a Bool's value, Choice an Enum's index in Options (-1: none),
+	// Picked the Options of a Multi that are in its array.
 	On     bool
 	Choice int
+	Picked []bool
 	// Set says the field is in the value: an optional field is left out
 	// until it is given one (see Present).
 	Set bool
@@ -98,6 +101,7 @@ type keywords struct {
 	Enum        []json.RawMessage `json:"enum"`
 	EnumNames   []string          `json:"enumNames"`
 	OneOf       []json.RawMessage `json:"oneOf"`
+	AnyOf       []json.RawMessage `json:"anyOf"`
 	Properties  json.RawMessage   `json:"properties"`
 	Items       json.RawMessage   `json:"items"`
 	Required    []string          `json:"required"`
@@ -160,6 +164,10 @@ func (f *Form) field(name string, raw []byte, required bool, depth int) *Field {
 	switch fd.Kind {
 	case Enum:
 		fd.Options, fd.Labels = k.options()
+	case Multi:
+		items, _ := read(k.Items)
+		fd.Options, fd.Labels = items.options()
+		fd.Picked = make([]bool, len(fd.Options))
 	case Object:
 		fd.Fields = f.properties(k, depth+1)
 	case Array:
@@ -189,6 +197,11 @@ func (k keywords) kind(depth int) Kind {
 	case t == "object" || t == "" && k.Properties != nil:
 		return Object
 	case t == "array" || t == "" && k.Items != nil:
+		if items, _ := read(k.Items); len(items.Enum)+len(items.OneOf)+len(items.AnyOf) > 0 {
+			if o, _ := items.options(); len(o) > 0 {
+				return Multi
+			}
+		}
 		if items := bytes.TrimSpace(k.Items); len(items) == 0 || items[0] == '{' {
 			return Array
 		}
@@ -196,11 +209,12 @@ func (k keywords) kind(depth int) Kind {
 	return Raw
 }
 
-// options are an enum's values and titles: oneOf's const and title
-// (SEP-1330), else enum and enumNames, else a const.
+// options are an enum's values and titles: oneOf's (or a multi-select's
+// items' anyOf's) const and title (SEP-1330), else enum and enumNames,
+// else a const.
 func (k keywords) options() (values []json.RawMessage, labels []string) {
-	if len(k.OneOf) > 0 {
-		for _, a := range k.OneOf {
+	if alts := slices.Concat(k.OneOf, k.AnyOf); len(alts) > 0 {
+		for _, a := range alts {
 			alt, _ := read(a)
 			if alt.Const == nil {
 				return nil, nil
@@ -225,7 +239,7 @@ func (k keywords) options() (values []json.RawMessage, labels []string) {
 // reset empties the field and gives it its default, or with placeholders
 // a required field a value of its type.
 func (fd *Field) reset(placeholders bool) {
-	fd.Text, fd.On, fd.Choice, fd.Set, fd.Items, fd.Extra = "", false, -1, false, nil, nil
+	fd.clear()
 	for _, c := range fd.Fields {
 		c.reset(placeholders)
 	}

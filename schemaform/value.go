@@ -53,6 +53,19 @@ func (fd *Field) write(b *bytes.Buffer, at string) error {
 		b.WriteString(strconv.FormatBool(fd.On))
 	case Enum:
 		b.Write(fd.Options[fd.Choice])
+	case Multi:
+		b.WriteByte('[')
+		n := 0
+		for i, on := range fd.Picked {
+			if !on {
+				continue
+			}
+			if n++; n > 1 {
+				b.WriteByte(',')
+			}
+			b.Write(bytes.TrimSpace(fd.Options[i]))
+		}
+		b.WriteByte(']')
 	case Raw:
 		t := strings.TrimSpace(fd.Text)
 		if !json.Valid([]byte(t)) {
@@ -164,6 +177,11 @@ func (fd *Field) fill(v []byte) error {
 			}
 			return nil
 		}
+	case Multi:
+		if picked, ok := fd.picks(v); ok {
+			fd.Picked = picked
+			return nil
+		}
 	case Array:
 		if elems, ok := jsonx.Elements(v); ok {
 			fd.Items = nil
@@ -181,9 +199,32 @@ func (fd *Field) fill(v []byte) error {
 	return nil
 }
 
+// picks are the Options an array v holds, when it holds only options,
+// each once, in their order (else a form would not give v back).
+func (fd *Field) picks(v []byte) ([]bool, bool) {
+	elems, ok := jsonx.Elements(v)
+	if !ok {
+		return nil, false
+	}
+	picked := make([]bool, len(fd.Options))
+	next := 0
+	for _, e := range elems {
+		i := next
+		for i < len(fd.Options) && !same(fd.Options[i], e) {
+			i++
+		}
+		if i == len(fd.Options) {
+			return nil, false
+		}
+		picked[i], next = true, i+1
+	}
+	return picked, true
+}
+
 // clear leaves the field out of the value, as a value without it says.
 func (fd *Field) clear() {
 	fd.Text, fd.On, fd.Choice, fd.Set, fd.Items, fd.Extra = "", false, -1, false, nil, nil
+	fd.Picked = make([]bool, len(fd.Options))
 	for _, c := range fd.Fields {
 		c.clear()
 	}

@@ -31,6 +31,13 @@ const bookingSchema = `{"type":"object","properties":{
 "class":{"type":"string","title":"Class","oneOf":[{"const":"eco","title":"Economy"},{"const":"biz","title":"Business"}],"default":"biz"}},
 "required":["name","seats"]}`
 
+// orderSchema has SEP-1330's multi-selects: one titled (items' anyOf),
+// one untitled with a default (items' enum).
+const orderSchema = `{"type":"object","properties":{
+"meals":{"type":"array","title":"Meals","items":{"anyOf":[{"const":"veg","title":"Vegetarian"},{"const":"fish","title":"Fish"},{"const":"meat","title":"Meat"}]}},
+"extras":{"type":"array","description":"paid","items":{"type":"string","enum":["bag","seat"]},"default":["seat"]}},
+"required":["meals"]}`
+
 // tripSchema is an input schema with a required string, an integer with
 // a default and a minimum, an enum, and an array of objects.
 const tripSchema = `{"type":"object","properties":{
@@ -54,6 +61,11 @@ func serveAsker() error {
 	srv.AddTool(mcp.NewTool("book"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return answer(srv.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
 			Message: "Book the 9:40 to Lyon?", RequestedSchema: json.RawMessage(bookingSchema),
+		}}))
+	})
+	srv.AddTool(mcp.NewTool("order"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return answer(srv.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
+			Message: "Meals on board?", RequestedSchema: json.RawMessage(orderSchema),
 		}}))
 	})
 	srv.AddTool(mcp.NewTool("login"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -211,5 +223,24 @@ func TestSamplingReply(t *testing.T) {
 	press(m, "esc")
 	if got := result(t, done); !strings.Contains(got, "rejected") {
 		t.Errorf("sample rejected answered %s, want the rejection", got)
+	}
+}
+
+// TestElicitationMultiSelect: an elicitation's array of choices is a
+// multi-select: ←/→ move among the options, space picks one, and the
+// content is the options picked, in their order.
+func TestElicitationMultiSelect(t *testing.T) {
+	m, sess, q := askerSession(t)
+	done := callAsker(t, sess, "order")
+	m, _ = m.Update(question(t, q))
+	golden(t, "ask-multiselect", screen(m))
+	m = press(m, "ctrl+s") // meals is required
+	if got := screen(m); !strings.Contains(got, "Meals is required") {
+		t.Errorf("accepting without the required meals:\n%s", got)
+	}
+	press(m, "right", "right", "space", "left", "space", "tab", "space", "ctrl+s")
+	want := `{\"action\":\"accept\",\"content\":{\"extras\":[\"bag\",\"seat\"],\"meals\":[\"fish\",\"meat\"]}}`
+	if got := result(t, done); !strings.Contains(got, want) {
+		t.Errorf("order answered %s, want %s", got, want)
 	}
 }

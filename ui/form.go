@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -24,6 +25,8 @@ type formView struct {
 	rows       []formRow
 	focused    int
 	input      textinput.Model
+	// at is the option under the cursor of each multi-select.
+	at map[*schemaform.Field]int
 	// height is how many lines the form may take; 0 is all it needs.
 	height int
 }
@@ -38,7 +41,7 @@ type formRow struct {
 }
 
 func newFormView(e *env, form *schemaform.Form, next, prev key.Binding) *formView {
-	v := &formView{e: e, form: form, next: next, prev: prev, input: textinput.New()}
+	v := &formView{e: e, form: form, next: next, prev: prev, input: textinput.New(), at: map[*schemaform.Field]int{}}
 	v.input.Prompt = ""
 	v.input.SetWidth(40)
 	v.layout()
@@ -111,6 +114,8 @@ func (v *formView) ShortHelp() []key.Binding {
 		b = append(b, k.Toggle)
 	case schemaform.Enum:
 		b = append(b, k.Choose)
+	case schemaform.Multi:
+		b = append(b, k.Choose, k.Toggle)
 	}
 	if r.array != nil {
 		b = append(b, k.AddItem)
@@ -146,6 +151,18 @@ func (v *formView) Update(msg tea.Msg) (tea.Cmd, bool) {
 			return nil, true
 		case f.Kind == schemaform.Enum && key.Matches(press, k.Choose):
 			choose(f, press.String() == "left")
+			return nil, true
+		case f.Kind == schemaform.Multi && len(f.Options) > 0 && key.Matches(press, k.Choose):
+			step := 1
+			if press.String() == "left" {
+				step = len(f.Options) - 1
+			}
+			v.at[f] = (v.at[f] + step) % len(f.Options)
+			return nil, false
+		case f.Kind == schemaform.Multi && len(f.Options) > 0 && key.Matches(press, k.Toggle):
+			i := v.at[f]
+			f.Picked[i] = !f.Picked[i]
+			f.Set = f.Required || slices.Contains(f.Picked, true)
 			return nil, true
 		case key.Matches(press, k.AddItem) && r.array != nil:
 			it := r.array.AddItem()
@@ -292,6 +309,20 @@ func (v *formView) shown(i int) string {
 			return "‹ " + label + " ›"
 		}
 		return fmt.Sprintf("‹ %s ›  %d/%d", model.Sanitize(label), f.Choice+1, len(f.Options))
+	case schemaform.Multi:
+		var opts []string
+		for j := range f.Options {
+			box := "[ ] "
+			if f.Picked[j] {
+				box = "[x] "
+			}
+			o := box + model.Sanitize(f.Option(j))
+			if i == v.focused && j == v.at[f] {
+				o = "‹" + o + "›"
+			}
+			opts = append(opts, o)
+		}
+		return strings.Join(opts, " ")
 	case schemaform.Object:
 		if !f.Set {
 			return s.Muted.Render("– (space adds it)")
