@@ -34,7 +34,7 @@ const bookingSchema = `{"type":"object","properties":{
 // orderSchema has SEP-1330's multi-selects: one titled (items' anyOf),
 // one untitled with a default (items' enum).
 const orderSchema = `{"type":"object","properties":{
-"meals":{"type":"array","title":"Meals","items":{"anyOf":[{"const":"veg","title":"Vegetarian"},{"const":"fish","title":"Fish"},{"const":"meat","title":"Meat"}]}},
+"meals":{"type":"array","title":"Meals","maxItems":2,"items":{"anyOf":[{"const":"veg","title":"Vegetarian"},{"const":"fish","title":"Fish"},{"const":"meat","title":"Meat"}]}},
 "extras":{"type":"array","description":"paid","items":{"type":"string","enum":["bag","seat"]},"default":["seat"]}},
 "required":["meals"]}`
 
@@ -228,7 +228,8 @@ func TestSamplingReply(t *testing.T) {
 
 // TestElicitationMultiSelect: an elicitation's array of choices is a
 // multi-select: ←/→ move among the options, space picks one, and the
-// content is the options picked, in their order.
+// content is the options picked, in their order; content that fails the
+// requested schema is accepted only at the second ctrl+s.
 func TestElicitationMultiSelect(t *testing.T) {
 	m, sess, q := askerSession(t)
 	done := callAsker(t, sess, "order")
@@ -238,7 +239,11 @@ func TestElicitationMultiSelect(t *testing.T) {
 	if got := screen(m); !strings.Contains(got, "Meals is required") {
 		t.Errorf("accepting without the required meals:\n%s", got)
 	}
-	press(m, "right", "right", "space", "left", "space", "tab", "space", "ctrl+s")
+	m = press(m, "space", "right", "space", "right", "space", "ctrl+s") // all three: over maxItems
+	if got := screen(m); !strings.Contains(got, "/meals: maxItems: got 3, want 2 (ctrl+s again accepts anyway)") {
+		t.Errorf("accepting three meals of two at most:\n%s", got)
+	}
+	press(m, "left", "left", "space", "tab", "space", "ctrl+s")
 	want := `{\"action\":\"accept\",\"content\":{\"extras\":[\"bag\",\"seat\"],\"meals\":[\"fish\",\"meat\"]}}`
 	if got := result(t, done); !strings.Contains(got, want) {
 		t.Errorf("order answered %s, want %s", got, want)

@@ -11,6 +11,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcplens/mcplens/argcheck"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/model"
 )
@@ -39,6 +40,10 @@ type asking struct {
 	reply        textarea.Model
 	// problem says why the form was not accepted.
 	problem string
+	// schema checks an accepted form's content; armed is set while its
+	// objection is shown: ctrl+s again accepts anyway.
+	schema *argcheck.Schema
+	armed  bool
 }
 
 func newAsking(e *env, msg askMsg) *asking {
@@ -65,6 +70,7 @@ func newAsking(e *env, msg askMsg) *asking {
 	default:
 		k := e.c.keys
 		a.form = newFormView(e, elicitationForm(p.RequestedSchema), k.NextField, k.PrevField)
+		a.schema, _ = argcheck.Compile(p.RequestedSchema) // a schema that does not compile checks nothing
 	}
 	return a
 }
@@ -116,7 +122,9 @@ func (a *asking) Update(msg tea.Msg) (tea.Cmd, *loader.Reply) {
 	case askSampling:
 		a.reply, cmd = a.reply.Update(msg)
 	case askForm:
-		cmd, _ = a.form.Update(msg)
+		var changed bool
+		cmd, changed = a.form.Update(msg)
+		a.armed = a.armed && !changed
 	}
 	return cmd, nil
 }
@@ -127,6 +135,13 @@ func (a *asking) accept() (tea.Cmd, *loader.Reply) {
 	if err != nil {
 		a.problem = err.Error()
 		return nil, nil
+	}
+	if v, err := a.form.form.Value(); err == nil && !a.armed {
+		if ps, _ := a.schema.Check(v); len(ps) > 0 {
+			a.problem = ps[0].String() + " (ctrl+s again accepts anyway)"
+			a.armed = true
+			return nil, nil
+		}
 	}
 	return nil, &loader.Reply{Action: mcp.ElicitationResponseActionAccept, Content: c}
 }
