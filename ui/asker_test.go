@@ -38,6 +38,14 @@ const orderSchema = `{"type":"object","properties":{
 "extras":{"type":"array","description":"paid","items":{"type":"string","enum":["bag","seat"]},"default":["seat"]}},
 "required":["meals"]}`
 
+// oddSchema hides terminal escapes and bidi overrides in every text a
+// form shows: a property name, a title, a description, enum titles, a
+// default.
+const oddSchema = `{"type":"object","properties":{
+"\u202eeman":{"type":"string","title":"T\u001b[31mred","description":"D\u001b]8;;http://x\u0007link","default":"v\u202ealue"},
+"pick":{"type":"string","oneOf":[{"const":"a","title":"A\u001b[2J"},{"const":"b","title":"B"}]}},
+"required":["pick"]}`
+
 // tripSchema is an input schema with a required string, an integer with
 // a default and a minimum, an enum, and an array of objects.
 const tripSchema = `{"type":"object","properties":{
@@ -67,6 +75,9 @@ func serveAsker() error {
 		return answer(srv.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
 			Message: "Meals on board?", RequestedSchema: json.RawMessage(orderSchema),
 		}}))
+	})
+	srv.AddTool(mcp.NewToolWithRawSchema("odd", "a hostile schema", json.RawMessage(oddSchema)), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return answer(req.Params.Arguments, nil)
 	})
 	srv.AddTool(mcp.NewTool("login"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return answer(srv.RequestURLElicitation(ctx, server.ClientSessionFromContext(ctx), "e1", "https://example.com/login", "Sign in to continue."))

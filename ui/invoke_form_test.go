@@ -240,3 +240,26 @@ func TestHistorySurvivesARestart(t *testing.T) {
 		t.Errorf("history file holds %+v, want both calls, the first with its arguments and frames", records)
 	}
 }
+
+// TestInvokeFormEscapes: what a schema says reaches the terminal escaped,
+// in the form and in the JSON mode's hints and skeleton alike.
+func TestInvokeFormEscapes(t *testing.T) {
+	m, _, _ := askerSession(t)
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
+	for _, mode := range []string{"json", "form"} {
+		m = press(m, "g", "down", "down", "i")
+		if got := screen(m); !strings.Contains(got, "invoke odd") {
+			t.Fatalf("g, down, down, i did not open odd's editor:\n%s", got)
+		}
+		if mode == "form" {
+			m = press(m, "tab", "down")
+		}
+		raw := m.View().Content
+		for _, bad := range []string{"\x1b[31mred", "\x1b]8;;", "\x1b[2J", "\u202e"} {
+			if strings.Contains(raw, bad) {
+				t.Errorf("the %s mode sends %q to the terminal", mode, bad)
+			}
+		}
+		m = press(m, "esc", "y")
+	}
+}
