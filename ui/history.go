@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -27,6 +28,34 @@ type callHistory struct {
 	// status says what became of the file: where it is, or why it could
 	// not be read or written.
 	status string
+	// file orders the writes of the file, which run as commands.
+	file *fileWrites
+}
+
+// fileWrites orders the writes of the history file: each carries the
+// whole history as of its call, so a write older than the last one done
+// is skipped rather than let it undo a newer one.
+type fileWrites struct {
+	mu         sync.Mutex
+	next, done int
+}
+
+// write returns the command that writes data to path, unless a newer
+// write is done by the time it runs.
+func (w *fileWrites) write(path string, data []byte) tea.Cmd {
+	w.mu.Lock()
+	w.next++
+	seq := w.next
+	w.mu.Unlock()
+	return func() tea.Msg {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if seq < w.done {
+			return historyWrittenMsg{}
+		}
+		w.done = seq
+		return historyWrittenMsg{err: history.Write(path, data)}
+	}
 }
 
 // A placedCall is a call as it was placed: where it went, under which
@@ -47,7 +76,7 @@ type historyWrittenMsg struct{ err error }
 // be read; the records that could are kept.
 func (m Model) SetHistory(path string) error {
 	l, err := history.Open(path)
-	m.hist.log = l
+	m.hist.log, m.hist.file = l, &fileWrites{}
 	if err != nil {
 		m.hist.status = err.Error()
 	}
@@ -107,8 +136,7 @@ func (m *Model) recordCall(msg callDoneMsg) tea.Cmd {
 	if path == "" {
 		return nil
 	}
-	data := m.hist.log.Bytes()
-	return func() tea.Msg { return historyWrittenMsg{err: history.Write(path, data)} }
+	return m.hist.file.write(path, m.hist.log.Bytes())
 }
 
 // historyWritten notes a file that could not be written.
