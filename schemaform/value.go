@@ -316,4 +316,9 @@ func kindName(v []byte) string {
 }
 
 // escape is a JSON pointer token (RFC 6901).
-func escape(s string) string { return strings.NewReplacer("~", "~0", "/", "~1").Replace(s) }
+func escape(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}

@@ -1,8 +1,10 @@
 package ui
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -41,9 +43,8 @@ type invoke struct {
 	form   *formView
 	hints  []schemaform.Hint
 	mode   argMode
-	// schema checks the arguments; schemaErr says why it cannot.
-	schema    *argcheck.Schema
-	schemaErr string
+	// schema checks the arguments, once compiled in the background.
+	schema *inputSchema
 	// start is the arguments the editor opened with, to tell whether
 	// any were typed.
 	start string
@@ -89,11 +90,7 @@ func (m *Model) openInvoke() {
 		editor: textarea.New(), form: newFormView(m.env, form, k.FormNext, k.FormPrev), hints: form.Hints()}
 	inv.editor.ShowLineNumbers = false
 	inv.editor.SetValue(text)
-	if sch, err := argcheck.Compile(t.InputSchema); err != nil {
-		inv.schemaErr = "the arguments are not checked: " + err.Error()
-	} else {
-		inv.schema = sch
-	}
+	inv.schema = &inputSchema{raw: t.InputSchema, done: make(chan struct{})}
 	if !ok {
 		inv.err = fmt.Sprintf("%s is not in the registry under %s: nothing to call", o.Name, inv.policy)
 	}
@@ -102,12 +99,61 @@ func (m *Model) openInvoke() {
 }
 
 func (v *invoke) focus() tea.Cmd {
+	compile := v.schema.start()
 	if v.mode == modeForm {
 		v.editor.Blur()
-		return v.form.focus()
+		return tea.Batch(compile, v.form.focus())
 	}
 	v.form.blur()
-	return v.editor.Focus()
+	return tea.Batch(compile, v.editor.Focus())
+}
+
+// An inputSchema is a tool's input schema, compiled once: in the
+// background when the editor opens (a large schema takes a while), or at
+// the latest when the arguments are sent.
+type inputSchema struct {
+	raw     json.RawMessage
+	once    sync.Once
+	started bool
+	sch     *argcheck.Schema
+	err     error
+	done    chan struct{} // closed once compiled
+}
+
+// start returns the command that compiles the schema, the first time.
+func (s *inputSchema) start() tea.Cmd {
+	if s == nil || s.started {
+		return nil
+	}
+	s.started = true
+	return func() tea.Msg {
+		s.compiled()
+		return nil
+	}
+}
+
+// compiled returns the compiled schema, compiling it if need be.
+func (s *inputSchema) compiled() (*argcheck.Schema, error) {
+	s.once.Do(func() {
+		s.sch, s.err = argcheck.Compile(s.raw)
+		close(s.done)
+	})
+	return s.sch, s.err
+}
+
+// problem says why the arguments are not checked, once that is known.
+func (s *inputSchema) problem() string {
+	if s == nil {
+		return ""
+	}
+	select {
+	case <-s.done:
+		if s.err != nil {
+			return "the arguments are not checked: " + s.err.Error()
+		}
+	default:
+	}
+	return ""
 }
 
 // hintLines is how many lines of hints the JSON mode shows.
@@ -245,7 +291,8 @@ func (m *Model) send() tea.Cmd {
 		return nil
 	}
 	if !inv.armed {
-		if ps, err := inv.schema.Check(args); err == nil && len(ps) > 0 {
+		sch, _ := inv.schema.compiled()
+		if ps, err := sch.Check(args); err == nil && len(ps) > 0 {
 			inv.problems, inv.armed = ps, true
 			inv.err = fmt.Sprintf("the arguments fail the input schema (%d): nothing was sent; ctrl+s again sends them anyway", len(ps))
 			return nil

@@ -37,8 +37,8 @@ func (v *invoke) View() string {
 		}
 		lines = append(lines, s.ErrorText.Render("  "+truncate(c.text(p.String()), max(20, c.width-12), "…")))
 	}
-	if v.schemaErr != "" {
-		lines = append(lines, s.Muted.Render(truncate(c.text(v.schemaErr), max(20, c.width-12), "…")))
+	if p := v.schema.problem(); p != "" {
+		lines = append(lines, s.Muted.Render(truncate(c.text(p), max(20, c.width-12), "…")))
 	}
 	if v.mode == modeForm {
 		lines = append(lines, s.Muted.Render("arguments (form):"), v.form.View())
