@@ -147,6 +147,15 @@ func (m *Model) historyWritten(msg historyWrittenMsg) {
 	}
 }
 
+// historyStatus is the footer's note of a history file that could not be
+// read or written.
+func (m *Model) historyStatus() string {
+	if m.hist.status == "" {
+		return ""
+	}
+	return m.c.styles.ErrorText.Render(m.c.text(m.hist.status))
+}
+
 // historyKey opens the history view (H) or places the last call again (R).
 func (m *Model) historyKey(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, m.c.keys.History) {

@@ -263,3 +263,25 @@ func TestInvokeFormEscapes(t *testing.T) {
 		m = press(m, "esc", "y")
 	}
 }
+
+// TestHistoryRefusesAForeignFile: a history path that holds something
+// else is left alone, and the footer says so.
+func TestHistoryRefusesAForeignFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(path, []byte("{\"my\": \"notes\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, _, _ := askerSession(t)
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
+	if err := m.(ui.Model).SetHistory(path); err == nil {
+		t.Fatal("SetHistory(a file of notes) said nothing")
+	}
+	m = openTrip(t, m)
+	m = sendAndWrite(t, m)
+	if got := screen(m); !strings.Contains(got, "writing the history: "+path+" was not written by mcplens") {
+		t.Errorf("the footer should say the history was not written:\n%s", got)
+	}
+	if b := mustRead(t, path); string(b) != "{\"my\": \"notes\"}\n" {
+		t.Errorf("the notes became %q", b)
+	}
+}
