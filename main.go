@@ -14,6 +14,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcplens/mcplens/history"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/loader/demo"
@@ -141,6 +142,10 @@ func run(args []string, stderr io.Writer) int {
 	}
 	lock, err := readLock(*lockPath, false, false)
 	if err != nil {
+		fmt.Fprintf(stderr, "mcplens: %v\n", err)
+		return 2
+	}
+	if _, err := history.Open(*historyPath); err != nil { // before any server starts
 		fmt.Fprintf(stderr, "mcplens: %v\n", err)
 		return 2
 	}
