@@ -35,15 +35,7 @@ func TestInvokeEverything(t *testing.T) {
 	if got := screen(m); !strings.Contains(got, "invoke get-sum") || !strings.Contains(got, `"a": 0`) {
 		t.Fatalf("no editor on get-sum with its skeleton:\n%s", got)
 	}
-	calls := func() int {
-		n := 0
-		for _, f := range sess.FrameLog("everything").Frames() {
-			if f.Dir == loader.Out && strings.Contains(string(f.Bytes), `"name":"get-sum"`) {
-				n++
-			}
-		}
-		return n
-	}
+	sums := func() int { return calls(sess, "everything", "get-sum") }
 	m = ui.SetArguments(m, `{"a": "2"}`)
 	m = press(m, "ctrl+s")
 	got := screen(m)
@@ -52,7 +44,7 @@ func TestInvokeEverything(t *testing.T) {
 			t.Errorf("refused arguments: the editor lacks %q:\n%s", want, got)
 		}
 	}
-	if n := calls(); n != 0 {
+	if n := sums(); n != 0 {
 		t.Fatalf("%d get-sum calls reached server-everything for arguments refused", n)
 	}
 
@@ -64,7 +56,7 @@ func TestInvokeEverything(t *testing.T) {
 	m, _ = m.Update(backspace)
 	m = press(m, "3", ".", "5")
 	m = send(t, m)
-	if got := screen(m); !strings.Contains(got, "The sum of 2 and 3.5 is 5.5") || calls() != 1 {
-		t.Errorf("get-sum from the form: %d calls, result pane:\n%s", calls(), got)
+	if got := screen(m); !strings.Contains(got, "The sum of 2 and 3.5 is 5.5") || sums() != 1 {
+		t.Errorf("get-sum from the form: %d calls, result pane:\n%s", sums(), got)
 	}
 }

@@ -31,16 +31,19 @@ func lastTrip(sess *loader.Session) string {
 	return last
 }
 
-// tripCalls counts the tools/call frames written to the asker for trip.
-func tripCalls(sess *loader.Session) int {
+// calls counts the tools/call frames written to server for tool.
+func calls(sess *loader.Session, server, tool string) int {
 	n := 0
-	for _, f := range sess.FrameLog("asker").Frames() {
-		if f.Dir == loader.Out && strings.Contains(string(f.Bytes), `"method":"tools/call"`) && strings.Contains(string(f.Bytes), `"name":"trip"`) {
+	for _, f := range sess.FrameLog(server).Frames() {
+		if f.Dir == loader.Out && strings.Contains(string(f.Bytes), `"method":"tools/call"`) && strings.Contains(string(f.Bytes), `"name":"`+tool+`"`) {
 			n++
 		}
 	}
 	return n
 }
+
+// tripCalls counts the calls of the asker's trip.
+func tripCalls(sess *loader.Session) int { return calls(sess, "asker", "trip") }
 
 // openTrip opens the argument editor on the asker's trip, its last row.
 func openTrip(t *testing.T, m tea.Model) tea.Model {
