@@ -27,7 +27,7 @@ func (f *Form) Hints() []Hint {
 	walk = func(fields []*Field, at string) {
 		for _, c := range fields {
 			p := at + "/" + escape(c.Name)
-			h := Hint{Pointer: p, Type: kindText[c.Kind], Required: c.Required, Description: c.Description}
+			h := Hint{Pointer: p, Type: c.Kind.String(), Required: c.Required, Description: c.Description}
 			for i, o := range c.Options {
 				choice := string(bytes.TrimSpace(o))
 				if c.Labels[i] != "" {
@@ -38,7 +38,7 @@ func (f *Form) Hints() []Hint {
 			switch c.Kind {
 			case Array:
 				it := (&Form{}).field("-", c.item, true, c.depth+1)
-				h.Type = "array of " + kindText[it.Kind]
+				h.Type = "array of " + it.Kind.String()
 				out = append(out, h)
 				if it.Kind == Object {
 					walk(it.Fields, p+"/-")
@@ -59,9 +59,26 @@ func (f *Form) Hints() []Hint {
 	return out
 }
 
-// kindText names a kind in a hint.
-var kindText = map[Kind]string{Text: "string", Number: "number", Integer: "integer", Bool: "boolean",
-	Enum: "enum", Object: "object", Array: "array", Raw: "JSON", Multi: "array"}
+// String names the JSON type a kind of field gives.
+func (k Kind) String() string {
+	switch k {
+	case Text:
+		return "string"
+	case Number:
+		return "number"
+	case Integer:
+		return "integer"
+	case Bool:
+		return "boolean"
+	case Enum:
+		return "enum"
+	case Object:
+		return "object"
+	case Array, Multi:
+		return "array"
+	}
+	return "JSON"
+}
 
 // Shown is an Enum's choice as text (its title and value), or "" for none.
 func (fd *Field) Shown() string {
