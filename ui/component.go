@@ -58,6 +58,8 @@ type env struct {
 	pins pinning
 	// spin is the spinner's current frame.
 	spin string
+	// hist is the calls made and the history view (history.go).
+	hist callHistory
 }
 
 func (e *env) activePolicy() model.Policy { return e.policies[e.policy] }

@@ -38,6 +38,13 @@ type KeyMap struct {
 	NextField, PrevField                  key.Binding
 	Toggle, Choose                        key.Binding
 
+	// The argument editor's (invoke.go): switch between the form and the
+	// JSON, move in the form, add and remove array items; the history
+	// (history.go): list the calls made, run the last one again.
+	Mode, FormNext, FormPrev key.Binding
+	AddItem, RemoveItem      key.Binding
+	History, Rerun           key.Binding
+
 	// Answer and Skip are the keys of the inputs asked before the
 	// servers start (inputs.go).
 	Answer, Skip key.Binding
@@ -92,6 +99,13 @@ func DefaultKeyMap() KeyMap {
 		PrevField:  key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab", "previous field")),
 		Toggle:     key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "toggle")),
 		Choose:     key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "choose")),
+		Mode:       key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "form/JSON")),
+		FormNext:   key.NewBinding(key.WithKeys("down"), key.WithHelp("↓/↑", "field")),
+		FormPrev:   key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous field")),
+		AddItem:    key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "add item")),
+		RemoveItem: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "remove item")),
+		History:    key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "call history")),
+		Rerun:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "re-run the last call")),
 		Answer:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "answer")),
 		Skip:       key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "skip the rest (their servers are not started)")),
 	}
