@@ -60,6 +60,12 @@ func run(args []string, stderr io.Writer) int {
 			return runCall(args[1:], os.Stdin, os.Stdout, stderr)
 		case "tap":
 			return runTap(args[1:], os.Stdin, os.Stdout, stderr)
+		case "login":
+			return runLogin(args[1:], os.Stdout, stderr)
+		case "logout":
+			return runLogout(args[1:], os.Stdout, stderr)
+		case "auth":
+			return runAuth(args[1:], os.Stdout, stderr)
 		}
 	}
 	fs := flag.NewFlagSet("mcplens", flag.ContinueOnError)
@@ -80,7 +86,10 @@ func run(args []string, stderr io.Writer) int {
 			"       mcplens --discover\n"+
 			"       mcplens check [CONFIG] [flags]   (mcplens check -h)\n"+
 			"       mcplens call [CONFIG] NAME [--args JSON|@FILE] [--policy P]\n"+
-			"       mcplens tap [--name LABEL] [--record FILE] -- CMD ARGS...   (mcplens tap -h)\n\n"+
+			"       mcplens tap [--name LABEL] [--record FILE] -- CMD ARGS...   (mcplens tap -h)\n"+
+			"       mcplens login CONFIG [SERVER] [--client-id ID [--client-secret S]]\n"+
+			"       mcplens logout CONFIG [SERVER|--all]\n"+
+			"       mcplens auth status CONFIG\n\n"+
 			"With no CONFIG, mcplens opens its built-in demo. When stdout is not a terminal,\n"+
 			"mcplens CONFIG prints the check report instead of opening the interface.\n\n")
 		fs.PrintDefaults()
