@@ -34,7 +34,11 @@ const (
 )
 
 func (s *stepper) RoundTrip(req *http.Request) (*http.Response, error) {
-	s.enter(stepOf(req), req.URL.String())
+	step := stepOf(req)
+	s.enter(step, req.URL.String())
+	if step == StepToken || step == StepRefresh {
+		req = public(req)
+	}
 	resp, err := s.next.RoundTrip(req)
 	if err != nil {
 		return nil, err
@@ -123,4 +127,34 @@ func requireS256(body []byte) error {
 		return fmt.Errorf("the authorization server does not advertise PKCE S256 (code_challenge_methods_supported: %s)", clip(strings.Join(m.Methods, ", ")))
 	}
 	return nil
+}
+
+// public sends the client ID of a client with no secret in the form, as
+// token_endpoint_auth_method "none" has it (RFC 6749 2.3.1), where
+// x/oauth2, told nothing better by the SDK, would send a Basic header with
+// an empty password.
+func public(req *http.Request) *http.Request {
+	id, secret, ok := req.BasicAuth()
+	if !ok || secret != "" || req.GetBody == nil {
+		return req
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return req
+	}
+	b, err := io.ReadAll(io.LimitReader(body, maxSaid))
+	body.Close()
+	q, perr := url.ParseQuery(string(b))
+	if err != nil || perr != nil {
+		return req
+	}
+	id, _ = url.QueryUnescape(id)
+	q.Set("client_id", id)
+	form := q.Encode()
+	out := req.Clone(req.Context())
+	out.Header.Del("Authorization")
+	out.Body = io.NopCloser(strings.NewReader(form))
+	out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(form)), nil }
+	out.ContentLength = int64(len(form))
+	return out
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -17,9 +16,9 @@ import (
 	"github.com/mcplens/mcplens/internal/safefile"
 )
 
-// storeMark opens every token file mcplens writes: safefile replaces only
-// a file that starts with it.
-const storeMark = `{"mcplens":"oauth tokens"`
+// storeMark is the "mcplens" member of every token file mcplens writes:
+// safefile replaces only a file that has it.
+const storeMark = "oauth tokens"
 
 // An Entry is what one login left: the token, and the client and token
 // endpoint that refresh it. It is keyed by the server's URL and the
@@ -108,11 +107,14 @@ func (s *Store) write(entries []*Entry) error {
 	if err := os.Chmod(dir, 0o700); err != nil {
 		return fmt.Errorf("keeping tokens: %w", err)
 	}
-	data, err := json.MarshalIndent(storeFile{Mark: "oauth tokens", Entries: entries}, "", "  ")
+	data, err := json.MarshalIndent(storeFile{Mark: storeMark, Entries: entries}, "", "  ")
 	if err != nil {
 		return err
 	}
-	mine := func(b []byte) bool { return strings.HasPrefix(string(b), storeMark) }
+	mine := func(b []byte) bool {
+		var f storeFile
+		return json.Unmarshal(b, &f) == nil && f.Mark == storeMark
+	}
 	if err := safefile.Write(s.path, append(data, '\n'), safefile.Options{Mine: mine, Perm: 0o600}); err != nil {
 		return fmt.Errorf("keeping tokens: %w", err)
 	}
