@@ -17,6 +17,7 @@ import (
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/oauth"
+	"github.com/mcplens/mcplens/ui"
 )
 
 // loginBudget bounds one login: the user has this long to finish in the
@@ -278,5 +279,21 @@ func loginFirst(ctx context.Context, cfg *config.Config, stderr io.Writer) {
 			fmt.Fprintf(stderr, "mcplens: %s: %v\n", model.Sanitize(spec.Label), err)
 		}
 		cancel()
+	}
+}
+
+// uiLogin is the login the interface's L runs: the URL is shown on screen
+// and the browser opened; stdout and stderr are the interface's.
+func uiLogin(cfg *config.Config) ui.Login {
+	return func(ctx context.Context, label string, show func(string)) error {
+		specs, err := remoteServers(cfg, []string{label})
+		if err != nil {
+			return err
+		}
+		store, err := tokenStore()
+		if err != nil {
+			return err
+		}
+		return oauth.Login(ctx, specs[0], oauth.Options{Store: store, Config: cfg.Path, Show: show})
 	}
 }

@@ -165,6 +165,7 @@ func run(args []string, stderr io.Writer) int {
 
 	m := ui.New(cfg.Path, cfg.Servers, session)
 	m.SetQuestions(questions)
+	m.SetLogin(uiLogin(cfg))
 	m.SetConfigFindings(cfg.Findings)
 	m.SetPolicy(*policy)
 	m.SetClient(who.label())

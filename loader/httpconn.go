@@ -161,7 +161,20 @@ func httpHint(err error) string {
 	case errors.Is(err, transport.ErrLegacySSEServer):
 		return " (the server refused initialize over streamable HTTP; it may speak the older SSE transport: try type sse)"
 	case errors.As(err, &auth):
-		return " (the server wants authorization, and the config's Authorization header was refused)"
+		return " (the server wants authorization: log in with mcplens login CONFIG SERVER, or give a token in the config's headers)"
 	}
 	return ""
+}
+
+// Retry connects to the server of the label again, with the handshake it
+// was connected with: after a login, the server that asked for one. It
+// reports whether it did (not for an unknown label, nor after Close).
+func (s *Session) Retry(label string) bool {
+	s.mu.RLock()
+	c := s.byName[label]
+	s.mu.RUnlock()
+	if c == nil {
+		return false
+	}
+	return s.reconnect(label, c.hs, true)
 }

@@ -157,6 +157,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.result = newCallView(msg)
 		m.pane = paneResult
 		return next
+	case loginMsg:
+		return m.loginNews(msg)
 	case logLevelMsg:
 		return m.logs.Update(msg)
 	case callProgressMsg:

@@ -23,6 +23,8 @@ type surface struct {
 	// before (relist.go).
 	relists []relisting
 	lines   []line
+	// logins are the logins L started, by server label (login.go).
+	logins map[string]*loginState
 	// rows indexes the selectable lines (tool rows) in lines.
 	rows []int
 
@@ -133,6 +135,9 @@ func (s *surface) layout() {
 		}
 		r := s.results[i]
 		switch {
+		case s.a.Servers[i].Status == live.NeedsLogin:
+			s.lines = append(s.lines, line{kind: lineError, server: i, text: sv.Err})
+			s.loginLines(i)
 		case s.a.Servers[i].Status == live.Failed:
 			s.lines = append(s.lines, line{kind: lineError, server: i, text: sv.Err})
 			for _, t := range tail(sv.Stderr, 4) {
