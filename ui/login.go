@@ -66,8 +66,8 @@ func (e *env) startLogin(at ref, selected bool) tea.Cmd {
 	for k := range n {
 		i := (start + k) % n
 		label := s.label(i)
-		if st := s.logins[label]; s.a.Servers[i].Status != live.NeedsLogin || (st != nil && !st.done) {
-			continue
+		if st := s.logins[label]; s.a.Servers[i].Status != live.NeedsLogin || (st != nil && st.err == "") {
+			continue // running, or done and connecting again
 		}
 		if s.logins == nil {
 			s.logins = map[string]*loginState{}
@@ -146,7 +146,7 @@ func (s *surface) loginLines(i int) {
 		u := model.Sanitize(st.url)
 		for len(u) > 0 {
 			n := min(urlChunk, len(u))
-			s.lines = append(s.lines, line{kind: lineNote, server: i, text: "  " + u[:n]})
+			s.lines = append(s.lines, line{kind: lineURL, server: i, text: u[:n]})
 			u = u[n:]
 		}
 	}

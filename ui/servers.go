@@ -109,6 +109,8 @@ func (v *serversView) lineView(l line, cols columns, selected bool) string {
 		return truncate("  "+s.ErrorText.Render(e.c.text(l.text)), v.width, "…")
 	case lineNote:
 		return truncate("  "+s.Muted.Render(e.c.text(l.text)), v.width, "…")
+	case lineURL:
+		return truncate("    "+s.Muted.Render(model.Sanitize(l.text)), v.width, "…")
 	}
 	return ""
 }

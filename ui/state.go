@@ -60,6 +60,7 @@ const (
 	lineNote
 	lineError
 	lineBlank
+	lineURL // a login's URL: sanitized, not masked, so it can be copied (login.go)
 )
 
 // A line is one line of the servers view, kept as structure so that only
@@ -84,6 +85,9 @@ func (s *surface) apply(ev loader.Event) bool {
 	}
 	if i, ok := s.snap.Index(ev.Server); ok {
 		s.relisted(i)
+	}
+	if ev.State == loader.Connecting {
+		delete(s.logins, ev.Server) // a login's news ends when the server connects again
 	}
 	s.invalidate()
 	return true
