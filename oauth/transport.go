@@ -59,11 +59,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // send sends req with the token, when there is one.
 func (t *Transport) send(req *http.Request) (*http.Response, error) {
-	tok, err := t.token(req.Context())
-	if err != nil {
-		return nil, err
-	}
-	if tok != nil {
+	if tok := t.token(req.Context()); tok != nil {
 		req = req.Clone(req.Context())
 		tok.SetAuthHeader(req)
 	}
@@ -71,17 +67,19 @@ func (t *Transport) send(req *http.Request) (*http.Response, error) {
 }
 
 // token is the stored token, refreshed when it expired; nil when none is
-// usable (why says why).
-func (t *Transport) token(ctx context.Context) (*oauth2.Token, error) {
+// usable (why says why: the server's 401 says what follows).
+func (t *Transport) token(ctx context.Context) *oauth2.Token {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.src == nil {
 		e, err := t.opts.Store.Get(t.spec.URL, ClientKey(t.spec))
 		if err != nil {
-			return nil, err
+			// A server that wants no token must not fail for the file.
+			t.why = err.Error()
+			return nil
 		}
 		if e == nil || e.Token == nil {
-			return nil, nil
+			return nil
 		}
 		steps := &stepper{next: t.opts.transport()}
 		rctx := context.WithValue(context.WithoutCancel(ctx), oauth2.HTTPClient, &http.Client{Transport: steps})
@@ -90,9 +88,9 @@ func (t *Transport) token(ctx context.Context) (*oauth2.Token, error) {
 	tok, err := t.src.Token()
 	if err != nil {
 		t.why = err.Error()
-		return nil, nil // the server's 401 says what follows
+		return nil
 	}
-	return tok, nil
+	return tok
 }
 
 // needsLogin is the error of a server that refused with no login allowed.
