@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -88,8 +87,12 @@ type token struct {
 	scopes  []string
 }
 
-// Start runs the servers until the test ends.
-func Start(t testing.TB, cfg Config) *Server {
+// A Cleaner is told what to close when it ends: a test (testing.TB), or
+// a process that serves until it exits.
+type Cleaner interface{ Cleanup(func()) }
+
+// Start runs the servers until t ends.
+func Start(t Cleaner, cfg Config) *Server {
 	s := &Server{cfg: cfg, clients: map[string]client{}, codes: map[string]grant{}, access: map[string]token{}, refresh: map[string]grant{}}
 	for id, secret := range cfg.Clients {
 		method := "none"
