@@ -24,25 +24,6 @@ func (b retryBackend) Retry(label string) bool {
 	return true
 }
 
-// run runs cmd and what it batches, returning the messages.
-func run(cmd tea.Cmd) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	switch msg := cmd().(type) {
-	case tea.BatchMsg:
-		var out []tea.Msg
-		for _, c := range msg {
-			out = append(out, run(c)...)
-		}
-		return out
-	case nil:
-		return nil
-	default:
-		return []tea.Msg{msg}
-	}
-}
-
 // TestLoginKey: a server needing login says so; L logs it in while the
 // other server's rows stay; the URL is shown whole; once the browser came
 // back the server connects again; a failed login says why.
@@ -71,7 +52,7 @@ func TestLoginKey(t *testing.T) {
 	}
 
 	m, cmd := m.Update(ui.KeyPress("L"))
-	msgs := run(cmd)
+	msgs := runAll(cmd)
 	if len(msgs) != 1 {
 		t.Fatalf("L: %d messages, want the URL", len(msgs))
 	}
@@ -82,7 +63,7 @@ func TestLoginKey(t *testing.T) {
 		t.Fatalf("the URL is not shown whole, or the footer or the other server lost:\n%s", s)
 	}
 	back <- nil
-	for _, msg := range run(cmd) {
+	for _, msg := range runAll(cmd) {
 		m, _ = m.Update(msg)
 	}
 	if len(retried) != 1 || retried[0] != "remote" || !strings.Contains(screen(m), "logged in; connecting") {
@@ -91,7 +72,7 @@ func TestLoginKey(t *testing.T) {
 
 	m, cmd = m.Update(ui.KeyPress("L")) // the next server needing login
 	back <- errors.New("oauth token at https://as.example/token failed: invalid_grant")
-	for _, msg := range run(cmd) {
+	for _, msg := range runAll(cmd) {
 		m, _ = m.Update(msg)
 	}
 	if s := screen(m); !strings.Contains(s, "login failed: oauth token at https://as.example/token failed: invalid_grant") {
