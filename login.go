@@ -123,11 +123,13 @@ func runLogin(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// withoutToken are the specs with no stored token.
+// withoutToken are the specs with no usable stored token: none, or one
+// expired that cannot be refreshed.
 func withoutToken(store *oauth.Store, specs []config.ServerSpec) []config.ServerSpec {
 	var out []config.ServerSpec
 	for _, s := range specs {
-		if e, err := store.Get(s.URL, oauth.ClientKey(s)); err != nil || e == nil {
+		e, err := store.Get(s.URL, oauth.ClientKey(s))
+		if err != nil || e == nil || e.Token == nil || !e.Token.Valid() && e.Token.RefreshToken == "" {
 			out = append(out, s)
 		}
 	}
