@@ -117,7 +117,6 @@ func Login(ctx context.Context, spec config.ServerSpec, o Options) error {
 			pre.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: secret}
 		}
 		hc.PreregisteredClient = pre
-		entry.Registration = "pre-registered"
 	}
 	if o.ClientMetadataURL != "" {
 		hc.ClientIDMetadataDocumentConfig = &auth.ClientIDMetadataDocumentConfig{URL: o.ClientMetadataURL}
@@ -138,7 +137,7 @@ func Login(ctx context.Context, spec config.ServerSpec, o Options) error {
 		return fmt.Errorf("server %q: %w", spec.Label, err)
 	}
 
-	req, resp, err := challenge(ctx, spec, client)
+	req, resp, err := challenge(ctx, spec, steps.next)
 	if err != nil {
 		return err
 	}
@@ -149,14 +148,14 @@ func Login(ctx context.Context, spec config.ServerSpec, o Options) error {
 		return fmt.Errorf("server %q: the authorization server granted no token", spec.Label)
 	}
 	switch {
-	case entry.Registration != "":
 	case o.ClientMetadataURL != "" && entry.ClientID == o.ClientMetadataURL:
 		entry.Registration = "metadata document"
+	case id != "" && entry.ClientID == id && cfg.ClientID == "":
+		entry.Registration = "pre-registered (flags)"
+	case id != "" && entry.ClientID == id:
+		entry.Registration = "pre-registered"
 	default:
 		entry.Registration = "dynamic"
-	}
-	if entry.Registration == "pre-registered" && cfg.ClientID == "" {
-		entry.Registration = "pre-registered (flags)"
 	}
 	return o.Store.Put(entry)
 }
@@ -165,7 +164,7 @@ func Login(ctx context.Context, spec config.ServerSpec, o Options) error {
 // that needs authorization refuses with its WWW-Authenticate challenge. A
 // server that does not refuse is logged in to all the same, its
 // authorization server discovered from the well-known paths.
-func challenge(ctx context.Context, spec config.ServerSpec, client *http.Client) (*http.Request, *http.Response, error) {
+func challenge(ctx context.Context, spec config.ServerSpec, rt http.RoundTripper) (*http.Request, *http.Response, error) {
 	const initialize = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcplens","version":"login"}}}`
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, spec.URL, strings.NewReader(initialize))
 	if err != nil {
@@ -176,7 +175,7 @@ func challenge(ctx context.Context, spec config.ServerSpec, client *http.Client)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := client.Transport.(*stepper).next.RoundTrip(req)
+	resp, err := rt.RoundTrip(req)
 	if err != nil {
 		return nil, nil, &StepError{Step: StepDiscovery, URL: spec.URL, Err: err}
 	}
