@@ -260,3 +260,33 @@ func TestTokenFilePermissions(t *testing.T) {
 		t.Errorf("Delete(all) = %d, %v; want 1", n, err)
 	}
 }
+
+// The 2025-03-26 path: no protected resource metadata, the authorization
+// server at the MCP server's origin, with its metadata or with none (the
+// default endpoints).
+func TestLegacyServer(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  oauthtest.Config
+	}{
+		{"metadata at the origin", oauthtest.Config{Legacy: true}},
+		{"default endpoints", oauthtest.Config{Legacy: true, NoMetadata: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			as := oauthtest.Start(t, tc.cfg)
+			store := newStore(t)
+			s := spec(as, nil)
+			if err := login(t, s, oauth.Options{Store: store}); err != nil {
+				log, _, _, _, _ := as.Snapshot()
+				t.Fatalf("Login: %v\nserver log: %q", err, log)
+			}
+			e, _ := store.Get(as.MCPURL, "")
+			if e == nil || e.TokenURL != as.RS.URL+"/token" {
+				t.Fatalf("entry = %+v; want the token endpoint at the server's origin", e)
+			}
+			if ev, _ := connect(t, s, store); ev.State != loader.Ready {
+				t.Fatalf("connect: %v %q", ev.State, ev.Err)
+			}
+		})
+	}
+}

@@ -39,6 +39,11 @@ type Config struct {
 	AuthMethods []string
 	// WrongIss sends another issuer in the authorization response.
 	WrongIss bool
+	// Legacy is a 2025-03-26 server: no protected resource metadata, the
+	// authorization server at the MCP server's origin; NoMetadata leaves
+	// out its metadata too (the client falls back to /authorize, /token
+	// and /register there).
+	Legacy, NoMetadata bool
 	// TokenLifetime is how long an access token lives (default an hour).
 	TokenLifetime time.Duration
 	// Scopes are scopes_supported; MethodScopes are the scope each
@@ -108,10 +113,7 @@ func Start(t Cleaner, cfg Config) *Server {
 		s.cfg.TokenLifetime = time.Hour
 	}
 	as := http.NewServeMux()
-	as.HandleFunc("GET /.well-known/oauth-authorization-server", s.metadata)
-	as.HandleFunc("POST /register", s.register)
-	as.HandleFunc("GET /authorize", s.authorize)
-	as.HandleFunc("POST /token", s.token)
+	s.serveAS(as)
 	s.AS = httptest.NewServer(as)
 	t.Cleanup(s.AS.Close)
 
@@ -121,12 +123,35 @@ func Start(t Cleaner, cfg Config) *Server {
 			return mcp.NewToolResultText("authorized"), nil
 		})
 	rs := http.NewServeMux()
-	rs.HandleFunc("GET /.well-known/oauth-protected-resource/mcp", s.resourceMetadata)
+	if cfg.Legacy {
+		s.serveAS(rs)
+	} else {
+		rs.HandleFunc("GET /.well-known/oauth-protected-resource/mcp", s.resourceMetadata)
+	}
 	rs.Handle("/mcp", s.guard(server.NewStreamableHTTPServer(mcpSrv)))
 	s.RS = httptest.NewServer(rs)
 	t.Cleanup(s.RS.Close)
 	s.MCPURL = s.RS.URL + "/mcp"
 	return s
+}
+
+// serveAS serves the authorization server's endpoints on mux.
+func (s *Server) serveAS(mux *http.ServeMux) {
+	if !s.cfg.NoMetadata {
+		mux.HandleFunc("GET /.well-known/oauth-authorization-server", s.metadata)
+	}
+	mux.HandleFunc("POST /register", s.register)
+	mux.HandleFunc("GET /authorize", s.authorize)
+	mux.HandleFunc("POST /token", s.token)
+}
+
+// issuer is the authorization server's identifier: its own server, or the
+// MCP server's origin for a legacy one.
+func (s *Server) issuer() string {
+	if s.cfg.Legacy {
+		return s.RS.URL
+	}
+	return s.AS.URL
 }
 
 func (s *Server) logf(format string, args ...any) {
@@ -150,16 +175,16 @@ func (s *Server) oauthError(w http.ResponseWriter, status int, code, desc string
 func (s *Server) resourceMetadata(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, 200, map[string]any{
 		"resource":              s.MCPURL,
-		"authorization_servers": []string{s.AS.URL},
+		"authorization_servers": []string{s.issuer()},
 		"scopes_supported":      s.cfg.Scopes,
 	})
 }
 
 func (s *Server) metadata(w http.ResponseWriter, r *http.Request) {
 	m := map[string]any{
-		"issuer":                                         s.AS.URL,
-		"authorization_endpoint":                         s.AS.URL + "/authorize",
-		"token_endpoint":                                 s.AS.URL + "/token",
+		"issuer":                                         s.issuer(),
+		"authorization_endpoint":                         s.issuer() + "/authorize",
+		"token_endpoint":                                 s.issuer() + "/token",
 		"response_types_supported":                       []string{"code"},
 		"grant_types_supported":                          []string{"authorization_code", "refresh_token"},
 		"token_endpoint_auth_methods_supported":          s.cfg.AuthMethods,
@@ -173,7 +198,7 @@ func (s *Server) metadata(w http.ResponseWriter, r *http.Request) {
 		m["code_challenge_methods_supported"] = []string{"S256"}
 	}
 	if !s.cfg.NoRegistration {
-		m["registration_endpoint"] = s.AS.URL + "/register"
+		m["registration_endpoint"] = s.issuer() + "/register"
 	}
 	if len(s.cfg.Scopes) > 0 {
 		m["scopes_supported"] = s.cfg.Scopes
@@ -224,18 +249,20 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	}
 	back, _ := url.Parse(q.Get("redirect_uri"))
 	answer := url.Values{"state": {q.Get("state")}}
-	iss := s.AS.URL
+	iss := s.issuer()
 	if s.cfg.WrongIss {
 		iss = "https://attacker.example"
 	}
-	answer.Set("iss", iss)
+	if !s.cfg.NoMetadata { // iss is sent when the metadata says it will be
+		answer.Set("iss", iss)
+	}
 	switch {
 	case q.Get("response_type") != "code":
 		answer.Set("error", "unsupported_response_type")
 	case q.Get("code_challenge_method") != "S256" || q.Get("code_challenge") == "":
 		answer.Set("error", "invalid_request")
 		answer.Set("error_description", "PKCE S256 required")
-	case q.Get("resource") != s.MCPURL:
+	case q.Get("resource") != s.MCPURL && !s.cfg.Legacy: // a 2025-03-26 client may name the server itself
 		answer.Set("error", "invalid_target")
 		answer.Set("error_description", "resource must be "+s.MCPURL)
 	default:
@@ -324,6 +351,9 @@ func (s *Server) issue(r *http.Request) (int, map[string]any) {
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		challenge := fmt.Sprintf(`Bearer resource_metadata="%s/.well-known/oauth-protected-resource/mcp"`, s.RS.URL)
+		if s.cfg.Legacy {
+			challenge = `Bearer realm="mcp"`
+		}
 		bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		s.mu.Lock()
 		tok, live := s.access[bearer]
