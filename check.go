@@ -33,6 +33,7 @@ const (
 type checkOptions struct {
 	// limits bound what is read from each server and the config.
 	limits     loader.Limits
+	login      bool // log in first to the remote servers with no token (a browser opens)
 	policy     string
 	providers  string
 	format     string
@@ -82,6 +83,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fset.BoolVar(&o.updateLock, "update-lock", false, "write what the servers advertise now to the --lock file")
 	fset.BoolVar(&o.force, "force", false, "with --update-lock: replace a --lock path that is a symbolic link (the link, never its target) or a file that is not an mcplens lock")
 	fset.DurationVar(&o.timeout, "timeout", 0, "bound on each server's connect (default: the config's own, else 20s)")
+	fset.BoolVar(&o.login, "login", false, "log in first to each remote server with no OAuth token (opens a browser); without it a server needing login is a needs-login warning")
 	fset.Var(&o.limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
 	fset.StringVar(&o.configFormat, "config-format", "", "read PATH as this client's format (default: detected): "+formatNames())
 	o.who.register(fset)
@@ -186,6 +188,9 @@ func check(cfg *config.Config, o checkOptions, stdout, stderr io.Writer) int {
 
 	sigCtx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	if o.login {
+		loginFirst(sigCtx, cfg, stderr)
+	}
 	conns := o.connections()
 	var handshakes []model.Handshake
 	for _, c := range conns {

@@ -63,6 +63,12 @@ func run(args []string, stderr io.Writer) int {
 			return runTap(args[1:], os.Stdin, os.Stdout, stderr)
 		case "diff":
 			return runDiff(args[1:], os.Stdout, stderr)
+		case "login":
+			return runLogin(args[1:], os.Stdout, stderr)
+		case "logout":
+			return runLogout(args[1:], os.Stdout, stderr)
+		case "auth":
+			return runAuth(args[1:], os.Stdout, stderr)
 		}
 	}
 	fs := flag.NewFlagSet("mcplens", flag.ContinueOnError)
@@ -85,7 +91,10 @@ func run(args []string, stderr io.Writer) int {
 			"       mcplens check [CONFIG] [flags]   (mcplens check -h)\n"+
 			"       mcplens call [CONFIG] NAME [--args JSON|@FILE] [--policy P]\n"+
 			"       mcplens diff A B [flags]   (mcplens diff -h)\n"+
-			"       mcplens tap [--name LABEL] [--record FILE] -- CMD ARGS...   (mcplens tap -h)\n\n"+
+			"       mcplens tap [--name LABEL] [--record FILE] -- CMD ARGS...   (mcplens tap -h)\n"+
+			"       mcplens login CONFIG [SERVER] [--client-id ID [--client-secret S]]\n"+
+			"       mcplens logout CONFIG [SERVER|--all]\n"+
+			"       mcplens auth status CONFIG\n\n"+
 			"With no CONFIG, mcplens opens its built-in demo. When stdout is not a terminal,\n"+
 			"mcplens CONFIG prints the check report instead of opening the interface.\n\n")
 		fs.PrintDefaults()
@@ -169,6 +178,7 @@ func run(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcplens: %v\n", err)
 		return 2
 	}
+	m.SetLogin(uiLogin(cfg))
 	m.SetConfigFindings(cfg.Findings)
 	m.SetPolicy(*policy)
 	m.SetClient(who.label())

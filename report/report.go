@@ -93,7 +93,7 @@ func buildServer(a *surface.Assessment, si int) Server {
 	}
 	res := v.Result
 	switch {
-	case v.Status == surface.Failed:
+	case v.Status == surface.Failed || v.Status == surface.NeedsLogin:
 		// A failure can quote the config, and a server's stderr can echo
 		// its credentials: both are masked.
 		s.Error, s.Stderr = red.Text(st.Err), red.Text(st.Stderr)

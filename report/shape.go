@@ -69,7 +69,8 @@ type Server struct {
 	Line int `json:"-"`
 	Col  int `json:"-"`
 	// Status is "ok", "incomplete" (a tool it advertised has no route, or
-	// the policy failed it), "failed" (no connection or listing),
+	// the policy failed it), "failed" (no connection or listing), "needs
+	// login" (a remote server waiting for an OAuth login; Error says how),
 	// "connecting" or "closed".
 	Status string `json:"status"`
 	// Error is why the server failed, or why the policy failed it.

@@ -159,6 +159,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(next, m.recordCall(msg))
 	case historyWrittenMsg:
 		m.historyWritten(msg)
+	case loginMsg:
+		return m.loginNews(msg)
 	case logLevelMsg:
 		return m.logs.Update(msg)
 	case callProgressMsg:

@@ -47,6 +47,7 @@ type env struct {
 	// nobody is asked.
 	questions *Questions
 	backend   Backend
+	login     Login // runs an OAuth login (login.go); nil: L does nothing
 
 	surface  *surface
 	policies []model.Policy

@@ -21,6 +21,7 @@ type KeyMap struct {
 	WireServer key.Binding
 	Logs       key.Binding
 	LogLevel   key.Binding
+	Login      key.Binding
 	Help       key.Binding
 	Quit       key.Binding
 	Report     key.Binding
@@ -80,7 +81,8 @@ func DefaultKeyMap() KeyMap {
 		Wire:       key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wire pane")),
 		WireServer: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "wire: next server")),
 		Logs:       key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "log pane")),
-		LogLevel:   key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "log: next level")),
+		LogLevel:   key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "log: next level")),
+		Login:      key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "log in")),
 		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Report:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "write report ("+ReportFile+")")),

@@ -48,6 +48,9 @@ type ServerSpec struct {
 	Cwd       string   // the child's working directory; "" means mcplens's
 	URL       string   // for http and sse
 	Headers   []Header // for http and sse, in file order
+	// OAuth is the config's OAuth client for the server (its "oauth" or
+	// "auth" object), nil when it has none.
+	OAuth *OAuth
 	// Timeout is the config's own bound on connecting; 0 means none given.
 	Timeout time.Duration
 	// IncludeTools, when not empty, are the only tools the client keeps;
