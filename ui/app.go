@@ -42,6 +42,9 @@ type Model struct {
 	logs    logView
 	invoke  *invoke
 	result  *callView
+	results lastResults // the last result of each row invoked (result.go)
+	reader  *reader     // what is read in full, if anything (reader.go)
+	note    string      // what y or o did (copy.go)
 	calling *pendingCall // the call on its way, if any (calling.go)
 	ask     *asking      // the question a server asks, if any (askview.go)
 	help    help.Model
@@ -154,9 +157,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			next = m.answer(loader.Reply{}) // the call ended: nobody waits for the answer
 		}
 		m.calling = nil
-		m.result = newCallView(msg)
+		m.result = m.newCallView(msg)
+		m.remember(m.result)
 		m.pane = paneResult
 		return next
+	case copiedMsg:
+		m.setNote(msg.note())
+	case savedMsg:
+		m.setNote(msg.note())
 	case logLevelMsg:
 		return m.logs.Update(msg)
 	case callProgressMsg:
@@ -206,6 +214,7 @@ func (m *Model) handleEvents(evs ...loader.Event) {
 // handleKey takes the global keys, and hands the others to what has focus.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.keys
+	m.note = ""
 	switch {
 	case m.ask != nil:
 		cmd, reply := m.ask.Update(msg)
@@ -215,6 +224,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	case m.invoke != nil:
 		return m.updateInvoke(msg)
+	case m.reader != nil:
+		return m.updateReader(msg)
 	case m.pins.confirming:
 		return m.confirmReport(msg)
 	case m.full:
@@ -261,6 +272,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case m.pane == paneWire && m.wire.takes(msg):
 		return m.wire.Update(msg)
+	case m.readerKey(msg):
+		return m.openReader(msg)
 	case key.Matches(msg, k.Logs):
 		m.toggleLogs()
 	case m.pane == paneLog && m.logs.takes(msg):
@@ -312,6 +325,8 @@ func (m *Model) focus() component {
 	switch {
 	case m.invoke != nil:
 		return m.invoke
+	case m.reader != nil:
+		return m.reader
 	case m.pane == paneWire:
 		return &m.wire
 	case m.pane == paneLog:
@@ -334,14 +349,20 @@ func (m *Model) layout() {
 	if m.invoke != nil {
 		m.invoke.SetSize(m.c.width, m.c.height)
 	}
+	if m.reader != nil {
+		m.reader.SetSize(m.c.width, max(3, m.c.height-3))
+	}
 }
 
 // View draws the whole screen.
 func (m Model) View() tea.View {
 	var body string
-	if m.full {
+	switch {
+	case m.full:
 		body = m.fullHelpView()
-	} else {
+	case m.reader != nil:
+		body = joinLeft(m.headerView(), m.reader.View())
+	default:
 		body = joinLeft(m.headerView(), m.listing(m.view).View(), m.paneView())
 	}
 	body = joinLeft(body, m.footerView())

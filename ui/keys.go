@@ -38,6 +38,9 @@ type KeyMap struct {
 	NextField, PrevField                  key.Binding
 	Toggle, Choose                        key.Binding
 
+	// Reader is the keys of the reader and of what opens it (reader.go).
+	Reader ReaderKeys
+
 	// Answer and Skip are the keys of the inputs asked before the
 	// servers start (inputs.go).
 	Answer, Skip key.Binding
@@ -93,6 +96,7 @@ func DefaultKeyMap() KeyMap {
 		Toggle:     key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "toggle")),
 		Choose:     key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "choose")),
 		Answer:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "answer")),
+		Reader:     defaultReaderKeys(),
 		Skip:       key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "skip the rest (their servers are not started)")),
 	}
 }
