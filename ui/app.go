@@ -42,15 +42,19 @@ type Model struct {
 	logs    logView
 	invoke  *invoke
 	result  *callView
-	results lastResults // the last result of each row invoked (result.go)
-	reader  *reader     // what is read in full, if anything (reader.go)
-	note    string      // what y or o did (copy.go)
 	calling *pendingCall // the call on its way, if any (calling.go)
 	ask     *asking      // the question a server asks, if any (askview.go)
 	help    help.Model
 	// full is set while the help screen is shown.
 	full    bool
 	spinner spinner.Model
+
+	// results keeps the last result of each row invoked (result.go);
+	// reader is what is read in full, if anything (reader.go); note
+	// says what y or o did (copy.go).
+	results lastResults
+	reader  *reader
+	note    string
 }
 
 // New returns the interface for the servers of cfg, fed by backend. title
