@@ -165,6 +165,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.remember(m.result)
 		m.pane = paneResult
 		return next
+	case readMsg:
+		m.reader = msg.r
 	case copiedMsg:
 		m.setNote(msg.note())
 	case savedMsg:
@@ -230,6 +232,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.updateInvoke(msg)
 	case m.reader != nil:
 		return m.updateReader(msg)
+	case m.pane == paneWire && m.wire.typing:
+		return m.wire.Update(msg)
 	case m.pins.confirming:
 		return m.confirmReport(msg)
 	case m.full:
