@@ -96,6 +96,7 @@ func (r *reader) SetSize(width, height int) {
 	r.width, r.height = width, height
 	r.vp.SetWidth(width)
 	r.vp.SetHeight(max(1, height-2))
+	r.input.SetWidth(max(1, width-2))
 	r.styled, r.plain = wrapLines(r.draw(), width)
 	r.find()
 	r.show()
@@ -301,7 +302,7 @@ func (r *reader) ShortHelp() []key.Binding {
 	if r.typing {
 		return []key.Binding{k.Reader.Done, k.Cancel}
 	}
-	keys := []key.Binding{k.Down, k.PageDown, k.Bottom, k.Reader.Search}
+	keys := []key.Binding{k.Down, k.Bottom, k.Reader.Search}
 	if r.query != "" {
 		keys = append(keys, k.Reader.Next)
 	}

@@ -55,7 +55,10 @@ func newWireView(e *env, specs []config.ServerSpec) wireView {
 	return w
 }
 
-func (w *wireView) SetSize(width, height int) { w.width, w.height = width, height }
+func (w *wireView) SetSize(width, height int) {
+	w.width, w.height = width, height
+	w.filter.SetWidth(max(1, width-2))
+}
 
 // refresh takes a fresh snapshot of the servers' frames, and merges the
 // frames shown once for all of them.
