@@ -26,8 +26,8 @@ func (m *Model) openReader(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, rk.Copy):
 		if m.pane == paneResult && m.result != nil && m.calling == nil {
-			r := m.result.reader(m.env)
-			return copyText(m.c, r.clipName, r.clip)
+			name, text := m.result.clip()
+			return copyText(m.c, name, text)
 		}
 		if name, ok := m.selectedName(); ok {
 			return copyText(m.c, "the registered name "+name, name)

@@ -20,11 +20,14 @@ type callView struct {
 	at  time.Time
 	// findings are the result's output-schema findings (surface).
 	findings []live.Finding
-	// drawn caches the lines and saves for the styles drawn with.
+	// drawn caches the lines and saves for the styles drawn with, and
+	// the lines wrapped to the width last drawn at.
 	drawn struct {
-		paint *painters
-		lines []string
-		saves []saveable
+		paint   *painters
+		lines   []string
+		saves   []saveable
+		width   int
+		wrapped []string
 	}
 }
 
@@ -43,7 +46,7 @@ func (m *Model) newCallView(msg callDoneMsg) *callView {
 // lines draws the whole result, unwrapped, and the items o can save.
 func (v *callView) lines(c common) ([]string, []saveable) {
 	if p := c.styles.painters(); v.drawn.lines == nil || v.drawn.paint != p {
-		v.drawn.paint = p
+		v.drawn.paint, v.drawn.wrapped = p, nil
 		v.drawn.lines, v.drawn.saves = v.draw(c)
 	}
 	return v.drawn.lines, v.drawn.saves
@@ -102,7 +105,11 @@ func (v *callView) draw(c common) ([]string, []saveable) {
 // the rest.
 func (v *callView) view(c common, height int, box func(string, []string, int) string) string {
 	lines, _ := v.lines(c)
-	wrapped, _ := wrapLines(lines, c.width)
+	if v.drawn.wrapped == nil || v.drawn.width != c.width {
+		v.drawn.wrapped, _ = wrapLines(lines, c.width)
+		v.drawn.width = c.width
+	}
+	wrapped := v.drawn.wrapped
 	if body := height - 1; len(wrapped) > body && body > 0 {
 		more := len(wrapped) - body + 1
 		wrapped = append(wrapped[:body-1:body-1], c.styles.Muted.Render(fmt.Sprintf("… %d more lines: %s reads the whole result",
@@ -120,11 +127,17 @@ func (v *callView) reader(e *env) *reader {
 	})
 	_, r.saves = v.lines(e.c)
 	r.saveName = v.msg.route.Wire
-	r.clip, r.clipName = string(v.msg.result.Result), "the result"
-	if r.clip == "" {
-		r.clip = string(v.msg.result.Response)
-	}
+	r.clipName, r.clip = v.clip()
 	return r
+}
+
+// clip is what y copies of the result: the result object as sent, or the
+// response when there is none.
+func (v *callView) clip() (name, text string) {
+	if len(v.msg.result.Result) > 0 {
+		return "the result", string(v.msg.result.Result)
+	}
+	return "the response", string(v.msg.result.Response)
 }
 
 // summary is one line on the result: when, how it ended, how long it took.
