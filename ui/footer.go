@@ -22,6 +22,9 @@ func (m *Model) fullHelp() [][]key.Binding {
 	k := m.c.keys
 	groups := m.focus().FullHelp()
 	last := len(groups) - 1
+	if m.reader == nil {
+		groups[last] = append(groups[last], k.Reader.Read, k.Reader.Copy, k.Reader.LastResult)
+	}
 	groups[last] = append(groups[last], k.Help, k.Quit)
 	return groups
 }
