@@ -18,27 +18,38 @@ import (
 	"github.com/mcplens/mcplens/ui"
 )
 
-// readerSession builds testdata/servers/reader and opens a config of that
-// one server, as `reader`.
-func readerSession(t *testing.T) (*config.Config, *loader.Session) {
-	t.Helper()
+// TestReader runs the reader's tests against testdata/servers/reader,
+// built once for all of them.
+func TestReader(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "reader")
 	cmd := exec.Command("go", "build", "-o", bin, "./testdata/servers/reader")
 	cmd.Dir = ".."
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./testdata/servers/reader: %v\n%s", err, out)
 	}
+	for _, tt := range []struct {
+		name string
+		test func(*testing.T, string)
+	}{
+		{"result", testResultReader},
+		{"resize", testResultReaderResize},
+		{"frame", testFrameReader},
+		{"detail", testDetailReader},
+		{"content", testResultContent},
+		{"last result", testLastResultReachable},
+		{"help", testReaderHelp},
+	} {
+		t.Run(tt.name, func(t *testing.T) { tt.test(t, bin) })
+	}
+}
+
+// readerModel is the interface on a config of the reader server bin
+// alone, at width × height, its server settled.
+func readerModel(t *testing.T, bin string, width, height int) tea.Model {
+	t.Helper()
 	cfg := &config.Config{Servers: []config.ServerSpec{{Label: "reader", Command: bin}}}
 	sess := loader.Open(cfg, loader.Options{Timeout: 20 * time.Second})
 	t.Cleanup(func() { sess.Close() })
-	return cfg, sess
-}
-
-// readerModel is the interface on the reader server at width × height,
-// its servers settled.
-func readerModel(t *testing.T, width, height int) tea.Model {
-	t.Helper()
-	cfg, sess := readerSession(t)
 	var m tea.Model = ui.New("reader config", cfg.Servers, sess)
 	m, _ = m.Update(tea.WindowSizeMsg{Width: width, Height: height})
 	return settle(t, m, cfg, sess)
@@ -88,10 +99,10 @@ func fits(t *testing.T, got string, width int) {
 
 var sizes = []struct{ w, h int }{{80, 24}, {120, 40}, {200, 60}}
 
-// TestResultReader invokes a tool answering 300 lines of text, reads the
+// testResultReader invokes a tool answering 300 lines of text, reads the
 // result in the reader at three sizes, goes to its end and searches it.
-func TestResultReader(t *testing.T) {
-	m := readerModel(t, 120, 40)
+func testResultReader(t *testing.T, bin string) {
+	m := readerModel(t, bin, 120, 40)
 	m = invokeRow(t, m, "lines")
 	if got := screen(m); !strings.Contains(got, "line 001 of 300: the quick brown fox") || !strings.Contains(got, "e reads the whole result") {
 		t.Fatalf("the result pane does not show the text as text, and how to read the rest:\n%s", got)
@@ -121,10 +132,10 @@ func TestResultReader(t *testing.T) {
 	}
 }
 
-// TestResultReaderResize resizes the window while a result is read: the
+// testResultReaderResize resizes the window while a result is read: the
 // lines are wrapped again to the new width, and the place read is kept.
-func TestResultReaderResize(t *testing.T) {
-	m := readerModel(t, 200, 60)
+func testResultReaderResize(t *testing.T, bin string) {
+	m := readerModel(t, bin, 200, 60)
 	m = invokeRow(t, m, "lines")
 	m = press(m, "e")
 	m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyPgDown})
@@ -137,10 +148,10 @@ func TestResultReaderResize(t *testing.T) {
 	golden(t, "reader-result-resized", steady(got))
 }
 
-// TestFrameReader opens the initialize response frame from the wire pane
+// testFrameReader opens the initialize response frame from the wire pane
 // and reads the server's capabilities in it, at three sizes.
-func TestFrameReader(t *testing.T) {
-	m := readerModel(t, 120, 40)
+func testFrameReader(t *testing.T, bin string) {
+	m := readerModel(t, bin, 120, 40)
 	m = press(m, "w", "/", "i", "n", "i", "t", "i", "a", "l", "i", "z", "e", "enter", "g", "J")
 	if got := screen(m); !strings.Contains(got, "▸ initialize") || !strings.Contains(got, "reader ← {") {
 		t.Fatalf("J did not select the initialize response:\n%s", got)
@@ -167,10 +178,10 @@ func deliver(t *testing.T, m tea.Model, cmd tea.Cmd) tea.Model {
 	return m
 }
 
-// TestDetailReader reads a tool's detail whole: annotations as badges,
+// testDetailReader reads a tool's detail whole: annotations as badges,
 // the description, and both schemas pretty-printed.
-func TestDetailReader(t *testing.T) {
-	m := readerModel(t, 120, 40)
+func testDetailReader(t *testing.T, bin string) {
+	m := readerModel(t, bin, 120, 40)
 	m = selectRow(t, m, "bad_report")
 	m = press(m, "e")
 	for _, sz := range sizes {
@@ -187,12 +198,12 @@ func TestDetailReader(t *testing.T) {
 	}
 }
 
-// TestResultContent checks each kind of content is shown as what it is:
+// testResultContent checks each kind of content is shown as what it is:
 // an image by its type, size and dimensions (o saves its bytes), audio,
 // resources, a tool error at the top, and structured content checked
 // against the outputSchema.
-func TestResultContent(t *testing.T) {
-	m := readerModel(t, 160, 50)
+func testResultContent(t *testing.T, bin string) {
+	m := readerModel(t, bin, 160, 50)
 	tests := []struct {
 		tool   string
 		want   []string
@@ -253,10 +264,10 @@ func TestResultContent(t *testing.T) {
 	})
 }
 
-// TestLastResultReachable moves off a result and brings it back with R
+// testLastResultReachable moves off a result and brings it back with R
 // from the detail pane, which names it.
-func TestLastResultReachable(t *testing.T) {
-	m := readerModel(t, 120, 40)
+func testLastResultReachable(t *testing.T, bin string) {
+	m := readerModel(t, bin, 120, 40)
 	m = invokeRow(t, m, "lines")
 	m = press(m, "up")
 	if got := screen(m); strings.Contains(got, "CALL ─") {
@@ -268,5 +279,18 @@ func TestLastResultReachable(t *testing.T) {
 	}
 	if got := screen(press(m, "R")); !strings.Contains(got, "CALL ─") || !strings.Contains(got, "line 001 of 300") {
 		t.Errorf("R does not show the last result again:\n%s", got)
+	}
+}
+
+// testReaderHelp: ? in the reader shows the help screen with the reader's
+// keys, and esc comes back to the reader, where it was.
+func testReaderHelp(t *testing.T, bin string) {
+	m := readerModel(t, bin, 120, 40)
+	m = press(selectRow(t, m, "bad_report"), "e", "?")
+	if got := screen(m); !strings.Contains(got, "next/previous match") || strings.Contains(got, "DETAIL reader") {
+		t.Fatalf("? in the reader does not show its keys:\n%s", got)
+	}
+	if got := screen(press(m, "esc")); !strings.Contains(got, "DETAIL reader · bad_report") {
+		t.Errorf("esc does not come back to the reader:\n%s", got)
 	}
 }

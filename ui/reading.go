@@ -42,8 +42,20 @@ func (m *Model) openReader(msg tea.KeyPressMsg) tea.Cmd {
 
 // updateReader hands a key to the reader, closing it on its last esc.
 func (m *Model) updateReader(msg tea.KeyPressMsg) tea.Cmd {
-	if !m.reader.typing && key.Matches(msg, m.c.keys.Quit) {
+	k := m.c.keys
+	switch {
+	case m.full:
+		if key.Matches(msg, k.Quit) {
+			return tea.Quit
+		}
+		m.full = !key.Matches(msg, k.Help, k.Cancel)
+		return nil
+	case m.reader.typing:
+	case key.Matches(msg, k.Quit):
 		return tea.Quit
+	case key.Matches(msg, k.Help):
+		m.full = true
+		return nil
 	}
 	cmd := m.reader.Update(msg)
 	if m.reader.closed {
