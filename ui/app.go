@@ -232,7 +232,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.updateInvoke(msg)
 	case m.reader != nil:
 		return m.updateReader(msg)
-	case m.pane == paneWire && m.wire.typing:
+	case m.pane == paneWire && m.wire.q.typing:
 		return m.wire.Update(msg)
 	case m.pins.confirming:
 		return m.confirmReport(msg)

@@ -63,9 +63,7 @@ type reader struct {
 	width, height int
 	styled, plain []string
 
-	input   textinput.Model
-	typing  bool
-	query   string
+	q       queryLine
 	matches []readerMatch
 	at      int
 	note    string
@@ -77,9 +75,7 @@ type reader struct {
 type readerMatch struct{ line, start, end int }
 
 func newReader(e *env, title string, draw func() []string) *reader {
-	in := textinput.New()
-	in.Prompt = "/"
-	r := &reader{e: e, title: title, draw: draw, vp: viewport.New(), input: in}
+	r := &reader{e: e, title: title, draw: draw, vp: viewport.New(), q: newQueryLine()}
 	r.vp.SoftWrap = false
 	r.vp.KeyMap = viewport.KeyMap{} // the reader maps mcplens's keys itself
 	r.SetSize(e.c.width, max(3, e.c.height-3))
@@ -96,7 +92,7 @@ func (r *reader) SetSize(width, height int) {
 	r.width, r.height = width, height
 	r.vp.SetWidth(width)
 	r.vp.SetHeight(max(1, height-2))
-	r.input.SetWidth(max(1, width-2))
+	r.q.input.SetWidth(max(1, width-2))
 	r.styled, r.plain = wrapLines(r.draw(), width)
 	r.find()
 	r.show()
@@ -126,14 +122,14 @@ func wrapLines(lines []string, width int) (styled, plain []string) {
 // find looks for the query in every line, case-insensitively.
 func (r *reader) find() {
 	r.matches = r.matches[:0]
-	if r.query == "" {
+	if r.q.query == "" {
 		return
 	}
-	q := strings.ToLower(r.query)
+	q := strings.ToLower(r.q.query)
 	for i, l := range r.plain {
 		low := strings.ToLower(l)
 		if len(low) != len(l) {
-			low, q = l, r.query // lower-casing moved bytes: match exactly
+			low, q = l, r.q.query // lower-casing moved bytes: match exactly
 		}
 		for off := 0; ; {
 			j := strings.Index(low[off:], q)
@@ -143,7 +139,7 @@ func (r *reader) find() {
 			r.matches = append(r.matches, readerMatch{line: i, start: off + j, end: off + j + len(q)})
 			off += j + len(q)
 		}
-		q = strings.ToLower(r.query)
+		q = strings.ToLower(r.q.query)
 	}
 	r.at = min(r.at, max(0, len(r.matches)-1))
 }
@@ -203,43 +199,28 @@ func (r *reader) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	keys, rk := r.e.c.keys, r.e.c.keys.Reader
-	if r.typing {
-		switch {
-		case key.Matches(k, keys.Cancel):
-			r.typing = false
-			r.input.Blur()
-			r.query = ""
-			r.find()
-			r.show()
-		case key.Matches(k, rk.Done):
-			r.typing = false
-			r.input.Blur()
-		default:
-			var cmd tea.Cmd
-			r.input, cmd = r.input.Update(msg)
-			r.query = r.input.Value()
+	if r.q.typing {
+		cmd, changed := r.q.key(k, keys)
+		if changed {
 			r.at = 0
 			r.find()
 			r.jump(r.nearest())
 			r.show()
-			return cmd
 		}
-		return nil
+		return cmd
 	}
 	r.note = ""
 	switch {
 	case key.Matches(k, keys.Cancel):
-		if r.query != "" {
-			r.query = ""
+		if r.q.query != "" {
+			r.q.query = ""
 			r.find()
 			r.show()
 		} else {
 			r.closed = true
 		}
 	case key.Matches(k, rk.Search):
-		r.typing = true
-		r.input.SetValue(r.query)
-		return r.input.Focus()
+		return r.q.start()
 	case key.Matches(k, rk.Next):
 		r.jump(r.at + 1)
 	case key.Matches(k, rk.Previous):
@@ -284,12 +265,12 @@ func (r *reader) View() string {
 	head += " " + s.Muted.Render(strings.Repeat("─", max(0, r.width-textWidth(head)-1)))
 	var foot string
 	switch {
-	case r.typing:
-		foot = r.input.View()
-	case r.query != "" && len(r.matches) == 0:
-		foot = s.WarnText.Render("/" + c.quote(r.query) + ": no match")
-	case r.query != "":
-		foot = s.Muted.Render(fmt.Sprintf("/%s: match %d of %d", c.quote(r.query), r.at+1, len(r.matches)))
+	case r.q.typing:
+		foot = r.q.input.View()
+	case r.q.query != "" && len(r.matches) == 0:
+		foot = s.WarnText.Render("/" + c.quote(r.q.query) + ": no match")
+	case r.q.query != "":
+		foot = s.Muted.Render(fmt.Sprintf("/%s: match %d of %d", c.quote(r.q.query), r.at+1, len(r.matches)))
 	case r.note != "":
 		foot = r.note
 	}
@@ -299,11 +280,11 @@ func (r *reader) View() string {
 // ShortHelp is the reader's keys: scrolling, searching, copying, saving.
 func (r *reader) ShortHelp() []key.Binding {
 	k := r.e.c.keys
-	if r.typing {
+	if r.q.typing {
 		return []key.Binding{k.Reader.Done, k.Cancel}
 	}
 	keys := []key.Binding{k.Down, k.Bottom, k.Reader.Search}
-	if r.query != "" {
+	if r.q.query != "" {
 		keys = append(keys, k.Reader.Next)
 	}
 	if r.clip != "" {
@@ -321,4 +302,42 @@ func (r *reader) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Reader.Search, k.Reader.Next, k.Reader.Copy, k.Reader.Save, k.Cancel},
 	}
+}
+
+// A queryLine is the line a search or a filter is typed on.
+type queryLine struct {
+	input  textinput.Model
+	typing bool
+	query  string
+}
+
+func newQueryLine() queryLine {
+	in := textinput.New()
+	in.Prompt = "/"
+	return queryLine{input: in}
+}
+
+// start begins typing, from the query kept.
+func (q *queryLine) start() tea.Cmd {
+	q.typing = true
+	q.input.SetValue(q.query)
+	return q.input.Focus()
+}
+
+// key takes a key while typing: esc drops the query, enter keeps it, any
+// other edits it. changed reports whether the query changed.
+func (q *queryLine) key(k tea.KeyPressMsg, keys KeyMap) (cmd tea.Cmd, changed bool) {
+	switch {
+	case key.Matches(k, keys.Cancel):
+		q.typing = false
+		q.input.Blur()
+		changed, q.query = q.query != "", ""
+	case key.Matches(k, keys.Reader.Done):
+		q.typing = false
+		q.input.Blur()
+	default:
+		q.input, cmd = q.input.Update(k)
+		changed, q.query = q.query != q.input.Value(), q.input.Value()
+	}
+	return cmd, changed
 }

@@ -97,7 +97,17 @@ func fits(t *testing.T, got string, width int) {
 	}
 }
 
-var sizes = []struct{ w, h int }{{80, 24}, {120, 40}, {200, 60}}
+// goldenAtSizes checks the screen against the goldens name-WxH at 80x24,
+// 120x40 and 200x60, and that no line is wider than the window.
+func goldenAtSizes(t *testing.T, m tea.Model, name string) {
+	t.Helper()
+	for _, sz := range []struct{ w, h int }{{80, 24}, {120, 40}, {200, 60}} {
+		m, _ := m.Update(tea.WindowSizeMsg{Width: sz.w, Height: sz.h})
+		got := screen(m)
+		fits(t, got, sz.w)
+		golden(t, fmt.Sprintf("%s-%dx%d", name, sz.w, sz.h), steady(got))
+	}
+}
 
 // testResultReader invokes a tool answering 300 lines of text, reads the
 // result in the reader at three sizes, goes to its end and searches it.
@@ -108,12 +118,7 @@ func testResultReader(t *testing.T, bin string) {
 		t.Fatalf("the result pane does not show the text as text, and how to read the rest:\n%s", got)
 	}
 	m = press(m, "e")
-	for _, sz := range sizes {
-		m, _ := m.Update(tea.WindowSizeMsg{Width: sz.w, Height: sz.h})
-		got := screen(m)
-		fits(t, got, sz.w)
-		golden(t, fmt.Sprintf("reader-result-%dx%d", sz.w, sz.h), steady(got))
-	}
+	goldenAtSizes(t, m, "reader-result")
 	got := screen(press(m, "G"))
 	pos := regexp.MustCompile(`lines \d+–(\d+) of (\d+)`).FindStringSubmatch(got)
 	if !strings.Contains(got, "the last line") || pos == nil || pos[1] != pos[2] {
@@ -158,12 +163,7 @@ func testFrameReader(t *testing.T, bin string) {
 	}
 	m, cmd := m.Update(ui.KeyPress("enter"))
 	m = deliver(t, m, cmd)
-	for _, sz := range sizes {
-		m, _ := m.Update(tea.WindowSizeMsg{Width: sz.w, Height: sz.h})
-		got := screen(m)
-		fits(t, got, sz.w)
-		golden(t, fmt.Sprintf("reader-frame-%dx%d", sz.w, sz.h), steady(got))
-	}
+	goldenAtSizes(t, m, "reader-frame")
 	if got := screen(m); !strings.Contains(got, `"capabilities": {`) || !strings.Contains(got, "FRAME reader ← initialize #1") {
 		t.Errorf("the frame reader does not show the capabilities:\n%s", got)
 	}
@@ -184,12 +184,7 @@ func testDetailReader(t *testing.T, bin string) {
 	m := readerModel(t, bin, 120, 40)
 	m = selectRow(t, m, "bad_report")
 	m = press(m, "e")
-	for _, sz := range sizes {
-		m, _ := m.Update(tea.WindowSizeMsg{Width: sz.w, Height: sz.h})
-		got := screen(m)
-		fits(t, got, sz.w)
-		golden(t, fmt.Sprintf("reader-detail-%dx%d", sz.w, sz.h), steady(got))
-	}
+	goldenAtSizes(t, m, "reader-detail")
 	got := screen(m)
 	for _, want := range []string{"annotations: not read-only [destructive] not idempotent", "output schema", `"enum": [`, "Answers with structured content that breaks"} {
 		if !strings.Contains(got, want) {

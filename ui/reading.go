@@ -50,7 +50,7 @@ func (m *Model) updateReader(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		m.full = !key.Matches(msg, k.Help, k.Cancel)
 		return nil
-	case m.reader.typing:
+	case m.reader.q.typing:
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
 	case key.Matches(msg, k.Help):

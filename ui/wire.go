@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/loader"
@@ -40,15 +39,12 @@ type wireView struct {
 	// back is set while the cursor is off the newest frame.
 	back bool
 
-	filter textinput.Model
-	typing bool
-	query  string
+	// q filters the frames (reader.go).
+	q queryLine
 }
 
 func newWireView(e *env, specs []config.ServerSpec) wireView {
-	in := textinput.New()
-	in.Prompt = "/"
-	w := wireView{e: e, frames: make(map[string][]loader.Frame, len(specs)), only: -1, filter: in, metas: metaCache{}}
+	w := wireView{e: e, frames: make(map[string][]loader.Frame, len(specs)), only: -1, q: newQueryLine(), metas: metaCache{}}
 	for _, s := range specs {
 		w.labels = append(w.labels, s.Label)
 	}
@@ -57,7 +53,7 @@ func newWireView(e *env, specs []config.ServerSpec) wireView {
 
 func (w *wireView) SetSize(width, height int) {
 	w.width, w.height = width, height
-	w.filter.SetWidth(max(1, width-2))
+	w.q.input.SetWidth(max(1, width-2))
 }
 
 // refresh takes a fresh snapshot of the servers' frames, and merges the
@@ -97,7 +93,7 @@ func (w *wireView) merge() {
 // case-insensitive), all of them when there is none.
 func (w *wireView) applyFilter() {
 	w.rows = w.rows[:0]
-	q := strings.ToLower(w.query)
+	q := strings.ToLower(w.q.query)
 	for i, f := range w.shown {
 		if q == "" || strings.Contains(strings.ToLower(w.meta[i].method+" "+w.meta[i].tool), q) ||
 			strings.Contains(strings.ToLower(string(f.Bytes)), q) {
@@ -113,8 +109,8 @@ func (w *wireView) applyFilter() {
 // takes reports whether msg is a key of the pane.
 func (w *wireView) takes(msg tea.KeyPressMsg) bool {
 	k := w.e.c.keys
-	return w.typing || isMove(msg, k) || key.Matches(msg, k.WireServer, k.Reader.Open, k.Reader.Search, k.Reader.Linked, k.Reader.Copy) ||
-		w.query != "" && key.Matches(msg, k.Cancel)
+	return w.q.typing || isMove(msg, k) || key.Matches(msg, k.WireServer, k.Reader.Open, k.Reader.Search, k.Reader.Linked, k.Reader.Copy) ||
+		w.q.query != "" && key.Matches(msg, k.Cancel)
 }
 
 // Update moves the cursor, changes the server shown, filters, or opens,
@@ -125,26 +121,13 @@ func (w *wireView) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	keys, rk := w.e.c.keys, w.e.c.keys.Reader
-	if w.typing {
-		switch {
-		case key.Matches(k, keys.Cancel):
-			w.typing, w.query = false, ""
-			w.filter.Blur()
-		case key.Matches(k, rk.Done):
-			w.typing = false
-			w.filter.Blur()
-			return nil
-		default:
-			var cmd tea.Cmd
-			w.filter, cmd = w.filter.Update(msg)
-			w.query = w.filter.Value()
+	if w.q.typing {
+		cmd, changed := w.q.key(k, keys)
+		if changed {
 			w.back = false
 			w.applyFilter()
-			return cmd
 		}
-		w.back = false
-		w.applyFilter()
-		return nil
+		return cmd
 	}
 	switch {
 	case key.Matches(k, keys.WireServer):
@@ -155,12 +138,10 @@ func (w *wireView) Update(msg tea.Msg) tea.Cmd {
 		w.back = false
 		w.merge()
 	case key.Matches(k, keys.Cancel):
-		w.query, w.back = "", false
+		w.q.query, w.back = "", false
 		w.applyFilter()
 	case key.Matches(k, rk.Search):
-		w.typing = true
-		w.filter.SetValue(w.query)
-		return w.filter.Focus()
+		return w.q.start()
 	case len(w.rows) == 0:
 	case key.Matches(k, rk.Open):
 		r := w.frameReader(w.rows[w.sc.cursor])
@@ -188,7 +169,7 @@ func (w *wireView) selectFrame(i int) {
 			return
 		}
 	}
-	w.query = ""
+	w.q.query = ""
 	w.back = true
 	w.applyFilter()
 	w.sc.cursor, w.back = i, i < len(w.rows)-1
@@ -229,8 +210,8 @@ func (w *wireView) View() string {
 		scope = w.labels[w.only]
 	}
 	count := strconv.Itoa(len(w.shown)) + " frames"
-	if w.query != "" {
-		count = fmt.Sprintf("%d of %d frames match /%s", len(w.rows), len(w.shown), c.quote(w.query))
+	if w.q.query != "" {
+		count = fmt.Sprintf("%d of %d frames match /%s", len(w.rows), len(w.shown), c.quote(w.q.query))
 	}
 	title := s.PaneTitle.Render("WIRE") + s.Muted.Render(" "+model.Sanitize(scope)+" · "+count)
 	lines := []string{title + " " + s.Muted.Render(strings.Repeat("─", max(0, c.width-textWidth(title)-1)))}
@@ -241,8 +222,8 @@ func (w *wireView) View() string {
 	for len(lines) < w.height-1 {
 		lines = append(lines, "")
 	}
-	if w.typing {
-		lines = append(lines, w.filter.View())
+	if w.q.typing {
+		lines = append(lines, w.q.input.View())
 	} else {
 		lines = append(lines, "")
 	}
