@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"slices"
 
 	"charm.land/bubbles/v2/help"
@@ -48,13 +47,7 @@ type Model struct {
 	// full is set while the help screen is shown.
 	full    bool
 	spinner spinner.Model
-
-	// results keeps the last result of each row invoked (result.go);
-	// reader is what is read in full, if anything (reader.go); note
-	// says what y or o did (copy.go).
-	results lastResults
-	reader  *reader
-	note    string
+	reading // the reader, the last result of each row, what y or o did (reading.go)
 }
 
 // New returns the interface for the servers of cfg, fed by backend. title
@@ -161,16 +154,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			next = m.answer(loader.Reply{}) // the call ended: nobody waits for the answer
 		}
 		m.calling = nil
-		m.result = m.newCallView(msg)
-		m.remember(m.result)
+		m.result = m.keepResult(msg)
 		m.pane = paneResult
 		return next
-	case readMsg:
-		m.reader = msg.r
-	case copiedMsg:
-		m.setNote(msg.note())
-	case savedMsg:
-		m.setNote(msg.note())
+	case readMsg, copiedMsg, savedMsg:
+		m.readingDone(msg)
 	case logLevelMsg:
 		return m.logs.Update(msg)
 	case callProgressMsg:
@@ -230,10 +218,6 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	case m.invoke != nil:
 		return m.updateInvoke(msg)
-	case m.reader != nil:
-		return m.updateReader(msg)
-	case m.pane == paneWire && m.wire.q.typing:
-		return m.wire.Update(msg)
 	case m.pins.confirming:
 		return m.confirmReport(msg)
 	case m.full:
@@ -243,6 +227,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			return tea.Quit
 		}
 		return nil
+	case m.readingTakes(msg):
+		return m.updateReading(msg)
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
@@ -280,8 +266,6 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case m.pane == paneWire && m.wire.takes(msg):
 		return m.wire.Update(msg)
-	case m.readerKey(msg):
-		return m.openReader(msg)
 	case key.Matches(msg, k.Logs):
 		m.toggleLogs()
 	case m.pane == paneLog && m.logs.takes(msg):
@@ -333,8 +317,6 @@ func (m *Model) focus() component {
 	switch {
 	case m.invoke != nil:
 		return m.invoke
-	case m.reader != nil:
-		return m.reader
 	case m.pane == paneWire:
 		return &m.wire
 	case m.pane == paneLog:
@@ -357,21 +339,15 @@ func (m *Model) layout() {
 	if m.invoke != nil {
 		m.invoke.SetSize(m.c.width, m.c.height)
 	}
-	if m.reader != nil {
-		m.reader.SetSize(m.c.width, max(3, m.c.height-3))
-	}
 }
 
 // View draws the whole screen.
 func (m Model) View() tea.View {
 	var body string
-	switch {
-	case m.full:
+	if m.full {
 		body = m.fullHelpView()
-	case m.reader != nil:
-		body = joinLeft(m.headerView(), m.reader.View())
-	default:
-		body = joinLeft(m.headerView(), m.listing(m.view).View(), m.paneView())
+	} else {
+		body = m.bodyView()
 	}
 	body = joinLeft(body, m.footerView())
 	if m.invoke != nil {
@@ -416,11 +392,6 @@ func (m *Model) paneView() string {
 		}
 	}
 	return m.detailView(m.paneHeight())
-}
-
-// callContext bounds one interactive call.
-func callContext() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), callTimeout)
 }
 
 // Policy names the active naming policy.

@@ -14,13 +14,13 @@ func (m *Model) shortHelp() []key.Binding {
 	case m.full:
 		return []key.Binding{k.Help, k.Quit}
 	}
-	return append(m.focus().ShortHelp(), k.Help, k.Quit)
+	return append(m.focused().ShortHelp(), k.Help, k.Quit)
 }
 
 // fullHelp is every key of the focused component, then the root's.
 func (m *Model) fullHelp() [][]key.Binding {
 	k := m.c.keys
-	groups := m.focus().FullHelp()
+	groups := m.focused().FullHelp()
 	last := len(groups) - 1
 	if m.reader == nil {
 		groups[last] = append(groups[last], k.Reader.Read, k.Reader.Copy, k.Reader.LastResult)

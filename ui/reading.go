@@ -8,6 +8,71 @@ import (
 // The root's side of reading: which keys open the reader or copy, what
 // they open, and the keys while it is open.
 
+// reading is the root's state of reading.
+type reading struct {
+	// reader is what is read in full, if anything (reader.go).
+	reader *reader
+	// results keeps the last result of each row invoked (result.go).
+	results lastResults
+	// note says what y or o did (copy.go), until the next key.
+	note string
+}
+
+// readingTakes reports whether a key goes to reading: every key while the
+// reader is open or the wire pane's filter is typed, and e, y, R when
+// the wire pane does not take them.
+func (m *Model) readingTakes(msg tea.KeyPressMsg) bool {
+	switch {
+	case m.reader != nil, m.pane == paneWire && m.wire.q.typing:
+		return true
+	case m.pane == paneWire && m.wire.takes(msg):
+		return false
+	}
+	return m.readerKey(msg)
+}
+
+// updateReading takes a key readingTakes took.
+func (m *Model) updateReading(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case m.reader != nil:
+		return m.updateReader(msg)
+	case m.pane == paneWire && m.wire.q.typing:
+		return m.wire.Update(msg)
+	}
+	return m.openReader(msg)
+}
+
+// readingDone takes what reading's commands report: a reader to open, a
+// copy or a save made.
+func (m *Model) readingDone(msg tea.Msg) {
+	switch msg := msg.(type) {
+	case readMsg:
+		m.reader = msg.r
+	case copiedMsg:
+		m.setNote(msg.note())
+	case savedMsg:
+		m.setNote(msg.note())
+	}
+}
+
+// bodyView is the screen between the header's first line and the footer:
+// the reader when it is open, else the view and the bottom pane.
+func (m *Model) bodyView() string {
+	if m.reader != nil {
+		m.reader.SetSize(m.c.width, max(3, m.c.height-3))
+		return joinLeft(m.headerView(), m.reader.View())
+	}
+	return joinLeft(m.headerView(), m.listing(m.view).View(), m.paneView())
+}
+
+// focused is the component the footer and the help screen describe.
+func (m *Model) focused() component {
+	if m.reader != nil {
+		return m.reader
+	}
+	return m.focus()
+}
+
 // readerKey reports whether msg is a key of reading outside the reader:
 // e reads the bottom pane in full, y copies the focused thing, R shows the
 // selected row's last result again.
@@ -44,12 +109,6 @@ func (m *Model) openReader(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) updateReader(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.keys
 	switch {
-	case m.full:
-		if key.Matches(msg, k.Quit) {
-			return tea.Quit
-		}
-		m.full = !key.Matches(msg, k.Help, k.Cancel)
-		return nil
 	case m.reader.q.typing:
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
@@ -66,10 +125,11 @@ func (m *Model) updateReader(msg tea.KeyPressMsg) tea.Cmd {
 
 // setNote shows what y or o did, in the reader when it is open.
 func (m *Model) setNote(note string) {
-	m.note = note
 	if m.reader != nil {
 		m.reader.note = note
+		return
 	}
+	m.note = note
 }
 
 // selectedName is the registered name of the selected row, if it has one.

@@ -162,6 +162,14 @@ func (v *callView) summary(c common) string {
 // a result never loses it: R shows it again.
 type lastResults map[ref]*callView
 
+// keepResult makes a call's result the one shown, and the last result of
+// the row it was invoked from.
+func (m *Model) keepResult(msg callDoneMsg) *callView {
+	v := m.newCallView(msg)
+	m.remember(v)
+	return v
+}
+
 // remember keeps v as the last result of the row it was invoked from.
 func (m *Model) remember(v *callView) {
 	if m.results == nil {
