@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -59,15 +60,23 @@ type reader struct {
 	saves          []saveable
 	saveName       string
 
+	// vp draws the lines in sight: it is given those alone, so a frame
+	// costs the window, not the lines read.
 	vp            viewport.Model
 	width, height int
 	styled, plain []string
+	// src is the line drawn each wrapped line comes from.
+	src []int
+	// top is the first line shown.
+	top int
 
 	q       queryLine
 	matches []readerMatch
-	at      int
-	note    string
-	closed  bool
+	// byLine indexes the matches of each line that has some.
+	byLine map[int][]int
+	at     int
+	note   string
+	closed bool
 }
 
 // A readerMatch is one place the search matched: a line, and its bytes in
@@ -82,100 +91,118 @@ func newReader(e *env, title string, draw func() []string) *reader {
 	return r
 }
 
-// SetSize draws the lines again at width, keeping the top line read.
+// SetSize draws the lines again at width, keeping the line read on top.
 func (r *reader) SetSize(width, height int) {
 	if width == r.width && height == r.height && r.styled != nil {
 		return
 	}
-	resized := r.styled != nil
-	top := r.vp.YOffset()
+	at := 0 // the line drawn on top, kept across a new wrap
+	if r.top < len(r.src) {
+		at = r.src[r.top]
+	}
+	rewrap := width != r.width || r.styled == nil
 	r.width, r.height = width, height
 	r.vp.SetWidth(width)
-	r.vp.SetHeight(max(1, height-2))
+	r.vp.SetHeight(r.body())
 	r.q.input.SetWidth(max(1, width-2))
-	r.styled, r.plain = wrapLines(r.draw(), width)
-	r.find()
-	r.show()
-	if resized {
-		r.vp.SetYOffset(top)
+	if rewrap {
+		r.styled, r.plain, r.src = wrapLines(r.draw(), width)
+		r.find()
+		r.top, _ = slices.BinarySearch(r.src, at)
 	}
+	r.scrollTo(r.top)
+}
+
+// body is how many lines are in sight.
+func (r *reader) body() int { return max(1, r.height-2) }
+
+// scrollTo puts line top first in sight, within the lines.
+func (r *reader) scrollTo(top int) {
+	r.top = max(0, min(top, len(r.styled)-r.body()))
 }
 
 // wrapLines wraps every line to width, word by word where it can, and
-// returns the lines with and without their styles.
-func wrapLines(lines []string, width int) (styled, plain []string) {
+// returns the lines with and without their styles, and the line each
+// comes from.
+func wrapLines(lines []string, width int) (styled, plain []string, src []int) {
 	width = max(10, width)
-	for _, l := range lines {
+	styled = make([]string, 0, len(lines))
+	src = make([]int, 0, len(lines))
+	for i, l := range lines {
 		if textWidth(l) > width {
-			styled = append(styled, strings.Split(ansi.Wrap(l, width, ""), "\n")...)
+			wrapped := strings.Split(ansi.Wrap(l, width, ""), "\n")
+			styled = append(styled, wrapped...)
+			for range wrapped {
+				src = append(src, i)
+			}
 		} else {
 			styled = append(styled, l)
+			src = append(src, i)
 		}
 	}
 	plain = make([]string, len(styled))
 	for i, l := range styled {
-		plain[i] = ansi.Strip(l)
+		plain[i] = l
+		if strings.IndexByte(l, 0x1b) >= 0 {
+			plain[i] = ansi.Strip(l)
+		}
 	}
-	return styled, plain
+	return styled, plain, src
 }
 
 // find looks for the query in every line, case-insensitively.
 func (r *reader) find() {
-	r.matches = r.matches[:0]
+	r.matches, r.byLine = r.matches[:0], nil
 	if r.q.query == "" {
 		return
 	}
-	q := strings.ToLower(r.q.query)
+	r.byLine = map[int][]int{}
+	lower := strings.ToLower(r.q.query)
 	for i, l := range r.plain {
-		low := strings.ToLower(l)
+		low, q := strings.ToLower(l), lower
 		if len(low) != len(l) {
 			low, q = l, r.q.query // lower-casing moved bytes: match exactly
 		}
-		for off := 0; ; {
+		for off := 0; len(q) > 0; {
 			j := strings.Index(low[off:], q)
-			if j < 0 || len(q) == 0 {
+			if j < 0 {
 				break
 			}
+			r.byLine[i] = append(r.byLine[i], len(r.matches))
 			r.matches = append(r.matches, readerMatch{line: i, start: off + j, end: off + j + len(q)})
 			off += j + len(q)
 		}
-		q = strings.ToLower(r.q.query)
 	}
 	r.at = min(r.at, max(0, len(r.matches)-1))
 }
 
-// show gives the viewport the lines, the matches highlighted.
-func (r *reader) show() {
-	if len(r.matches) == 0 {
-		r.vp.SetContentLines(append([]string(nil), r.styled...))
-		return
-	}
+// window returns the lines in sight, the matches among them highlighted.
+func (r *reader) window() []string {
+	end := min(len(r.styled), r.top+r.body())
+	lines := append([]string(nil), r.styled[r.top:end]...)
 	s := r.e.c.styles
-	lines := append([]string(nil), r.styled...)
-	byLine := map[int][]int{}
-	for i, m := range r.matches {
-		byLine[m.line] = append(byLine[m.line], i)
-	}
-	for line, ms := range byLine {
-		p := r.plain[line]
+	for i := range lines {
+		ms := r.byLine[r.top+i]
+		if len(ms) == 0 {
+			continue
+		}
+		p := r.plain[r.top+i]
 		var sb strings.Builder
 		last := 0
-		for _, i := range ms {
-			m := r.matches[i]
+		for _, mi := range ms {
+			m := r.matches[mi]
 			sb.WriteString(p[last:m.start])
 			style := s.Match
-			if i == r.at {
+			if mi == r.at {
 				style = s.CurrentMatch
 			}
 			sb.WriteString(style.Render(p[m.start:m.end]))
 			last = m.end
 		}
 		sb.WriteString(p[last:])
-		lines[line] = sb.String()
+		lines[i] = sb.String()
 	}
-	top := r.vp.YOffset()
-	r.vp.SetContentLines(lines)
-	r.vp.SetYOffset(top)
+	return lines
 }
 
 // jump moves to match i and brings it into sight.
@@ -184,10 +211,8 @@ func (r *reader) jump(i int) {
 		return
 	}
 	r.at = (i + len(r.matches)) % len(r.matches)
-	r.show()
-	line := r.matches[r.at].line
-	if line < r.vp.YOffset() || line >= r.vp.YOffset()+r.vp.Height() {
-		r.vp.SetYOffset(max(0, line-r.vp.Height()/3))
+	if line := r.matches[r.at].line; line < r.top || line >= r.top+r.body() {
+		r.scrollTo(line - r.body()/3)
 	}
 }
 
@@ -205,7 +230,6 @@ func (r *reader) Update(msg tea.Msg) tea.Cmd {
 			r.at = 0
 			r.find()
 			r.jump(r.nearest())
-			r.show()
 		}
 		return cmd
 	}
@@ -215,7 +239,6 @@ func (r *reader) Update(msg tea.Msg) tea.Cmd {
 		if r.q.query != "" {
 			r.q.query = ""
 			r.find()
-			r.show()
 		} else {
 			r.closed = true
 		}
@@ -239,7 +262,7 @@ func (r *reader) Update(msg tea.Msg) tea.Cmd {
 // nearest is the first match at or below the top line shown.
 func (r *reader) nearest() int {
 	for i, m := range r.matches {
-		if m.line >= r.vp.YOffset() {
+		if m.line >= r.top {
 			return i
 		}
 	}
@@ -248,9 +271,9 @@ func (r *reader) nearest() int {
 
 // scroll moves the lines shown on a movement key.
 func (r *reader) scroll(k tea.KeyPressMsg) {
-	last := max(0, len(r.styled)-r.vp.Height())
-	if y, ok := moved(k, r.e.c.keys, r.vp.YOffset(), last, max(1, r.vp.Height()-1)); ok {
-		r.vp.SetYOffset(y)
+	last := max(0, len(r.styled)-r.body())
+	if y, ok := moved(k, r.e.c.keys, r.top, last, max(1, r.body()-1)); ok {
+		r.scrollTo(y)
 	}
 }
 
@@ -259,7 +282,7 @@ func (r *reader) scroll(k tea.KeyPressMsg) {
 func (r *reader) View() string {
 	c := r.e.c
 	s := c.styles
-	pos := fmt.Sprintf(" · lines %d–%d of %d", min(len(r.styled), r.vp.YOffset()+1), min(len(r.styled), r.vp.YOffset()+r.vp.Height()), len(r.styled))
+	pos := fmt.Sprintf(" · lines %d–%d of %d", min(len(r.styled), r.top+1), min(len(r.styled), r.top+r.body()), len(r.styled))
 	head := r.title + s.Muted.Render(pos)
 	head = truncate(head, r.width, "…")
 	head += " " + s.Muted.Render(strings.Repeat("─", max(0, r.width-textWidth(head)-1)))
@@ -274,6 +297,7 @@ func (r *reader) View() string {
 	case r.note != "":
 		foot = r.note
 	}
+	r.vp.SetContentLines(r.window())
 	return joinLeft(head, r.vp.View(), truncate(foot, r.width, "…"))
 }
 

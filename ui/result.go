@@ -90,10 +90,10 @@ func (v *callView) draw(c common) ([]string, []saveable) {
 	}
 	lines = append(lines, "", s.Section.Render("wire")+s.Muted.Render(" (the exact bytes)"))
 	if len(r.Request) > 0 {
-		lines = append(lines, s.Out.Render(san(r.Server)+" → ")+c.quote(string(r.Request)))
+		lines = append(lines, s.Out.Render(san(r.Server)+" → ")+c.frameText(r.Request))
 	}
 	if len(r.Response) > 0 {
-		lines = append(lines, s.In.Render(san(r.Server)+" ← ")+c.quote(string(r.Response)))
+		lines = append(lines, s.In.Render(san(r.Server)+" ← ")+c.frameText(r.Response))
 		if mark := r.CutMark(v.msg.err); mark != "" {
 			lines = append(lines, s.WarnText.Render(mark))
 		}
@@ -101,12 +101,24 @@ func (v *callView) draw(c common) ([]string, []saveable) {
 	return lines, saves
 }
 
+// maxFrameText bounds the bytes of a frame the result shows: the content
+// above reads the rest, y copies it whole, the wire pane holds the frame.
+const maxFrameText = 16 << 10
+
+// frameText is a frame's bytes, escaped, at most maxFrameText of them.
+func (c common) frameText(b []byte) string {
+	if len(b) <= maxFrameText {
+		return c.quote(string(b))
+	}
+	return c.quote(cut(c, b, maxFrameText)) + c.styles.Muted.Render(fmt.Sprintf(" … [%s more: the content above reads them]", humanSize(int64(len(b)-maxFrameText))))
+}
+
 // view draws the start of the result in the bottom pane, and how to read
 // the rest.
 func (v *callView) view(c common, height int, box func(string, []string, int) string) string {
 	lines, _ := v.lines(c)
 	if v.drawn.wrapped == nil || v.drawn.width != c.width {
-		v.drawn.wrapped, _ = wrapLines(lines, c.width)
+		v.drawn.wrapped, _, _ = wrapLines(lines, c.width)
 		v.drawn.width = c.width
 	}
 	wrapped := v.drawn.wrapped
