@@ -66,7 +66,7 @@ func (c common) resultContent(result json.RawMessage) ([]string, []saveable) {
 			lines = append(lines, c.jsonLines(raw)...)
 			continue
 		}
-		l, save := c.itemLines(it, raw, len(saves))
+		l, save := c.itemLines(it, raw)
 		lines = append(lines, l...)
 		if save != nil {
 			saves = append(saves, *save)
@@ -75,9 +75,8 @@ func (c common) resultContent(result json.RawMessage) ([]string, []saveable) {
 	return lines, saves
 }
 
-// itemLines renders one content item; n is how many saveable items came
-// before it.
-func (c common) itemLines(it contentItem, raw json.RawMessage, n int) ([]string, *saveable) {
+// itemLines renders one content item, and the bytes o saves of it, if any.
+func (c common) itemLines(it contentItem, raw json.RawMessage) ([]string, *saveable) {
 	s := c.styles
 	switch it.Type {
 	case "text":
@@ -95,7 +94,7 @@ func (c common) itemLines(it contentItem, raw json.RawMessage, n int) ([]string,
 				head += " · not a readable image"
 			}
 		}
-		return []string{s.Section.Render(it.Type+" ") + head + s.Muted.Render(saveHint(n))}, &saveable{mime: it.MIMEType, data: data}
+		return []string{s.Section.Render(it.Type+" ") + head + s.Muted.Render(saveHint)}, &saveable{mime: it.MIMEType, data: data}
 	case "resource_link":
 		return c.resourceLines("resource link", it.URI, it.Name, it.Title, it.MIMEType, it.Description, it.Size), nil
 	case "resource":
@@ -108,7 +107,7 @@ func (c common) itemLines(it contentItem, raw json.RawMessage, n int) ([]string,
 			if err == nil {
 				size := int64(len(data))
 				l := c.resourceLines("resource", res.URI, "", "", res.MIMEType, "", &size)
-				l[0] += s.Muted.Render(saveHint(n))
+				l[0] += s.Muted.Render(saveHint)
 				return l, &saveable{mime: res.MIMEType, data: data}
 			}
 		}
@@ -118,13 +117,8 @@ func (c common) itemLines(it contentItem, raw json.RawMessage, n int) ([]string,
 	return c.jsonLines(raw), nil
 }
 
-// saveHint says which o saves the n-th saveable item.
-func saveHint(n int) string {
-	if n == 0 {
-		return "   o saves it"
-	}
-	return fmt.Sprintf("   o %d saves it", n+1)
-}
+// saveHint follows an item o saves.
+const saveHint = "   o saves it"
 
 // resourceLines describe a resource: kind and URI, then name, title, type,
 // size and description when given.

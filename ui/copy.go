@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/atotto/clipboard"
@@ -42,49 +43,67 @@ func (m copiedMsg) note() string {
 	return fmt.Sprintf("copied %s (%s) to the %s", m.what, humanSize(int64(m.size)), how)
 }
 
-// savedMsg says where o wrote an item's bytes, or why it could not.
+// savedMsg says where o wrote the items' bytes, or why it could not.
 type savedMsg struct {
-	path string
-	err  error
+	paths []string
+	err   error
 }
 
-// saveBytes writes an item's bytes to a new file in the working directory,
-// named after base and the item's type (mcplens-lines.png, then
-// mcplens-lines-2.png …), readable by the user alone. An existing file or
-// link is never written through: the name is taken and the next one tried.
-func saveBytes(base string, item saveable) tea.Cmd {
-	data := append([]byte(nil), item.data...)
-	ext := extension(item.mime)
+// saveItems writes each item's bytes to a new file in the working
+// directory, named after base and the item's type (mcplens-media.png,
+// then mcplens-media-2.png …), readable by the user alone. An existing
+// file or link is never written through: the name is taken and the next
+// one tried.
+func saveItems(base string, items []saveable) tea.Cmd {
+	items = slices.Clone(items)
 	base = "mcplens-" + safeName(base)
 	return func() tea.Msg {
-		for i := 1; i < 1000; i++ {
-			path := base + ext
-			if i > 1 {
-				path = fmt.Sprintf("%s-%d%s", base, i, ext)
-			}
-			f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-			if errors.Is(err, fs.ErrExist) {
-				continue
-			}
+		var msg savedMsg
+		for _, it := range items {
+			path, err := saveOne(base, extension(it.mime), it.data)
 			if err != nil {
-				return savedMsg{err: err}
+				msg.err = err
+				break
 			}
-			_, err = f.Write(data)
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			return savedMsg{path: path, err: err}
+			msg.paths = append(msg.paths, path)
 		}
-		return savedMsg{err: errors.New("saving: " + base + "-999" + ext + " and every name before it are taken")}
+		return msg
 	}
+}
+
+// saveOne writes data to the first free name of base and ext.
+func saveOne(base, ext string, data []byte) (string, error) {
+	for i := 1; i < 1000; i++ {
+		path := base + ext
+		if i > 1 {
+			path = fmt.Sprintf("%s-%d%s", base, i, ext)
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		_, err = f.Write(data)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return path, err
+	}
+	return "", errors.New("saving: " + base + "-999" + ext + " and every name before it are taken")
 }
 
 // note says where the bytes went.
 func (m savedMsg) note() string {
-	if m.err != nil {
+	saved := "saved to " + strings.Join(m.paths, ", ") + " (readable by you alone)"
+	switch {
+	case m.err != nil && len(m.paths) > 0:
+		return saved + "; the rest not saved: " + m.err.Error()
+	case m.err != nil:
 		return "not saved: " + m.err.Error()
 	}
-	return "saved to " + m.path + " (readable by you alone)"
+	return saved
 }
 
 // safeName keeps the letters, digits, '-' and '_' of a name a server chose,

@@ -37,7 +37,7 @@ func defaultReaderKeys() ReaderKeys {
 		Next:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n/N", "next/previous match")),
 		Previous:   key.NewBinding(key.WithKeys("N")),
 		Copy:       key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
-		Save:       key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "save to a file")),
+		Save:       key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "save images, audio")),
 		LastResult: key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "last result")),
 		Linked:     key.NewBinding(key.WithKeys("J"), key.WithHelp("J", "request ⇄ response")),
 		Done:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep the search")),
@@ -252,7 +252,7 @@ func (r *reader) Update(msg tea.Msg) tea.Cmd {
 		r.note = "copying " + r.clipName + "…"
 		return copyText(r.e.c, r.clipName, r.clip)
 	case key.Matches(k, rk.Save) && len(r.saves) > 0:
-		return saveBytes(r.saveName, r.saves[0])
+		return saveItems(r.saveName, r.saves)
 	default:
 		r.scroll(k)
 	}

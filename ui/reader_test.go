@@ -204,7 +204,7 @@ func testResultContent(t *testing.T, bin string) {
 		want   []string
 		reject []string
 	}{
-		{"media", []string{"four kinds of content follow", "image image/png · 80 B · 16×16   o saves it", "audio audio/wav · 1.5 KB   o 2 saves it",
+		{"media", []string{"four kinds of content follow", "image image/png · 80 B · 16×16   o saves it", "audio audio/wav · 1.5 KB   o saves it",
 			"resource link file:///srv/report.pdf", "report.pdf · application/pdf · 2.0 KB", "resource mem://notes.txt", "embedded notes", "second line"},
 			[]string{"iVBORw0KGgo", "AAAAAAAA"}},
 		{"report", []string{"structuredContent", `"count": 3,`}, []string{"breaks the outputSchema"}},
@@ -241,12 +241,15 @@ func testResultContent(t *testing.T, bin string) {
 		m := press(invokeRow(t, m, "media"), "e")
 		m, cmd := m.Update(ui.KeyPress("o"))
 		m = deliver(t, m, cmd)
-		if got := screen(m); !strings.Contains(got, "saved to mcplens-media.png (readable by you alone)") {
-			t.Fatalf("o did not say where it saved the image:\n%s", got)
+		if got := screen(m); !strings.Contains(got, "saved to mcplens-media.png, mcplens-media.wav (readable by you alone)") {
+			t.Fatalf("o did not say where it saved the image and the audio:\n%s", got)
 		}
 		fi, err := os.Stat(filepath.Join(dir, "mcplens-media.png"))
 		if err != nil || fi.Mode().Perm() != 0o600 || fi.Size() != 80 {
-			t.Errorf("saved file: %v, %v; want 80 bytes, mode 0600", fi, err)
+			t.Errorf("saved image: %v, %v; want 80 bytes, mode 0600", fi, err)
+		}
+		if fi, err := os.Stat(filepath.Join(dir, "mcplens-media.wav")); err != nil || fi.Mode().Perm() != 0o600 || fi.Size() != 1500 {
+			t.Errorf("saved audio: %v, %v; want 1500 bytes, mode 0600", fi, err)
 		}
 	})
 	t.Run("copy", func(t *testing.T) {
