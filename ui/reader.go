@@ -59,6 +59,9 @@ type reader struct {
 	clip, clipName string
 	saves          []saveable
 	saveName       string
+	// linked is the frame J opens: a request's response, a response's
+	// request (wire.go); nil for none.
+	linked *frameKey
 
 	// vp draws the lines in sight: it is given those alone, so a frame
 	// costs the window, not the lines read.
@@ -251,6 +254,9 @@ func (r *reader) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(k, rk.Copy) && r.clip != "":
 		r.note = "copying " + r.clipName + "…"
 		return copyText(r.e.c, r.clipName, r.clip)
+	case key.Matches(k, rk.Linked) && r.linked != nil:
+		link := *r.linked
+		return func() tea.Msg { return readMsg{frame: &link} }
 	case key.Matches(k, rk.Save) && len(r.saves) > 0:
 		return saveItems(r.saveName, r.saves)
 	default:
@@ -317,6 +323,9 @@ func (r *reader) ShortHelp() []key.Binding {
 	if len(r.saves) > 0 {
 		keys = append(keys, k.Reader.Save)
 	}
+	if r.linked != nil {
+		keys = append(keys, k.Reader.Linked)
+	}
 	return append(keys, k.Cancel)
 }
 
@@ -324,7 +333,7 @@ func (r *reader) FullHelp() [][]key.Binding {
 	k := r.e.c.keys
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Reader.Search, k.Reader.Next, k.Reader.Copy, k.Reader.Save, k.Cancel},
+		{k.Reader.Search, k.Reader.Next, k.Reader.Copy, k.Reader.Save, k.Reader.Linked, k.Cancel},
 	}
 }
 

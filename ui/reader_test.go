@@ -167,6 +167,12 @@ func testFrameReader(t *testing.T, bin string) {
 	if got := screen(m); !strings.Contains(got, `"capabilities": {`) || !strings.Contains(got, "FRAME reader ← initialize #1") {
 		t.Errorf("the frame reader does not show the capabilities:\n%s", got)
 	}
+	// J reads the request the response answers.
+	m, cmd = m.Update(ui.KeyPress("J"))
+	m = deliver(t, m, cmd)
+	if got := screen(m); !strings.Contains(got, "FRAME reader → initialize #1") || !strings.Contains(got, `"clientInfo": {`) {
+		t.Errorf("J in the frame reader does not read the request:\n%s", got)
+	}
 }
 
 // deliver runs cmd and hands m every message it gives.

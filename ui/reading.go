@@ -47,7 +47,12 @@ func (m *Model) updateReading(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) readingDone(msg tea.Msg) {
 	switch msg := msg.(type) {
 	case readMsg:
-		m.reader = msg.r
+		if msg.frame != nil {
+			msg.r = m.wire.openFrame(*msg.frame)
+		}
+		if msg.r != nil {
+			m.reader = msg.r
+		}
 	case copiedMsg:
 		m.setNote(msg.note())
 	case savedMsg:

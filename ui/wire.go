@@ -145,7 +145,7 @@ func (w *wireView) Update(msg tea.Msg) tea.Cmd {
 	case len(w.rows) == 0:
 	case key.Matches(k, rk.Open):
 		r := w.frameReader(w.rows[w.sc.cursor])
-		return func() tea.Msg { return readMsg{r} }
+		return func() tea.Msg { return readMsg{r: r} }
 	case key.Matches(k, rk.Copy):
 		f := w.shown[w.rows[w.sc.cursor]]
 		return copyText(w.e.c, "the frame", string(f.Bytes))
@@ -178,8 +178,12 @@ func (w *wireView) selectFrame(i int) {
 // body is how many frames the pane shows at once.
 func (w *wireView) body() int { return max(1, w.height-2) }
 
-// readMsg opens the reader on something a component built.
-type readMsg struct{ r *reader }
+// readMsg opens the reader on something a component built, or on the
+// frame of the wire pane named by frame.
+type readMsg struct {
+	r     *reader
+	frame *frameKey
+}
 
 func (w *wireView) ShortHelp() []key.Binding {
 	k := w.e.c.keys

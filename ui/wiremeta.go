@@ -153,5 +153,21 @@ func (w *wireView) frameReader(i int) *reader {
 		return append(lines, c.jsonLines(f.Bytes)...)
 	})
 	r.clip, r.clipName = string(f.Bytes), "the frame"
+	if m.link >= 0 {
+		k := keyOf(w.shown[m.link])
+		r.linked = &k
+	}
 	return r
+}
+
+// openFrame selects the frame named k and opens it in the reader; nil
+// when it is no longer held.
+func (w *wireView) openFrame(k frameKey) *reader {
+	for i, f := range w.shown {
+		if keyOf(f) == k {
+			w.selectFrame(i)
+			return w.frameReader(i)
+		}
+	}
+	return nil
 }
