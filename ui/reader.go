@@ -37,7 +37,7 @@ func defaultReaderKeys() ReaderKeys {
 		Next:       key.NewBinding(key.WithKeys("n"), key.WithHelp("n/N", "next/previous match")),
 		Previous:   key.NewBinding(key.WithKeys("N")),
 		Copy:       key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
-		Save:       key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "save images, audio")),
+		Save:       key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "save")),
 		LastResult: key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "last result")),
 		Linked:     key.NewBinding(key.WithKeys("J"), key.WithHelp("J", "request ⇄ response")),
 		Done:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep the search")),
