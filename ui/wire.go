@@ -251,7 +251,11 @@ func (w *wireView) frameLine(f loader.Frame, m frameMeta, selected bool) string 
 	if m.latency > 0 {
 		latency = fmt.Sprintf("%.1f ms", float64(m.latency.Microseconds())/1000)
 	}
-	info := fmt.Sprintf("%s %s %9s %9s ", column(c.quote(method), 24), column(c.quote(m.id), 8), humanSize(int64(f.Size)), latency)
+	// Below 120 columns the bytes keep room: method and id only, narrower.
+	info := fmt.Sprintf("%s %s ", column(c.quote(method), 16), column(c.quote(m.id), 6))
+	if c.width >= 120 {
+		info = fmt.Sprintf("%s %s %9s %9s ", column(c.quote(method), 24), column(c.quote(m.id), 8), humanSize(int64(f.Size)), latency)
+	}
 	if selected {
 		info = s.Selected.Render(info)
 	} else {
