@@ -258,6 +258,14 @@ func testResultContent(t *testing.T, bin string) {
 			t.Errorf("saved audio: %v, %v; want 1500 bytes, mode 0600", fi, err)
 		}
 	})
+	t.Run("copy name", func(t *testing.T) {
+		m := selectRow(t, m, "report")
+		m, cmd := m.Update(ui.KeyPress("y"))
+		m = deliver(t, m, cmd)
+		if got := screen(m); !strings.Contains(got, "copied the registered name report (6 B)") {
+			t.Errorf("y on a row did not copy its registered name:\n%s", got)
+		}
+	})
 	t.Run("copy", func(t *testing.T) {
 		m := press(invokeRow(t, m, "report"), "e")
 		m, cmd := m.Update(ui.KeyPress("y"))
