@@ -18,6 +18,7 @@ import (
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/surface"
 )
 
 // runCall is `mcplens call [PATH] NAME [--args JSON|@FILE] [--policy P]`.
@@ -143,6 +144,11 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitFound
 	}
 	fmt.Fprintf(stdout, "result (isError %v, %s):\n%s\n", res.IsError, res.Latency.Round(time.Millisecond), sanLines(indent(res.Result)))
+	if si, ok := snap.Index(rt.Server); ok && rt.Index < len(snap.Servers[si].Tools) {
+		for _, f := range surface.OutputFindings(rt.Server, snap.Servers[si].Tools[rt.Index], res.Result, red) {
+			fmt.Fprintf(stdout, "%s %s: %s\n", f.Severity, f.Kind, model.Sanitize(f.Evidence))
+		}
+	}
 	if res.IsError {
 		return exitFound
 	}

@@ -45,6 +45,8 @@ type KeyMap struct {
 	Mode, FormNext, FormPrev key.Binding
 	AddItem, RemoveItem      key.Binding
 	History, Rerun           key.Binding
+	// Reader is the keys of the reader and of what opens it (reader.go).
+	Reader ReaderKeys
 
 	// Answer and Skip are the keys of the inputs asked before the
 	// servers start (inputs.go).
@@ -109,6 +111,7 @@ func DefaultKeyMap() KeyMap {
 		History:    key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "call history")),
 		Rerun:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "re-run the last call")),
 		Answer:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "answer")),
+		Reader:     defaultReaderKeys(),
 		Skip:       key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "skip the rest (their servers are not started)")),
 	}
 }
