@@ -34,6 +34,7 @@ func (c *conn) newClient(tr transport.Interface) *client.Client {
 	cl := client.NewClient(tr, opts...)
 	cl.OnNotification(c.onNotification)
 	cl.OnNotification(c.onLog)
+	cl.OnNotification(c.onOffers)
 	return cl
 }
 
