@@ -276,4 +276,3 @@ func templateFromRow(raw json.RawMessage) model.ResourceTemplate {
 	t.Description, t.MIMEType = r.str("description"), r.str("mimeType")
 	return t
 }
-
