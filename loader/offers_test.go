@@ -3,7 +3,9 @@ package loader_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -114,5 +116,60 @@ func TestOffers(t *testing.T) {
 	}
 	if err := s.Unsubscribe(ctx, "alpha", "mem://alpha/notes"); err != nil || s.Subscribed("alpha", "mem://alpha/notes") {
 		t.Errorf("unsubscribe: %v", err)
+	}
+}
+
+// TestEverythingOffers reads the reference server's resources, templates
+// and prompts over stdio and streamable HTTP: a text and a blob read through its templates,
+// prompts with arguments, one embedding a resource, and completions whose
+// values depend on another argument.
+func TestEverythingOffers(t *testing.T) {
+	entry := everythingEntry(t)
+	t.Run("stdio", func(t *testing.T) {
+		everythingOffers(t, config.ServerSpec{Label: "everything", Transport: config.TransportStdio, Command: "node", Args: []string{entry, "stdio"}})
+	})
+	t.Run("streamableHttp", func(t *testing.T) {
+		port := startEverything(t, entry, "streamableHttp")
+		everythingOffers(t, config.ServerSpec{Label: "everything", Transport: config.TransportHTTP, URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port)})
+	})
+}
+
+func everythingOffers(t *testing.T, spec config.ServerSpec) {
+	cfg := &config.Config{Servers: []config.ServerSpec{spec}}
+	s := open(t, cfg, loader.Options{})
+	_, last := settle(t, s, cfg)
+	ev := last["everything"]
+	if ev.State != loader.Ready {
+		t.Fatalf("event = %+v, want Ready", ev)
+	}
+	o := ev.Offers
+	if !slices.Contains(promptNames(o.Prompts), "args-prompt") || len(o.Resources) == 0 || len(o.Templates) == 0 || len(o.Notes) > 0 {
+		t.Fatalf("offers: prompts %q, %d resources, %d templates, notes %q; want args-prompt and some of each",
+			promptNames(o.Prompts), len(o.Resources), len(o.Templates), o.Notes)
+	}
+	ctx := context.Background()
+	read, err := s.ReadResource(ctx, "everything", o.Resources[0].URI)
+	if err != nil || len(read.Contents) == 0 || read.Contents[0].Type != "text" || read.Contents[0].Text == "" {
+		t.Errorf("read %s = %+v, %v; want its text", o.Resources[0].URI, read.Contents, err)
+	}
+	read, err = s.ReadResource(ctx, "everything", "demo://resource/dynamic/blob/1")
+	if err != nil || len(read.Contents) != 1 || read.Contents[0].Type != "blob" || len(read.Contents[0].Blob) == 0 || read.Contents[0].BlobErr != "" {
+		t.Errorf("read blob 1 = %+v, %v; want decoded bytes", read.Contents, err)
+	}
+	got, err := s.GetPrompt(ctx, "everything", "args-prompt", map[string]string{"city": "Lyon"})
+	if err != nil || len(got.Messages) == 0 || !strings.Contains(got.Messages[0].Content.Text, "Lyon") {
+		t.Errorf("args-prompt = %+v, %v; want Lyon in its message", got, err)
+	}
+	got, err = s.GetPrompt(ctx, "everything", "resource-prompt", map[string]string{"resourceType": "Text", "resourceId": "1"})
+	if err != nil || !slices.ContainsFunc(got.Messages, func(m loader.PromptMessage) bool { return m.Content.Type == "resource" && m.Content.Text != "" }) {
+		t.Errorf("resource-prompt = %+v, %v; want an embedded text resource", got, err)
+	}
+	dept, err := s.Complete(ctx, "everything", loader.CompletionRef{Prompt: "completable-prompt"}, "department", "", nil)
+	if err != nil || len(dept.Values) == 0 {
+		t.Fatalf("complete department = %+v, %v; want values", dept, err)
+	}
+	names, err := s.Complete(ctx, "everything", loader.CompletionRef{Prompt: "completable-prompt"}, "name", "", map[string]string{"department": dept.Values[0]})
+	if err != nil || len(names.Values) == 0 {
+		t.Errorf("complete name in %s = %+v, %v; want values", dept.Values[0], names, err)
 	}
 }
