@@ -36,6 +36,7 @@ type Model struct {
 	compare    compareView
 	collisions collisionsView
 	findings   findingsView
+	offers     offersView
 
 	pane    pane
 	wire    wireView
@@ -71,6 +72,7 @@ func New(title string, specs []config.ServerSpec, backend Backend) Model {
 		compare:    newCompareView(e),
 		collisions: collisionsView{list: list{e: e}},
 		findings:   newFindingsView(e),
+		offers:     newOffersView(e),
 		wire:       newWireView(e, specs),
 		logs:       newLogView(e, specs),
 		help:       help.New(),
@@ -159,6 +161,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return next
 	case logLevelMsg:
 		return m.logs.Update(msg)
+	case offerShownMsg, completedMsg, subscribedMsg:
+		return m.offers.Update(msg)
 	case callProgressMsg:
 		return m.callProgress(msg)
 	case tea.KeyPressMsg:
@@ -167,6 +171,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if m.ask != nil {
 			cmd, _ := m.ask.Update(msg)
 			return cmd
+		}
+		if m.view == viewOffers && m.offers.modal() {
+			return m.offers.Update(msg)
 		}
 		if m.invoke != nil {
 			return m.invoke.Update(msg)
@@ -217,6 +224,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.updateInvoke(msg)
 	case m.pins.confirming:
 		return m.confirmReport(msg)
+	case m.view == viewOffers && m.offers.modal():
+		return m.offers.Update(msg)
 	case m.full:
 		if key.Matches(msg, k.Help, k.Cancel) {
 			m.full = false
@@ -270,6 +279,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.pane = paneResult
 	case key.Matches(msg, k.Cancel):
 		m.pane = paneDetail
+	case m.view == viewOffers && m.offers.takes(msg):
+		return m.offers.Update(msg)
 	case key.Matches(msg, k.Invoke):
 		m.openInvoke()
 		if m.invoke != nil {
@@ -303,6 +314,8 @@ func (m *Model) listing(v view) listing {
 		return &m.collisions
 	case viewFindings:
 		return &m.findings
+	case viewOffers:
+		return &m.offers
 	}
 	return &m.servers
 }
