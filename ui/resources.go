@@ -295,7 +295,6 @@ func (v *offersView) FullHelp() [][]key.Binding {
 	return append(v.list.FullHelp(), []key.Binding{k.Open, k.Subscribe, k.Complete, k.FieldNext, k.FieldPrev, k.Send, k.Cancel})
 }
 
-
 // dash is s, or "-" when it is empty.
 func dash(s string) string {
 	if s == "" {
