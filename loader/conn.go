@@ -161,10 +161,13 @@ func (c *conn) handshake(cl *client.Client) {
 		return
 	}
 	c.lister.limits, c.lister.monitor = c.s.opts.Limits, c.monitor
-	tools, note, err := c.lister.list(ctx)
-	if err != nil {
-		c.failAndStop("listing tools", err)
-		return
+	var tools []model.Tool
+	var note string
+	if listsTools(init.Capabilities) {
+		if tools, note, err = c.lister.list(ctx); err != nil {
+			c.failAndStop("listing tools", err)
+			return
+		}
 	}
 	c.monitor.listed(note)
 	c.spec.MarkFiltered(tools)

@@ -58,6 +58,15 @@ func newOfferState() *offerState {
 	return &offerState{relist: make(chan struct{}, 1), subscribed: map[string]bool{}}
 }
 
+// listsTools reports whether a server declaring caps is asked for its
+// tools: when it declares tools, and when it declares none of tools,
+// resources and prompts (asked all the same, as servers that declare
+// nothing often serve tools). A server declaring only resources or prompts
+// is not asked, and has no tools.
+func listsTools(caps mcp.ServerCapabilities) bool {
+	return caps.Tools != nil || caps.Resources == nil && caps.Prompts == nil
+}
+
 // listOffers lists what caps declares, within ctx.
 func (c *conn) listOffers(ctx context.Context, caps mcp.ServerCapabilities) Offers {
 	c.offers.mu.Lock()

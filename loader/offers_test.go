@@ -119,6 +119,24 @@ func TestOffers(t *testing.T) {
 	}
 }
 
+// TestOffersWithoutTools: a server that declares prompts and resources
+// but not tools is not asked for tools, and is ready with none.
+func TestOffersWithoutTools(t *testing.T) {
+	bin := buildServer(t, "prompts")
+	cfg := &config.Config{Servers: []config.ServerSpec{{Label: "alpha", Transport: config.TransportStdio, Command: bin, Args: []string{"alpha"},
+		Env: []config.EnvVar{{Key: "PROMPTS_NO_TOOLS", Value: "1"}}}}}
+	s := open(t, cfg, loader.Options{})
+	_, last := settle(t, s, cfg)
+	if ev := last["alpha"]; ev.State != loader.Ready || len(ev.Tools) != 0 || len(ev.Offers.Prompts) != 2 {
+		t.Fatalf("event = %+v, want Ready with no tools and two prompts", ev)
+	}
+	for _, f := range s.FrameLog("alpha").Frames() {
+		if bytes.Contains(f.Bytes, []byte(`"tools/list"`)) {
+			t.Errorf("tools/list sent to a server that declares no tools: %s", f.Bytes)
+		}
+	}
+}
+
 // TestEverythingOffers reads the reference server's resources, templates
 // and prompts over stdio and streamable HTTP: a text and a blob read through its templates,
 // prompts with arguments, one embedding a resource, and completions whose

@@ -8,7 +8,8 @@
 // list); alpha also offers "code review", beta code_review. Each offers the
 // text resource mem://FLAVOUR/notes, the blob mem://FLAVOUR/logo and the
 // template mem://FLAVOUR/items/{id} (id completed from a fixed list), and
-// the tool ping. On
+// the tool ping (with PROMPTS_NO_TOOLS=1: no tool, and no tools
+// capability). On
 // SIGUSR1 it sends notifications/resources/updated for its notes and adds
 // the prompt farewell (notifications/prompts/list_changed).
 package main
@@ -54,22 +55,28 @@ func main() {
 	if len(os.Args) > 1 {
 		flavour = os.Args[1]
 	}
-	s := server.NewMCPServer("prompts-"+flavour, "1.0.0",
-		server.WithToolCapabilities(false),
+	opts := []server.ServerOption{
 		server.WithPromptCapabilities(true),
 		server.WithResourceCapabilities(true, true),
 		server.WithCompletions(),
 		server.WithPromptCompletionProvider(completer{}),
 		server.WithResourceCompletionProvider(completer{}),
-	)
+	}
+	tools := os.Getenv("PROMPTS_NO_TOOLS") == ""
+	if tools {
+		opts = append(opts, server.WithToolCapabilities(false))
+	}
+	s := server.NewMCPServer("prompts-"+flavour, "1.0.0", opts...)
 	review := "code review"
 	if flavour == "beta" {
 		review = "code_review"
 	}
 	s.SetPrompts(prompts(flavour, review, false)...)
-	s.AddTool(mcp.NewTool("ping"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return mcp.NewToolResultText("pong"), nil
-	})
+	if tools {
+		s.AddTool(mcp.NewTool("ping"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("pong"), nil
+		})
+	}
 
 	notes := "mem://" + flavour + "/notes"
 	s.AddResource(mcp.NewResource(notes, "notes", mcp.WithMIMEType("text/plain")),
