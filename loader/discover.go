@@ -143,7 +143,11 @@ func (l *lister) request(ctx context.Context, method mcp.MCPMethod, params map[s
 	if l.meta != nil {
 		params["_meta"] = l.meta
 	}
-	id := "list-" + strconv.FormatInt(l.seq.Add(1), 10)
+	prefix := "req-"
+	if strings.HasSuffix(string(method), "/list") {
+		prefix = "list-"
+	}
+	id := prefix + strconv.FormatInt(l.seq.Add(1), 10)
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	if l.monitor != nil {
