@@ -399,6 +399,9 @@ func (m *Model) paneView() string {
 			return m.result.view(m.c, m.paneHeight(), m.paneBox)
 		}
 	}
+	if m.view == viewOffers {
+		return m.paneBox(m.c.styles.PaneTitle.Render("DETAIL"), m.offers.detail(), m.paneHeight())
+	}
 	return m.detailView(m.paneHeight())
 }
 

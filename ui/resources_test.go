@@ -92,6 +92,7 @@ func TestResourcesView(t *testing.T) {
 	wantScreen(t, m, "reading the logo", "[blob image/png · 4 bytes]")
 	m = press(m, "esc", "down", "down", "down", "down")
 
+	wantScreen(t, m, "greet's detail", "under claude-code: /mcp__alpha__greet  renamed", "argument name*: Who to greet.", `as listed: {"name":"greet"`)
 	m = step(t, m, "enter") // greet's form
 	wantScreen(t, m, "greet's form", "prompt greet", "name*")
 	m = step(t, m, "tab")
