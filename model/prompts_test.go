@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -110,4 +111,41 @@ func ExamplePromptPolicy_Apply() {
 	// gemini-cli beta beta.greet renamed
 	// vscode alpha mcp.alpha.greet renamed
 	// vscode beta mcp.beta.greet renamed
+}
+
+// FuzzPromptPolicies: under every prompt naming, every listed prompt gets
+// one outcome, a live one has a route of its own, and Apply is
+// deterministic (checkInvariants, as for tools).
+func FuzzPromptPolicies(f *testing.F) {
+	for _, s := range []string{
+		"alpha|greet\nbeta|greet",
+		"my server|greet\nmy_server|greet",
+		"alpha|greet\nbeta|greet\ngamma|alpha.greet",
+		"a.b|c\na|b.c",
+		"x|code review|code_review| code  review ",
+		"alpha|\x00||greet",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, spec string) {
+		var cats []PromptCatalogue
+		var rows []Catalogue
+		for _, c := range fuzzCatalogues(spec) {
+			pc := PromptCatalogue{Server: c.Server}
+			for _, tl := range c.Tools {
+				pc.Prompts = append(pc.Prompts, Prompt{Name: tl.Name, NameOK: tl.NameOK, NameProblem: tl.NameProblem})
+			}
+			cats, rows = append(cats, pc), append(rows, pc.rows())
+		}
+		for _, p := range append(PromptPolicies(), PromptPolicyFor("lionagi")) {
+			reg := p.Apply(cats)
+			checkInvariants(t, p.Name, rows, reg)
+			if again := p.Apply(cats); !reflect.DeepEqual(reg, again) {
+				t.Fatalf("%s.Apply(%q) is not deterministic", p.Name, spec)
+			}
+			if t.Failed() {
+				t.FailNow()
+			}
+		}
+	})
 }
