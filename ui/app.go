@@ -274,13 +274,13 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.toggleLogs()
 	case m.pane == paneLog && m.logs.takes(msg):
 		return m.logs.Update(msg)
+	case m.view == viewOffers && m.offers.takes(msg):
+		return m.offers.Update(msg)
 	case m.calling != nil && key.Matches(msg, k.CancelCall):
 		m.cancelCall()
 		m.pane = paneResult
 	case key.Matches(msg, k.Cancel):
 		m.pane = paneDetail
-	case m.view == viewOffers && m.offers.takes(msg):
-		return m.offers.Update(msg)
 	case key.Matches(msg, k.Invoke):
 		m.openInvoke()
 		if m.invoke != nil {

@@ -88,13 +88,20 @@ func (v *offersView) refresh() tea.Cmd { return nil }
 // nothing to say about an offer.
 func (v *offersView) selected() (ref, bool) { return ref{}, false }
 
-// modal reports whether a panel is open: it takes every key.
-func (v *offersView) modal() bool { return v.panel != nil }
+// modal reports whether a form is open, or waits for the server: it takes
+// every key, as the fields take text.
+func (v *offersView) modal() bool {
+	return v.panel != nil && (v.panel.busy || v.panel.form != nil && v.panel.content == nil)
+}
 
 // takes reports whether the view answers msg itself rather than the root:
-// enter opens the line under the cursor, u (un)subscribes.
+// enter opens the line under the cursor, u (un)subscribes, esc closes
+// what an answer shows.
 func (v *offersView) takes(msg tea.KeyPressMsg) bool {
 	k := v.e.c.keys
+	if v.panel != nil {
+		return key.Matches(msg, k.Cancel)
+	}
 	return key.Matches(msg, k.Open, k.Subscribe)
 }
 
