@@ -113,6 +113,10 @@ func (v *offersView) SetSize(width, height int) {
 }
 
 func (v *offersView) Update(msg tea.Msg) tea.Cmd {
+	if m, ok := msg.(subscribedMsg); ok {
+		v.note = m.note
+		return nil
+	}
 	if v.panel != nil {
 		var cmd tea.Cmd
 		v.panel, cmd = v.panel.update(v.e, msg)
@@ -132,10 +136,6 @@ func (v *offersView) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(k, v.e.c.keys.Subscribe) && at.kind == offerResource:
 			return v.subscribe(at)
 		}
-	}
-	if m, ok := msg.(subscribedMsg); ok {
-		v.note = m.note
-		return nil
 	}
 	v.moveKey(msg, len(lines))
 	return nil

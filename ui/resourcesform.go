@@ -227,7 +227,11 @@ func (p *offerPanel) update(e *env, msg tea.Msg) (*offerPanel, tea.Cmd) {
 			case len(msg.completion.Values) == 0:
 				f.err = "the server offered no value"
 			default:
-				f.hints = msg.completion.Values
+				// A value is shown in the field as it will be sent: masked
+				// and sanitized, as all server text on the screen is.
+				for _, v := range msg.completion.Values {
+					f.hints = append(f.hints, e.c.quote(v))
+				}
 				f.fields[msg.field].input.SetValue(f.hints[0])
 				f.fields[msg.field].input.CursorEnd()
 			}
@@ -302,14 +306,14 @@ func (p *offerPanel) help(k KeyMap) []key.Binding {
 func (p *offerPanel) view(c common, width, height int) string {
 	switch {
 	case p.content != nil:
-		title := p.server + " · " + p.content.title
+		title := c.quote(p.server) + " · " + p.content.title
 		lines := p.content.lines
 		if p.content.err != "" {
 			lines = append([]string{c.styles.ErrorText.Render(c.text(p.content.err))}, lines...)
 		}
 		return contentBox(c, title, lines, p.content.offset, width, height)
 	case p.busy:
-		return contentBox(c, p.server, []string{"waiting for the server…"}, 0, width, height)
+		return contentBox(c, c.quote(p.server), []string{"waiting for the server…"}, 0, width, height)
 	}
 	f := p.form
 	var lines []string
@@ -324,11 +328,7 @@ func (p *offerPanel) view(c common, width, height int) string {
 		}
 		lines = append(lines, mark+cell(name, 18)+" "+fl.input.View()+"  "+c.styles.Muted.Render(c.quote(firstLine(fl.desc, 120))))
 		if i == f.hintOf && len(f.hints) > 1 {
-			shown := make([]string, 0, len(f.hints))
-			for _, h := range f.hints {
-				shown = append(shown, c.quote(h))
-			}
-			lines = append(lines, "    "+c.styles.Muted.Render("tab: "+strings.Join(shown, " · ")))
+			lines = append(lines, "    "+c.styles.Muted.Render("tab: "+strings.Join(f.hints, " · ")))
 		}
 	}
 	if len(f.fields) == 0 {
@@ -337,7 +337,7 @@ func (p *offerPanel) view(c common, width, height int) string {
 	if f.err != "" {
 		lines = append(lines, c.styles.ErrorText.Render(c.text(f.err)))
 	}
-	return contentBox(c, p.server+" · "+c.quote(f.title), lines, 0, width, height)
+	return contentBox(c, c.quote(p.server+" · "+f.title), lines, 0, width, height)
 }
 
 // showContent turns an answer into the lines the panel shows.
