@@ -76,7 +76,7 @@ const (
 )
 
 func (v view) String() string {
-	return [...]string{"servers", "registry", "compare", "collisions", "findings", "resources & prompts"}[v]
+	return [...]string{"servers", "registry", "compare", "collisions", "findings", "resources"}[v]
 }
 
 // A listing is a view: a component with a selected row, if any, for the
