@@ -23,8 +23,11 @@ const (
 	geminiPromptSource = "https://github.com/google-gemini/gemini-cli/blob/da3f1ac4451ad41cc96b7ed96b4915655a9c784c/" +
 		"packages/cli/src/services/McpPromptLoader.ts (name trimmed, whitespace runs to '-') and " +
 		"https://github.com/google-gemini/gemini-cli/blob/02c9252326a90a26e31cd460c4136c7410fe3058/" +
-		"packages/cli/src/services/SlashCommandResolver.ts (every MCP prompt sharing a name is renamed " +
-		"server.name, then numbered; built-in commands, which keep their names, are not modelled)"
+		"packages/cli/src/services/SlashCommandResolver.ts (every MCP prompt sharing a name, with another prompt " +
+		"or a built-in command, is renamed server.name, then numbered); the built-in commands are those " +
+		"BuiltinCommandLoader.ts loads whatever the settings, at " +
+		"https://github.com/google-gemini/gemini-cli/blob/004a2798dd68e397e13d911dc4728bc640638be9/" +
+		"packages/cli/src/services/BuiltinCommandLoader.ts, each named as its file (unconfirmed)"
 	vscodePromptSource = "https://github.com/microsoft/vscode/blob/006c4ca931cf8116352d6a3f1a2056320f5e6194/" +
 		"src/vs/workbench/contrib/mcp/common/mcpTypes.ts (mcpPromptReplaceSpecialChars) and mcpServer.ts " +
 		"(McpPrompt.id = label + \".\" + name); the chat input offers /mcp.{id}; which of two equal ids a typed " +
@@ -141,6 +144,16 @@ func VSCodePromptName(server, prompt string) string {
 
 var whitespaceRun = regexp.MustCompile(`\s+`)
 
+// geminiBuiltins are Gemini CLI's built-in commands that load whatever
+// the settings: a prompt wanting one of these names is renamed.
+var geminiBuiltins = map[string]bool{
+	"about": true, "auth": true, "bug": true, "chat": true, "clear": true, "commands": true, "compress": true,
+	"copy": true, "corgi": true, "docs": true, "directory": true, "editor": true, "extensions": true, "help": true,
+	"ide": true, "init": true, "mcp": true, "memory": true, "model": true, "policies": true, "privacy": true,
+	"quit": true, "restore": true, "resume": true, "stats": true, "theme": true, "tools": true, "settings": true,
+	"tasks": true, "vim": true,
+}
+
 // GeminiPromptName is Gemini CLI's command name for a prompt before any
 // conflict, without its '/': the name trimmed, each run of whitespace
 // written as '-'.
@@ -149,8 +162,9 @@ func GeminiPromptName(prompt string) string {
 }
 
 // applyGeminiPrompts is Gemini CLI's: a prompt is /{name} while no other
-// MCP prompt wants that name; every prompt sharing one is renamed
-// /{server}.{name}, numbered 1, 2, ... after when that is taken too. A
+// MCP prompt and no built-in command wants that name; every prompt sharing
+// one is renamed /{server}.{name}, numbered 1, 2, ... after when that is
+// taken too. A
 // command registered later under a name already held replaces it (a Map
 // set), so a prompt literally named "alpha.greet" displaces alpha's renamed
 // greet.
@@ -171,7 +185,8 @@ func applyGeminiPrompts(b *builder) {
 	})
 	for _, c := range claims {
 		label, sharing := b.label(c.ref), servers[c.name]
-		if len(sharing) == 1 {
+		builtin := geminiBuiltins[c.name]
+		if len(sharing) == 1 && !builtin {
 			b.overwrite(c.name, c.ref)
 			continue
 		}
@@ -185,6 +200,10 @@ func applyGeminiPrompts(b *builder) {
 		}
 		b.overwrite(renamed, c.ref)
 		o := b.outcome(c.ref)
+		if builtin {
+			o.Reason = fmt.Sprintf("/%s is a built-in command of gemini-cli, which keeps it: the prompt is renamed server.prompt", c.name)
+			continue
+		}
 		o.By = other(sharing, label)
 		o.Reason = fmt.Sprintf("%s is wanted by %d prompts (servers %s): gemini-cli renames each to server.prompt",
 			c.name, len(sharing), strings.Join(sharing, ", "))

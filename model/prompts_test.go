@@ -23,7 +23,7 @@ func promptFixture() []PromptCatalogue {
 		{Server: "beta", Prompts: []Prompt{prompt("greet"), prompt("code_review"), {NameProblem: "missing name"}}},
 		{Server: "my server", Prompts: []Prompt{prompt("greet")}},
 		{Server: "my_server", Prompts: []Prompt{prompt("greet")}},
-		{Server: "gamma", Prompts: []Prompt{prompt("alpha.greet")}},
+		{Server: "gamma", Prompts: []Prompt{prompt("alpha.greet"), prompt("help")}},
 	}
 }
 
