@@ -86,7 +86,7 @@ func TestResourcesView(t *testing.T) {
 	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(screen(m), "1 updates") && time.Now().Before(deadline); {
 		time.Sleep(20 * time.Millisecond)
 	}
-	wantScreen(t, m, "after an update", "text/plain · subscribed · 1 updates")
+	wantScreen(t, m, "after an update", "text/plain · subscribed · 1 updates", "updates: 1, the last at ")
 	m = press(m, "up")
 	m = step(t, m, "enter")
 	wantScreen(t, m, "reading the logo", "[blob image/png · 4 bytes]")
