@@ -46,3 +46,23 @@ func TestPromptFindings(t *testing.T) {
 		}
 	}
 }
+
+// A listing of a server's offers that failed is a note on the server, and
+// the server stays ok.
+func TestOffersNoteFinding(t *testing.T) {
+	snap := surface.New(specs("alpha"), nil)
+	ev := ready("alpha", tool("ping"))
+	ev.Offers.Notes = []string{"prompts/list: server answered error -32603: boom"}
+	snap.Apply(ev)
+	a := surface.Assess(snap, surface.Options{Policy: policy(t, "claude-code")})
+	if a.Servers[0].Status != surface.OK {
+		t.Errorf("status = %s, want ok", a.Servers[0].Status)
+	}
+	found := false
+	for _, f := range a.Findings {
+		found = found || f.Kind == "note" && strings.Contains(f.Evidence, "prompts/list: server answered error -32603")
+	}
+	if !found {
+		t.Errorf("findings %+v lack the note", a.Findings)
+	}
+}
