@@ -28,20 +28,12 @@ import (
 func runRead(args []string, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("mcplens read", flag.ContinueOnError)
 	o := registerOffer(fset, stderr)
-	pos, code, ok := parseCommand(fset, args, stderr, "usage: mcplens read [PATH] SERVER URI [--client NAME[@VERSION]] [--timeout D]\n\n"+
+	path, server, uri, code, ok := o.parse(args, stderr, "usage: mcplens read [PATH] SERVER URI [--client NAME[@VERSION]] [--timeout D]\n\n"+
 		"Starts the server labelled SERVER alone, reads the resource URI (resources/read) and prints the frames\n"+
 		"as they crossed the wire, then its contents (binary contents as type, MIME type and size).\n"+
 		"Exit status: 0 on success, 1 when the read failed, 2 for a usage or config error.\n\n")
 	if !ok {
 		return code
-	}
-	if len(pos) < 2 || len(pos) > 3 {
-		fset.Usage()
-		return exitUsage
-	}
-	path, server, uri := "", pos[len(pos)-2], pos[len(pos)-1]
-	if len(pos) == 3 {
-		path = pos[0]
 	}
 	return o.run("read", path, server, stdout, stderr, func(ctx context.Context, s *loader.Session) ([]loader.Content, error) {
 		read, err := s.ReadResource(ctx, server, uri)
@@ -56,20 +48,12 @@ func runPrompt(args []string, stdout, stderr io.Writer) int {
 	var pargs argList
 	fset.Var(&pargs, "arg", "a prompt argument, K=V (repeatable)")
 	complete := fset.String("complete", "", "print the values the server completes argument ARG with (completion/complete; the --arg values are its context) instead of getting the prompt")
-	pos, code, ok := parseCommand(fset, args, stderr, "usage: mcplens prompt [PATH] SERVER NAME [--arg K=V]... [--complete ARG] [--client NAME[@VERSION]] [--timeout D]\n\n"+
+	path, server, name, code, ok := o.parse(args, stderr, "usage: mcplens prompt [PATH] SERVER NAME [--arg K=V]... [--complete ARG] [--client NAME[@VERSION]] [--timeout D]\n\n"+
 		"Starts the server labelled SERVER alone, gets its prompt NAME with the --arg values (prompts/get) and prints\n"+
 		"the frames as they crossed the wire, then the prompt's messages; with --complete, the values offered for ARG.\n"+
 		"Exit status: 0 on success, 1 when the request failed, 2 for a usage or config error.\n\n")
 	if !ok {
 		return code
-	}
-	if len(pos) < 2 || len(pos) > 3 {
-		fset.Usage()
-		return exitUsage
-	}
-	path, server, name := "", pos[len(pos)-2], pos[len(pos)-1]
-	if len(pos) == 3 {
-		path = pos[0]
 	}
 	values := map[string]string(pargs)
 	return o.run("prompt", path, server, stdout, stderr, func(ctx context.Context, s *loader.Session) ([]loader.Content, error) {
@@ -110,6 +94,22 @@ func registerOffer(fset *flag.FlagSet, stderr io.Writer) *offerOptions {
 	fset.Var(&o.limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
 	o.who.register(fset)
 	return o
+}
+
+// parse parses the command's arguments, [PATH] SERVER WHAT.
+func (o *offerOptions) parse(args []string, stderr io.Writer, usage string) (path, server, what string, code int, ok bool) {
+	pos, code, ok := parseCommand(o.fset, args, stderr, usage)
+	if !ok {
+		return "", "", "", code, false
+	}
+	if len(pos) < 2 || len(pos) > 3 {
+		o.fset.Usage()
+		return "", "", "", exitUsage, false
+	}
+	if len(pos) == 3 {
+		path = pos[0]
+	}
+	return path, pos[len(pos)-2], pos[len(pos)-1], 0, true
 }
 
 // run starts server alone, makes the request do and prints what crossed
