@@ -25,6 +25,7 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("mcplens call", flag.ContinueOnError)
 	fset.SetOutput(stderr)
 	policyName := fset.String("policy", model.Policies()[0].Name, "naming policy NAME is resolved under: "+policyNames())
+	login := fset.Bool("login", false, "log in first to each remote server with no OAuth token (opens a browser)")
 	argsFlag := fset.String("args", "{}", "the call's arguments: a JSON object, @FILE to read it from a file, or @- from stdin")
 	timeout := fset.Duration("timeout", 0, "bound on each server's connect and on the call (default: the config's own connect timeout, else 20s; 60s for the call)")
 	var limits loader.Limits
@@ -90,6 +91,9 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	opts := who.session(cfg, loader.Options{Timeout: *timeout, Limits: limits, Answers: answers})
+	if *login {
+		loginFirst(ctx, cfg, stderr)
+	}
 	session := open(cfg, opts)
 	defer session.Close()
 	snap, err := settle(ctx, cfg, session, *timeout)

@@ -165,6 +165,8 @@ func statusMark(status string) string {
 		return "▲"
 	case "failed":
 		return "✗"
+	case "needs login":
+		return "!"
 	}
 	return "○"
 }

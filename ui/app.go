@@ -158,7 +158,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.calling = nil
 		m.result = newCallView(msg)
 		m.pane = paneResult
-		return next
+		return tea.Batch(next, m.recordCall(msg))
+	case historyWrittenMsg:
+		m.historyWritten(msg)
+	case loginMsg:
+		return m.loginNews(msg)
 	case logLevelMsg:
 		return m.logs.Update(msg)
 	case offerShownMsg, completedMsg, subscribedMsg:
@@ -220,7 +224,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			return tea.Batch(cmd, m.answer(*reply))
 		}
 		return cmd
-	case m.invoke != nil:
+	case m.invoke != nil || m.hist.browsing:
 		return m.updateInvoke(msg)
 	case m.pins.confirming:
 		return m.confirmReport(msg)
@@ -281,6 +285,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.pane = paneResult
 	case key.Matches(msg, k.Cancel):
 		m.pane = paneDetail
+	case key.Matches(msg, k.History, k.Rerun):
+		return m.historyKey(msg)
 	case key.Matches(msg, k.Invoke):
 		m.openInvoke()
 		if m.invoke != nil {
@@ -358,9 +364,7 @@ func (m Model) View() tea.View {
 		body = joinLeft(m.headerView(), m.listing(m.view).View(), m.paneView())
 	}
 	body = joinLeft(body, m.footerView())
-	if m.invoke != nil {
-		body = m.invoke.overlay()
-	}
+	body = m.editorOverlay(body)
 	if m.ask != nil {
 		body = m.ask.overlay(m.c.styles.Footer.Render(m.help.ShortHelpView(m.ask.ShortHelp())))
 	}

@@ -21,6 +21,12 @@
 // channel, the question arrives as a message, and askview.go shows the form,
 // the URL or the conversation until it is answered.
 //
+// The argument editor (invoke.go, invokeview.go) edits one
+// schemaform.Form two ways: as JSON text and as a form (form.go, the same
+// formView an elicitation's form is), checks the arguments with argcheck
+// before sending, and records each call in the history (history.go), kept
+// in a file with --history.
+//
 // The root Model (app.go) routes messages and lays out the screen. Each view
 // (servers.go, registry.go, compare.go, collisions.go, findings.go), the
 // wire pane (wire.go) and the argument editor (invoke.go) is a component

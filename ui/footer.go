@@ -28,7 +28,7 @@ func (m *Model) fullHelp() [][]key.Binding {
 
 func (m *Model) footerView() string {
 	help := m.c.styles.Footer.Render(m.help.ShortHelpView(m.shortHelp()))
-	for _, note := range []string{m.clientStatus(), m.pins.status, m.logStatus()} {
+	for _, note := range []string{m.clientStatus(), m.pins.status, m.logStatus(), m.historyStatus(), m.loginStatus()} {
 		if note != "" {
 			help = note + "  " + help
 		}
