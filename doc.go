@@ -19,4 +19,7 @@
 //	                     call one tool and print the frames that crossed the wire
 //	mcplens tap -- CMD ARGS...
 //	                     run a server for a real client, recording every frame
+//	mcplens read PATH SERVER URI
+//	mcplens prompt PATH SERVER NAME [--arg K=V]... [--complete ARG]
+//	                     read one resource, get one prompt or complete its argument
 package main

@@ -61,6 +61,10 @@ func run(args []string, stderr io.Writer) int {
 			return runCall(args[1:], os.Stdin, os.Stdout, stderr)
 		case "tap":
 			return runTap(args[1:], os.Stdin, os.Stdout, stderr)
+		case "read":
+			return runRead(args[1:], os.Stdout, stderr)
+		case "prompt":
+			return runPrompt(args[1:], os.Stdout, stderr)
 		case "diff":
 			return runDiff(args[1:], os.Stdout, stderr)
 		case "login":

@@ -41,6 +41,7 @@ type conn struct {
 	log    *FrameLog
 	stderr *ring
 	logs   *logRing // notifications/message (logs.go)
+	offers *offerState
 	// timeout bounds connecting and each listing; the first connect ends
 	// at deadline, which the Connecting events carry.
 	timeout  time.Duration
@@ -75,6 +76,7 @@ func newConn(s *Session, spec config.ServerSpec) *conn {
 		hs:      s.opts.Handshake,
 		stderr:  newRing(stderrTail),
 		logs:    &logRing{},
+		offers:  newOfferState(),
 		attempt: make(chan struct{}),
 		relist:  make(chan struct{}, 1),
 	}
@@ -159,13 +161,17 @@ func (c *conn) handshake(cl *client.Client) {
 		return
 	}
 	c.lister.limits, c.lister.monitor = c.s.opts.Limits, c.monitor
-	tools, note, err := c.lister.list(ctx)
-	if err != nil {
-		c.failAndStop("listing tools", err)
-		return
+	var tools []model.Tool
+	var note string
+	if listsTools(init.Capabilities) {
+		if tools, note, err = c.lister.list(ctx); err != nil {
+			c.failAndStop("listing tools", err)
+			return
+		}
 	}
 	c.monitor.listed(note)
 	c.spec.MarkFiltered(tools)
+	offers := c.listOffers(ctx, init.Capabilities)
 
 	ev := Event{
 		Server:        c.spec.Label,
@@ -176,6 +182,7 @@ func (c *conn) handshake(cl *client.Client) {
 		ServerVersion: init.ServerInfo.Version,
 		Facts:         factsOf(init),
 		Tools:         tools,
+		Offers:        offers,
 		Findings:      c.monitor.list(),
 	}
 	c.mu.Lock()
@@ -194,6 +201,7 @@ func (c *conn) handshake(cl *client.Client) {
 	c.mu.Unlock()
 	c.s.emit(ev)
 	c.s.wg.Go(c.relistLoop)
+	c.s.wg.Go(c.relistOffers)
 }
 
 // fail reports the server as failed, once; later failures and failures

@@ -55,6 +55,9 @@ type Event struct {
 	// Tools is what the server advertised, in its order: set with Ready,
 	// again after every relisting.
 	Tools []model.Tool
+	// Offers are its resources, templates and prompts: set with Ready,
+	// again after every relisting (offers.go).
+	Offers Offers
 	// Frames marks a "frames arrived on this server, nothing else" event.
 	// Frames events are coalesced and carry no other field but Server.
 	Frames bool

@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/model"
@@ -42,6 +43,10 @@ func Build(config string, a *surface.Assessment) *Report {
 	}
 	if a.Lock != nil {
 		r.Lock = &Lock{Path: a.LockPath, Updated: a.LockUpdated, Stale: append([]string{}, a.Stale...)}
+	}
+	if a.Prompts != nil && slices.ContainsFunc(r.Servers, func(s Server) bool { return len(s.Prompts) > 0 }) {
+		r.PromptNaming = model.PromptPolicyFor(a.Policy.Name).Summary
+		r.PromptCollisions = promptCollisions(a.Prompts)
 	}
 	r.Findings = append(r.Findings, a.Findings...)
 	r.Gated = a.Gated
@@ -101,6 +106,7 @@ func buildServer(a *surface.Assessment, si int) Server {
 	case res == nil:
 		return s
 	}
+	buildOffers(a, si, &s)
 	if st.Err != "" {
 		s.Notes = append(s.Notes, red.Text(st.Err))
 	}

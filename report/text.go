@@ -112,6 +112,7 @@ func writeTextServer(bw *bufio.Writer, r *Report, s Server) {
 			}
 		}
 	}
+	writeTextOffers(bw, s)
 	if s.Status != "ok" && s.Status != "incomplete" {
 		return
 	}

@@ -74,6 +74,10 @@ type Assessment struct {
 	Options
 	// Snapshot is the snapshot assessed, as it was then (Snapshot.Clone).
 	Snapshot *Snapshot
+	// Prompts is the slash commands the policy's client makes of the
+	// listed servers' prompts (model.PromptPolicyFor), one server result
+	// per listed server as in Registry.
+	Prompts *model.Registry
 	// Servers has one verdict per snapshot server, in its order.
 	Servers []Verdict
 	// Findings is every finding, ordered by server (in declaration order,
@@ -113,6 +117,7 @@ func Derive(snap *Snapshot, o Options) *Assessment {
 	if a.Registry == nil {
 		a.Registry = o.Policy.Apply(snap.Catalogues())
 	}
+	a.Prompts = model.PromptPolicyFor(o.Policy.Name).Apply(a.Snapshot.PromptCatalogues())
 	next := 0 // Registry.Servers are the listed servers, in declaration order
 	reg := a.Registry
 	for i := range a.Snapshot.Servers {
@@ -179,6 +184,7 @@ func (a *Assessment) findingsWith(observed []model.Finding, locks *lockCompariso
 	rows := make([]map[string]int, len(a.Servers)) // first row of each wire name
 	for si := range a.Servers {
 		rows[si] = a.serverFindings(si, &fs)
+		a.promptFindings(si, &fs)
 	}
 	pos := func(server, tool string) (int, int) {
 		si, ok := a.Snapshot.Index(server) // a label declared twice: its first declaration

@@ -35,6 +35,7 @@ type Model struct {
 	compare    compareView
 	collisions collisionsView
 	findings   findingsView
+	offers     offersView
 
 	pane    pane
 	wire    wireView
@@ -71,6 +72,7 @@ func New(title string, specs []config.ServerSpec, backend Backend) Model {
 		compare:    newCompareView(e),
 		collisions: collisionsView{list: list{e: e}},
 		findings:   newFindingsView(e),
+		offers:     newOffersView(e),
 		wire:       newWireView(e, specs),
 		logs:       newLogView(e, specs),
 		help:       help.New(),
@@ -165,6 +167,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.readingDone(msg)
 	case logLevelMsg:
 		return m.logs.Update(msg)
+	case offerShownMsg, completedMsg, subscribedMsg:
+		return m.offers.Update(msg)
 	case callProgressMsg:
 		return m.callProgress(msg)
 	case tea.KeyPressMsg:
@@ -173,6 +177,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if m.ask != nil {
 			cmd, _ := m.ask.Update(msg)
 			return cmd
+		}
+		if m.view == viewOffers && m.offers.modal() {
+			return m.offers.Update(msg)
 		}
 		if m.invoke != nil {
 			return m.invoke.Update(msg)
@@ -224,6 +231,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.updateInvoke(msg)
 	case m.pins.confirming:
 		return m.confirmReport(msg)
+	case m.view == viewOffers && m.offers.modal():
+		return m.offers.Update(msg)
 	case m.full:
 		if key.Matches(msg, k.Help, k.Cancel) {
 			m.full = false
@@ -274,6 +283,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.toggleLogs()
 	case m.pane == paneLog && m.logs.takes(msg):
 		return m.logs.Update(msg)
+	case m.view == viewOffers && m.offers.takes(msg):
+		return m.offers.Update(msg)
 	case m.calling != nil && key.Matches(msg, k.CancelCall):
 		m.cancelCall()
 		m.pane = paneResult
@@ -314,6 +325,8 @@ func (m *Model) listing(v view) listing {
 		return &m.collisions
 	case viewFindings:
 		return &m.findings
+	case viewOffers:
+		return &m.offers
 	}
 	return &m.servers
 }
@@ -394,6 +407,9 @@ func (m *Model) paneView() string {
 		if m.result != nil {
 			return m.result.view(m.c, m.paneHeight(), m.paneBox)
 		}
+	}
+	if m.view == viewOffers {
+		return m.paneBox(m.c.styles.PaneTitle.Render("DETAIL"), m.offers.detail(), m.paneHeight())
 	}
 	return m.detailView(m.paneHeight())
 }

@@ -74,11 +74,12 @@ const (
 	viewCompare
 	viewCollisions
 	viewFindings
+	viewOffers
 	viewCount
 )
 
 func (v view) String() string {
-	return [...]string{"servers", "registry", "compare", "collisions", "findings"}[v]
+	return [...]string{"servers", "registry", "compare", "collisions", "findings", "resources"}[v]
 }
 
 // A listing is a view: a component with a selected row, if any, for the

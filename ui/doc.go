@@ -37,6 +37,7 @@
 // wire pane (wire.go) and the argument editor (invoke.go) is a component
 // (component.go): it is given its size, owns its cursor, scroll and cache,
 // and says which keys work in it, so the footer and the help screen come
-// from the focused component. A sixth view is a type that implements
+// from the focused component. The sixth view (resources.go) lists what
+// servers offer beside tools; a seventh view is a type that implements
 // listing, a case in Model.listing and a key in KeyMap.Views.
 package ui

@@ -51,6 +51,11 @@ type KeyMap struct {
 	// Answer and Skip are the keys of the inputs asked before the
 	// servers start (inputs.go).
 	Answer, Skip key.Binding
+
+	// The keys of the resources & prompts view (resources.go): open a
+	// line, (un)subscribe to a resource, and in its forms complete a field
+	// and move between fields.
+	Open, Subscribe, Complete, FieldNext, FieldPrev key.Binding
 }
 
 // DefaultKeyMap returns mcplens's keys.
@@ -72,6 +77,7 @@ func DefaultKeyMap() KeyMap {
 			key.NewBinding(key.WithKeys("3"), key.WithHelp("3", "compare")),
 			key.NewBinding(key.WithKeys("4"), key.WithHelp("4", "collisions")),
 			key.NewBinding(key.WithKeys("5"), key.WithHelp("5", "findings")),
+			key.NewBinding(key.WithKeys("6"), key.WithHelp("6", "resources & prompts")),
 		},
 		Providers:  key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "provider checks")),
 		Disagree:   key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "only disagreements")),
@@ -113,5 +119,10 @@ func DefaultKeyMap() KeyMap {
 		Answer:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "answer")),
 		Reader:     defaultReaderKeys(),
 		Skip:       key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "skip the rest (their servers are not started)")),
+		Open:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "read / fill in")),
+		Subscribe:  key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "(un)subscribe")),
+		Complete:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete")),
+		FieldNext:  key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next field")),
+		FieldPrev:  key.NewBinding(key.WithKeys("up", "shift+tab"), key.WithHelp("↑", "previous field")),
 	}
 }
