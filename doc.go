@@ -14,6 +14,7 @@
 //	mcplens PATH         open a config of any client (Claude, Cursor, VS Code, Gemini CLI, Codex, ...)
 //	mcplens --discover   list the config files found here and in the usual places
 //	mcplens check PATH   print the report and exit 0, 1 (found something) or 2 (usage)
+//	mcplens diff A B     say what changed between two surfaces (configs, snapshots, locks, --git REF)
 //	mcplens call PATH NAME --args JSON
 //	                     call one tool and print the frames that crossed the wire
 //	mcplens tap -- CMD ARGS...
@@ -23,4 +24,7 @@
 //	mcplens watch        print what the running taps see, each call judged
 //	mcplens [check] CAPTURE.jsonl...
 //	                     open a tap's recordings offline; mcplens tap har turns them into HAR
+//	mcplens read PATH SERVER URI
+//	mcplens prompt PATH SERVER NAME [--arg K=V]... [--complete ARG]
+//	                     read one resource, get one prompt or complete its argument
 package main

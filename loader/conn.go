@@ -41,6 +41,7 @@ type conn struct {
 	log    *FrameLog
 	stderr *ring
 	logs   *logRing // notifications/message (logs.go)
+	offers *offerState
 	// timeout bounds connecting and each listing; the first connect ends
 	// at deadline, which the Connecting events carry.
 	timeout  time.Duration
@@ -75,6 +76,7 @@ func newConn(s *Session, spec config.ServerSpec) *conn {
 		hs:      s.opts.Handshake,
 		stderr:  newRing(stderrTail),
 		logs:    &logRing{},
+		offers:  newOfferState(),
 		attempt: make(chan struct{}),
 		relist:  make(chan struct{}, 1),
 	}
@@ -159,13 +161,17 @@ func (c *conn) handshake(cl *client.Client) {
 		return
 	}
 	c.lister.limits, c.lister.monitor = c.s.opts.Limits, c.monitor
-	tools, note, err := c.lister.list(ctx)
-	if err != nil {
-		c.failAndStop("listing tools", err)
-		return
+	var tools []model.Tool
+	var note string
+	if listsTools(init.Capabilities) {
+		if tools, note, err = c.lister.list(ctx); err != nil {
+			c.failAndStop("listing tools", err)
+			return
+		}
 	}
 	c.monitor.listed(note)
 	c.spec.MarkFiltered(tools)
+	offers := c.listOffers(ctx, init.Capabilities)
 
 	ev := Event{
 		Server:        c.spec.Label,
@@ -176,6 +182,7 @@ func (c *conn) handshake(cl *client.Client) {
 		ServerVersion: init.ServerInfo.Version,
 		Facts:         factsOf(init),
 		Tools:         tools,
+		Offers:        offers,
 		Findings:      c.monitor.list(),
 	}
 	c.mu.Lock()
@@ -194,11 +201,17 @@ func (c *conn) handshake(cl *client.Client) {
 	c.mu.Unlock()
 	c.s.emit(ev)
 	c.s.wg.Go(c.relistLoop)
+	c.s.wg.Go(c.relistOffers)
 }
 
 // fail reports the server as failed, once; later failures and failures
 // during Close are not reported.
 func (c *conn) fail(msg, stderr string) {
+	c.failWith(Event{Err: msg, Stderr: stderr})
+}
+
+// failWith reports ev, a Failed event of the server's.
+func (c *conn) failWith(ev Event) {
 	c.mu.Lock()
 	if c.state == Failed || c.state == Closed || c.closing.Load() {
 		c.mu.Unlock()
@@ -206,7 +219,8 @@ func (c *conn) fail(msg, stderr string) {
 	}
 	c.state = Failed
 	c.mu.Unlock()
-	c.s.emit(Event{Server: c.spec.Label, State: Failed, Err: msg, Stderr: stderr, Findings: c.monitor.list()})
+	ev.Server, ev.State, ev.Findings = c.spec.Label, Failed, c.monitor.list()
+	c.s.emit(ev)
 }
 
 // failAndStop reports a failed connect and stops the child. A connection
@@ -226,6 +240,11 @@ func (c *conn) failAndStop(phase string, err error) {
 	p := c.process()
 	msg := describeErr(phase, err, c.timeout)
 	if p == nil { // an HTTP server: no process to wait for
+		if le := needsLogin(err); le != nil {
+			c.failWith(Event{Err: le.Error(), NeedsLogin: true})
+			c.terminate()
+			return
+		}
 		c.fail(msg+httpHint(err), "")
 		c.terminate()
 		return

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -41,14 +42,28 @@ type lister struct {
 // *LimitError): what such a server lists is not shown in part, as its
 // rows would hold the memory the limit is there to bound.
 func (l *lister) list(ctx context.Context) (tools []model.Tool, note string, err error) {
+	rows, note, err := l.rows(ctx, mcp.MethodToolsList, "tools")
+	if err != nil {
+		return nil, "", err
+	}
+	tools = make([]model.Tool, len(rows))
+	for i, row := range rows {
+		tools[i] = toolFromRow(row)
+	}
+	return tools, note, nil
+}
+
+// rows lists the rows of method, each page's array under key, as list
+// lists tools: bounded alike, and stopping alike.
+func (l *lister) rows(ctx context.Context, method mcp.MCPMethod, key string) (rows []json.RawMessage, note string, err error) {
 	seen := map[string]bool{}
 	var cursor *string
 	var total int64 // bytes of the pages so far
 	for page := 1; ; page++ {
 		if page > maxPages {
-			return tools, fmt.Sprintf("tools/list stopped after %d pages; showing the %d tools listed so far", maxPages, len(tools)), nil
+			return rows, fmt.Sprintf("%s stopped after %d pages; showing the %d %s listed so far", method, maxPages, len(rows), key), nil
 		}
-		rows, next, size, err := l.page(ctx, cursor, l.limits.Listing-total)
+		got, next, size, err := l.page(ctx, method, key, cursor, l.limits.Listing-total)
 		if err == nil {
 			if total += int64(size); total > l.limits.Listing {
 				err = &LimitError{Limit: "listing", Max: l.limits.Listing, What: "the listing"}
@@ -56,20 +71,18 @@ func (l *lister) list(ctx context.Context) (tools []model.Tool, note string, err
 		}
 		if err != nil {
 			if page > 1 {
-				return nil, "", fmt.Errorf("tools/list page %d: %w", page, err)
+				return nil, "", fmt.Errorf("%s page %d: %w", method, page, err)
 			}
-			return nil, "", fmt.Errorf("tools/list: %w", err)
+			return nil, "", fmt.Errorf("%s: %w", method, err)
 		}
-		for _, row := range rows {
-			tools = append(tools, toolFromRow(row))
-		}
+		rows = append(rows, got...)
 		switch {
 		case next.missing:
-			return tools, "", nil
+			return rows, "", nil
 		case next.bad != "":
-			return tools, fmt.Sprintf("tools/list page %d: nextCursor is %s, not a string; stopped there", page, next.bad), nil
+			return rows, fmt.Sprintf("%s page %d: nextCursor is %s, not a string; stopped there", method, page, next.bad), nil
 		case seen[next.cursor]:
-			return tools, fmt.Sprintf("tools/list page %d: nextCursor %q was already followed; stopped there", page, next.cursor), nil
+			return rows, fmt.Sprintf("%s page %d: nextCursor %q was already followed; stopped there", method, page, next.cursor), nil
 		}
 		seen[next.cursor] = true
 		c := next.cursor
@@ -88,24 +101,14 @@ type nextCursor struct {
 // size of its result; a result over room, which list then refuses, is not
 // kept. The id is a string so it can never collide with the integer ids of
 // the mcp-go client sharing the transport.
-func (l *lister) page(ctx context.Context, cursor *string, room int64) ([]json.RawMessage, nextCursor, int, error) {
+func (l *lister) page(ctx context.Context, method mcp.MCPMethod, key string, cursor *string, room int64) ([]json.RawMessage, nextCursor, int, error) {
 	params := map[string]any{}
-	if l.meta != nil {
-		params["_meta"] = l.meta
-	}
 	if cursor != nil {
 		params["cursor"] = *cursor
 	}
-	id := "list-" + strconv.FormatInt(l.seq.Add(1), 10)
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	if l.monitor != nil {
-		l.monitor.await(string(mcp.MethodToolsList), cancel)
-		defer l.monitor.release(string(mcp.MethodToolsList))
-	}
-	result, size, err := l.pager.page(ctx, id, params, room)
+	result, size, err := l.request(ctx, method, params, room)
 	if err != nil {
-		return nil, nextCursor{}, 0, refusal(ctx, err)
+		return nil, nextCursor{}, 0, err
 	}
 	switch {
 	case int64(size) > l.limits.Page:
@@ -113,7 +116,7 @@ func (l *lister) page(ctx context.Context, cursor *string, room int64) ([]json.R
 	case int64(size) > room:
 		return nil, nextCursor{}, size, nil // list says the listing is over
 	}
-	rows, nextRaw, err := pageRows(result)
+	rows, nextRaw, err := pageRowsOf(result, key)
 	if err != nil {
 		return nil, nextCursor{}, 0, err
 	}
@@ -132,41 +135,78 @@ func (l *lister) page(ctx context.Context, cursor *string, room int64) ([]json.R
 	return rows, next, size, nil
 }
 
+// request sends one request of the lister's, with the connection's _meta
+// when it is stateless, and returns the answer's result and its size (a
+// result over room is not kept). The id is a string so it can never
+// collide with the integer ids of the mcp-go client sharing the transport.
+func (l *lister) request(ctx context.Context, method mcp.MCPMethod, params map[string]any, room int64) ([]byte, int, error) {
+	if l.meta != nil {
+		params["_meta"] = l.meta
+	}
+	prefix := "req-"
+	if strings.HasSuffix(string(method), "/list") {
+		prefix = "list-"
+	}
+	id := prefix + strconv.FormatInt(l.seq.Add(1), 10)
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	if l.monitor != nil {
+		l.monitor.await(string(method), cancel)
+		defer l.monitor.release(string(method))
+	}
+	result, size, err := l.pager.send(ctx, id, rpcRequest(method, id, params), room)
+	if err != nil {
+		return nil, 0, refusal(ctx, err)
+	}
+	return result, size, nil
+}
+
 // pageRows decodes a tools/list result into its rows and its nextCursor.
+func pageRows(result json.RawMessage) ([]json.RawMessage, json.RawMessage, error) {
+	return pageRowsOf(result, "tools")
+}
+
+// pageRowsOf decodes a list result into its rows, the array under key,
+// and its nextCursor.
 // result must be valid JSON, as a result the transport decoded is. A
 // well-formed page is scanned, and its rows are the page's own bytes: each
 // is a slice of result, so a listed tool costs its bytes once, and no
 // decoder copies every row and every schema. Anything else is decoded,
 // step by step, to say what is wrong.
-func pageRows(result json.RawMessage) ([]json.RawMessage, json.RawMessage, error) {
+func pageRowsOf(result json.RawMessage, key string) ([]json.RawMessage, json.RawMessage, error) {
 	var v [2][]byte
-	if jsonMembers(result, []string{"tools", "nextCursor"}, v[:]) {
+	if jsonMembers(result, []string{key, "nextCursor"}, v[:]) {
 		if rows, ok := jsonElements(v[0]); ok {
 			return rows, v[1], nil
 		}
 	}
-	var page struct {
-		Tools      *[]json.RawMessage `json:"tools"`
-		NextCursor json.RawMessage    `json:"nextCursor"`
-	}
-	if json.Unmarshal(result, &page) == nil && page.Tools != nil {
-		return *page.Tools, page.NextCursor, nil
-	}
-	var raw struct {
-		Tools      json.RawMessage `json:"tools"`
-		NextCursor json.RawMessage `json:"nextCursor"`
-	}
-	if err := json.Unmarshal(result, &raw); err != nil {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(result, &members); err != nil {
 		return nil, nil, fmt.Errorf("result is not an object: %s", clip(result))
 	}
 	var rows []json.RawMessage
-	if len(raw.Tools) == 0 || string(raw.Tools) == "null" {
-		return nil, nil, fmt.Errorf("result has no tools array")
+	list := memberFold(members, key)
+	if len(list) == 0 || string(list) == "null" {
+		return nil, nil, fmt.Errorf("result has no %s array", key)
 	}
-	if err := json.Unmarshal(raw.Tools, &rows); err != nil {
-		return nil, nil, fmt.Errorf("result.tools is %s, not an array", jsonType(raw.Tools))
+	if err := json.Unmarshal(list, &rows); err != nil {
+		return nil, nil, fmt.Errorf("result.%s is %s, not an array", key, jsonType(list))
 	}
-	return rows, raw.NextCursor, nil
+	return rows, memberFold(members, "nextCursor"), nil
+}
+
+// memberFold is the member key of an object, matched as encoding/json
+// matches a field: exactly, else without regard to case.
+func memberFold(members map[string]json.RawMessage, key string) json.RawMessage {
+	if v, ok := members[key]; ok {
+		return v
+	}
+	for k, v := range members {
+		if strings.EqualFold(k, key) {
+			return v
+		}
+	}
+	return nil
 }
 
 // toolFromRow keeps one advertised row as it came, noting why its name is

@@ -17,6 +17,12 @@
 // never decides names: that is model's job, and never replaces the
 // process-wide logger: mcp-go's transports log to Options.Logger.
 //
+// Beside its tools, each server's resources, resource templates and
+// prompts are listed when it declares them, bounded alike, and listed again
+// on their list_changed (Event.Offers, offers.go); ReadResource,
+// Subscribe, GetPrompt and Complete make one request each, over the same
+// path as the listing (resources.go).
+//
 // Each server is sent the handshake of Options.Handshake (a client
 // profile's clientInfo, capabilities, protocol revision and HTTP headers;
 // mcplens's own by default), and the requests a server sends back are

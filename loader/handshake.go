@@ -34,6 +34,7 @@ func (c *conn) newClient(tr transport.Interface) *client.Client {
 	cl := client.NewClient(tr, opts...)
 	cl.OnNotification(c.onNotification)
 	cl.OnNotification(c.onLog)
+	cl.OnNotification(c.onOffers)
 	return cl
 }
 
@@ -68,7 +69,7 @@ func (c *conn) listen(cl *client.Client) {
 	if !mcp.IsModernProtocol(cl.ProtocolVersion()) {
 		return
 	}
-	_, _ = cl.ListenAsync(c.s.ctx, mcp.SubscriptionFilter{ToolsListChanged: true}, nil)
+	_, _ = cl.ListenAsync(c.s.ctx, mcp.SubscriptionFilter{ToolsListChanged: true, PromptsListChanged: true, ResourcesListChanged: true}, nil)
 }
 
 // settled checks the revision a server answered against the handshake's

@@ -15,12 +15,12 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// A pager sends the lister's tools/list requests, one page at a time.
+// A pager sends the lister's requests (tools/list and the other lists,
+// one page at a time; resources/read, prompts/get, ...).
 type pager interface {
-	// page requests the page of params under the request id id, and
-	// returns the answer's result and its size; a result over room is not
-	// kept (nil), only its size.
-	page(ctx context.Context, id string, params map[string]any, room int64) (result []byte, size int, err error)
+	// send sends req, whose id is id, and returns the answer's result and
+	// its size; a result over room is not kept (nil), only its size.
+	send(ctx context.Context, id string, req transport.JSONRPCRequest, room int64) (result []byte, size int, err error)
 }
 
 // A transportPager sends the lister's requests through mcp-go's transport,
@@ -30,8 +30,8 @@ type transportPager struct {
 	tr transport.Interface
 }
 
-func (p transportPager) page(ctx context.Context, id string, params map[string]any, _ int64) ([]byte, int, error) {
-	resp, err := p.tr.SendRequest(ctx, listRequest(id, params))
+func (p transportPager) send(ctx context.Context, _ string, req transport.JSONRPCRequest, _ int64) ([]byte, int, error) {
+	resp, err := p.tr.SendRequest(ctx, req)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -41,21 +41,26 @@ func (p transportPager) page(ctx context.Context, id string, params map[string]a
 	return resp.Result, len(resp.Result), nil
 }
 
-// listRequest is the tools/list request of one page, as mcp-go writes it:
-// on a stateless connection (params carry the revision in _meta), with the
-// Mcp-Method header streamable HTTP wants there.
+// listRequest is the tools/list request of one page.
 func listRequest(id string, params map[string]any) transport.JSONRPCRequest {
+	return rpcRequest(mcp.MethodToolsList, id, params)
+}
+
+// rpcRequest is the request of method m as mcp-go writes it: on a
+// stateless connection (params carry the revision in _meta), with the
+// Mcp-Method header streamable HTTP wants there.
+func rpcRequest(m mcp.MCPMethod, id string, params map[string]any) transport.JSONRPCRequest {
 	req := transport.JSONRPCRequest{
 		JSONRPC: mcp.JSONRPC_VERSION,
 		ID:      mcp.NewRequestId(id),
-		Method:  string(mcp.MethodToolsList),
+		Method:  string(m),
 		Params:  params,
 	}
 	if meta, ok := params["_meta"].(map[string]any); ok {
 		version, _ := meta[mcp.MetaKeyProtocolVersion].(string)
 		encoded, _ := json.Marshal(params)
 		req.Header = http.Header{}
-		for name, value := range mcp.StandardHeaders(version, mcp.MethodToolsList, encoded) {
+		for name, value := range mcp.StandardHeaders(version, m, encoded) {
 			req.Header.Set(name, value)
 		}
 	}
@@ -101,9 +106,14 @@ func newPageTaker(limit int64, w io.Writer, eof chan struct{}) *pageTaker {
 	return &pageTaker{w: w, eof: eof, limit: limit, waiting: map[string]*pageWait{}}
 }
 
-// page writes the request and waits for its answer, the end of ctx, or the
-// end of the server's stdout, failing as mcp-go's stdio transport does.
+// page sends the tools/list request of params.
 func (p *pageTaker) page(ctx context.Context, id string, params map[string]any, room int64) ([]byte, int, error) {
+	return p.send(ctx, id, listRequest(id, params), room)
+}
+
+// send writes the request and waits for its answer, the end of ctx, or the
+// end of the server's stdout, failing as mcp-go's stdio transport does.
+func (p *pageTaker) send(ctx context.Context, id string, req transport.JSONRPCRequest, room int64) ([]byte, int, error) {
 	select {
 	case <-p.eof:
 		return nil, 0, transport.ErrTransportClosed
@@ -112,7 +122,7 @@ func (p *pageTaker) page(ctx context.Context, id string, params map[string]any, 
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
 	}
-	line, err := json.Marshal(listRequest(id, params))
+	line, err := json.Marshal(req)
 	if err != nil {
 		return nil, 0, fmt.Errorf("failed to marshal request: %w", err)
 	}

@@ -58,6 +58,15 @@
 // whole load). ClaudeCodeName, CodexName and GeminiName expose their naming
 // functions.
 //
+// # Prompts
+//
+// Clients offer a server's prompts as slash commands, each named its own
+// way. A PromptPolicy (PromptPolicyFor a client's tool policy) registers
+// them through the same builder, so every listed prompt gets one Outcome
+// and two servers' prompts collide as tools do: claude-code
+// /mcp__{server}__{prompt}, gemini-cli /{prompt} or /{server}.{prompt}
+// when shared, vscode /mcp.{server}.{prompt}; codex offers none.
+//
 // # Beyond naming
 //
 // Registry.Collisions lists every registered name more than one row wanted,

@@ -168,10 +168,12 @@ func (e *encoder) start(t time.Time) []byte {
 }
 
 // mask returns data with its secrets masked: the values the copier was
-// given (model.Redactor.Values) and the credential shapes of well-known
-// providers (model.MaskTokens). Credential syntax (model.RedactText) is
+// given (model.Redactor.Values), the credential shapes of well-known
+// providers (model.MaskTokens) and the credentials of OAuth bodies
+// (maskOAuth). Credential syntax (model.RedactText) is
 // left to the header masking: its URL rule would swallow a JSON line whole.
 func (e *encoder) mask(data []byte) []byte {
+	data = maskOAuth(data)
 	// The string shares data's bytes (a frame may be 256 KiB): neither
 	// Values nor maskShapes keeps it, and each returns it unchanged or a
 	// new string.

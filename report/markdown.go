@@ -126,6 +126,7 @@ func writeMarkdownServer(bw *bufio.Writer, r *Report, s Server) {
 			items = append(items, item)
 		}
 	}
+	items = append(items, mdOffers(s)...)
 	if len(items) > 0 {
 		bw.WriteString("\n")
 		for _, it := range items {

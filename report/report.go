@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/model"
@@ -43,6 +44,10 @@ func Build(config string, a *surface.Assessment) *Report {
 	if a.Lock != nil {
 		r.Lock = &Lock{Path: a.LockPath, Updated: a.LockUpdated, Stale: append([]string{}, a.Stale...)}
 	}
+	if a.Prompts != nil && slices.ContainsFunc(r.Servers, func(s Server) bool { return len(s.Prompts) > 0 }) {
+		r.PromptNaming = model.PromptPolicyFor(a.Policy.Name).Summary
+		r.PromptCollisions = promptCollisions(a.Prompts)
+	}
 	r.Findings = append(r.Findings, a.Findings...)
 	r.Gated = a.Gated
 	r.Summary = summarize(r)
@@ -79,6 +84,8 @@ func buildServer(a *surface.Assessment, si int) Server {
 	st, v, red := &a.Snapshot.Servers[si], a.Servers[si], a.Snapshot.Redact
 	s := Server{
 		Label:           st.Label(),
+		Line:            st.Spec.Line,
+		Col:             st.Spec.Col,
 		Status:          string(v.Status),
 		Protocol:        st.Protocol,
 		ServerInfo:      ServerInfo{Name: st.ServerName, Version: st.ServerVersion, Title: st.Facts.Title, Website: st.Facts.Website},
@@ -91,7 +98,7 @@ func buildServer(a *surface.Assessment, si int) Server {
 	}
 	res := v.Result
 	switch {
-	case v.Status == surface.Failed:
+	case v.Status == surface.Failed || v.Status == surface.NeedsLogin:
 		// A failure can quote the config, and a server's stderr can echo
 		// its credentials: both are masked.
 		s.Error, s.Stderr = red.Text(st.Err), red.Text(st.Stderr)
@@ -99,6 +106,7 @@ func buildServer(a *surface.Assessment, si int) Server {
 	case res == nil:
 		return s
 	}
+	buildOffers(a, si, &s)
 	if st.Err != "" {
 		s.Notes = append(s.Notes, red.Text(st.Err))
 	}

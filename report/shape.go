@@ -46,7 +46,12 @@ type Report struct {
 	Summary       Summary     `json:"summary"`
 	Servers       []Server    `json:"servers"`
 	Collisions    []Collision `json:"collisions"`
-	Findings      []Finding   `json:"findings"`
+	// PromptNaming is how the policy's client names prompts as slash
+	// commands, and PromptCollisions the commands several prompts wanted;
+	// both absent when no server offers a prompt.
+	PromptNaming     string      `json:"prompt_naming,omitempty"`
+	PromptCollisions []Collision `json:"prompt_collisions,omitempty"`
+	Findings         []Finding   `json:"findings"`
 	// Lock is set when the tools were compared with a lock file.
 	Lock *Lock `json:"lock,omitempty"`
 }
@@ -64,8 +69,13 @@ type Summary struct {
 // A Server is one configured server.
 type Server struct {
 	Label string `json:"label"`
+	// Line and Col are where the config file declares the server (1-based;
+	// 0 when no file does): where SARIF results are located.
+	Line int `json:"-"`
+	Col  int `json:"-"`
 	// Status is "ok", "incomplete" (a tool it advertised has no route, or
-	// the policy failed it), "failed" (no connection or listing),
+	// the policy failed it), "failed" (no connection or listing), "needs
+	// login" (a remote server waiting for an OAuth login; Error says how),
 	// "connecting" or "closed".
 	Status string `json:"status"`
 	// Error is why the server failed, or why the policy failed it.
@@ -89,6 +99,11 @@ type Server struct {
 	// Missing lists advertised wire names left without a route, sorted.
 	Missing []string `json:"missing"`
 	Tools   []Tool   `json:"tools"`
+	// Resources, Templates and Prompts are what the server offers beside
+	// its tools (offers.go), absent when it offers none.
+	Resources []Resource `json:"resources,omitempty"`
+	Templates []Template `json:"resource_templates,omitempty"`
+	Prompts   []Prompt   `json:"prompts,omitempty"`
 	// Lock is set when the tools were compared with a lock file.
 	Lock *ServerLock `json:"lock,omitempty"`
 }

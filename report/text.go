@@ -112,6 +112,7 @@ func writeTextServer(bw *bufio.Writer, r *Report, s Server) {
 			}
 		}
 	}
+	writeTextOffers(bw, s)
 	if s.Status != "ok" && s.Status != "incomplete" {
 		return
 	}
@@ -164,6 +165,8 @@ func statusMark(status string) string {
 		return "▲"
 	case "failed":
 		return "✗"
+	case "needs login":
+		return "!"
 	}
 	return "○"
 }

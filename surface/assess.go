@@ -21,6 +21,9 @@ const (
 	Incomplete Status = "incomplete"
 	// Failed: it did not start, connect or list.
 	Failed Status = "failed"
+	// NeedsLogin: a remote server that asked for authorization, with no
+	// usable token stored (mcplens login stores one).
+	NeedsLogin Status = "needs login"
 	// Connecting: not listed yet.
 	Connecting Status = "connecting"
 	// Closed: the session ended before it was listed.
@@ -71,6 +74,10 @@ type Assessment struct {
 	Options
 	// Snapshot is the snapshot assessed, as it was then (Snapshot.Clone).
 	Snapshot *Snapshot
+	// Prompts is the slash commands the policy's client makes of the
+	// listed servers' prompts (model.PromptPolicyFor), one server result
+	// per listed server as in Registry.
+	Prompts *model.Registry
 	// Servers has one verdict per snapshot server, in its order.
 	Servers []Verdict
 	// Findings is every finding, ordered by server (in declaration order,
@@ -110,6 +117,7 @@ func Derive(snap *Snapshot, o Options) *Assessment {
 	if a.Registry == nil {
 		a.Registry = o.Policy.Apply(snap.Catalogues())
 	}
+	a.Prompts = model.PromptPolicyFor(o.Policy.Name).Apply(a.Snapshot.PromptCatalogues())
 	next := 0 // Registry.Servers are the listed servers, in declaration order
 	reg := a.Registry
 	for i := range a.Snapshot.Servers {
@@ -137,6 +145,8 @@ func Derive(snap *Snapshot, o Options) *Assessment {
 // statusOf is the one rule for a server's status.
 func statusOf(sv *Server, res *model.ServerResult) Status {
 	switch {
+	case sv.State == loader.Failed && sv.NeedsLogin:
+		return NeedsLogin
 	case sv.State == loader.Failed:
 		return Failed
 	case res == nil && sv.State == loader.Closed:
@@ -174,6 +184,7 @@ func (a *Assessment) findingsWith(observed []model.Finding, locks *lockCompariso
 	rows := make([]map[string]int, len(a.Servers)) // first row of each wire name
 	for si := range a.Servers {
 		rows[si] = a.serverFindings(si, &fs)
+		a.promptFindings(si, &fs)
 	}
 	pos := func(server, tool string) (int, int) {
 		si, ok := a.Snapshot.Index(server) // a label declared twice: its first declaration
@@ -206,6 +217,11 @@ func (a *Assessment) findingsWith(observed []model.Finding, locks *lockCompariso
 func (a *Assessment) serverFindings(si int, fs *findings) map[string]int {
 	sv, v, red := &a.Snapshot.Servers[si], a.Servers[si], a.Snapshot.Redact
 	label := sv.Label()
+	if v.Status == NeedsLogin {
+		// A warning: the server is fine, it waits for the user.
+		fs.add(si, -1, Finding{Severity: Warning, Kind: "needs-login", Server: label, Evidence: red.Text(sv.Err)})
+		return nil
+	}
 	if v.Status == Failed {
 		// A failure can quote the config, and a server's stderr can echo
 		// its credentials: both are masked.

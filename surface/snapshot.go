@@ -26,8 +26,10 @@ type Server struct {
 	// (Ready).
 	Err string
 	// Stderr is the tail of a failed server's stderr.
-	Stderr   string
-	Protocol string
+	Stderr string
+	// NeedsLogin says a Failed server waits for a login; Err says how.
+	NeedsLogin bool
+	Protocol   string
 	// ServerName and ServerVersion are the server's self-description:
 	// display only, never an identity.
 	ServerName, ServerVersion string
@@ -36,6 +38,8 @@ type Server struct {
 	Facts loader.ServerFacts
 	// Tools is what the server advertised, in its order.
 	Tools []model.Tool
+	// Offers are its resources, templates and prompts, as last listed.
+	Offers loader.Offers
 	// Listed reports whether the server's tools were listed: Tools is what
 	// it advertised (possibly nothing).
 	Listed bool
@@ -136,6 +140,7 @@ func (s *Snapshot) Apply(ev loader.Event) bool {
 	s.gen++
 	sv := &s.Servers[i]
 	sv.State = ev.State
+	sv.NeedsLogin = ev.NeedsLogin
 	switch ev.State {
 	case loader.Connecting:
 		sv.Deadline = ev.Deadline
@@ -150,10 +155,12 @@ func (s *Snapshot) Apply(ev loader.Event) bool {
 			sv.ServerName, sv.ServerVersion, sv.Facts = ev.ServerName, ev.ServerVersion, ev.Facts
 		}
 		sv.Tools, sv.Size, sv.Listed = ev.Tools, ListSize(ev.Tools), true
+		sv.Offers = ev.Offers
 		sv.Faults = ev.Findings
 	case loader.Failed:
 		sv.Err, sv.Stderr = ev.Err, ev.Stderr
 		sv.Tools, sv.Size, sv.Listed, sv.Prev = nil, 0, false, nil
+		sv.Offers = loader.Offers{}
 		sv.Faults = ev.Findings
 	}
 	return true

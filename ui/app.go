@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"slices"
 
 	"charm.land/bubbles/v2/help"
@@ -36,6 +35,7 @@ type Model struct {
 	compare    compareView
 	collisions collisionsView
 	findings   findingsView
+	offers     offersView
 
 	pane    pane
 	wire    wireView
@@ -48,6 +48,7 @@ type Model struct {
 	// full is set while the help screen is shown.
 	full    bool
 	spinner spinner.Model
+	reading // the reader, the last result of each row, what y or o did (reading.go)
 }
 
 // New returns the interface for the servers of cfg, fed by backend. title
@@ -71,6 +72,7 @@ func New(title string, specs []config.ServerSpec, backend Backend) Model {
 		compare:    newCompareView(e),
 		collisions: collisionsView{list: list{e: e}},
 		findings:   newFindingsView(e),
+		offers:     newOffersView(e),
 		wire:       newWireView(e, specs),
 		logs:       newLogView(e, specs),
 		help:       help.New(),
@@ -154,11 +156,19 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			next = m.answer(loader.Reply{}) // the call ended: nobody waits for the answer
 		}
 		m.calling = nil
-		m.result = newCallView(msg)
+		m.result = m.keepResult(msg)
 		m.pane = paneResult
-		return next
+		return tea.Batch(next, m.recordCall(msg))
+	case historyWrittenMsg:
+		m.historyWritten(msg)
+	case loginMsg:
+		return m.loginNews(msg)
+	case readMsg, copiedMsg, savedMsg:
+		m.readingDone(msg)
 	case logLevelMsg:
 		return m.logs.Update(msg)
+	case offerShownMsg, completedMsg, subscribedMsg:
+		return m.offers.Update(msg)
 	case callProgressMsg:
 		return m.callProgress(msg)
 	case tea.KeyPressMsg:
@@ -167,6 +177,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if m.ask != nil {
 			cmd, _ := m.ask.Update(msg)
 			return cmd
+		}
+		if m.view == viewOffers && m.offers.modal() {
+			return m.offers.Update(msg)
 		}
 		if m.invoke != nil {
 			return m.invoke.Update(msg)
@@ -206,6 +219,7 @@ func (m *Model) handleEvents(evs ...loader.Event) {
 // handleKey takes the global keys, and hands the others to what has focus.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.keys
+	m.note = ""
 	switch {
 	case m.ask != nil:
 		cmd, reply := m.ask.Update(msg)
@@ -213,10 +227,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			return tea.Batch(cmd, m.answer(*reply))
 		}
 		return cmd
-	case m.invoke != nil:
+	case m.invoke != nil || m.hist.browsing:
 		return m.updateInvoke(msg)
 	case m.pins.confirming:
 		return m.confirmReport(msg)
+	case m.view == viewOffers && m.offers.modal():
+		return m.offers.Update(msg)
 	case m.full:
 		if key.Matches(msg, k.Help, k.Cancel) {
 			m.full = false
@@ -224,6 +240,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			return tea.Quit
 		}
 		return nil
+	case m.readingTakes(msg):
+		return m.updateReading(msg)
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
@@ -265,11 +283,15 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.toggleLogs()
 	case m.pane == paneLog && m.logs.takes(msg):
 		return m.logs.Update(msg)
+	case m.view == viewOffers && m.offers.takes(msg):
+		return m.offers.Update(msg)
 	case m.calling != nil && key.Matches(msg, k.CancelCall):
 		m.cancelCall()
 		m.pane = paneResult
 	case key.Matches(msg, k.Cancel):
 		m.pane = paneDetail
+	case key.Matches(msg, k.History, k.Rerun):
+		return m.historyKey(msg)
 	case key.Matches(msg, k.Invoke):
 		m.openInvoke()
 		if m.invoke != nil {
@@ -303,6 +325,8 @@ func (m *Model) listing(v view) listing {
 		return &m.collisions
 	case viewFindings:
 		return &m.findings
+	case viewOffers:
+		return &m.offers
 	}
 	return &m.servers
 }
@@ -342,12 +366,10 @@ func (m Model) View() tea.View {
 	if m.full {
 		body = m.fullHelpView()
 	} else {
-		body = joinLeft(m.headerView(), m.listing(m.view).View(), m.paneView())
+		body = m.bodyView()
 	}
 	body = joinLeft(body, m.footerView())
-	if m.invoke != nil {
-		body = m.invoke.overlay()
-	}
+	body = m.editorOverlay(body)
 	if m.ask != nil {
 		body = m.ask.overlay(m.c.styles.Footer.Render(m.help.ShortHelpView(m.ask.ShortHelp())))
 	}
@@ -386,12 +408,10 @@ func (m *Model) paneView() string {
 			return m.result.view(m.c, m.paneHeight(), m.paneBox)
 		}
 	}
+	if m.view == viewOffers {
+		return m.paneBox(m.c.styles.PaneTitle.Render("DETAIL"), m.offers.detail(), m.paneHeight())
+	}
 	return m.detailView(m.paneHeight())
-}
-
-// callContext bounds one interactive call.
-func callContext() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), callTimeout)
 }
 
 // Policy names the active naming policy.

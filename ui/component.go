@@ -47,6 +47,7 @@ type env struct {
 	// nobody is asked.
 	questions *Questions
 	backend   Backend
+	login     Login // runs an OAuth login (login.go); nil: L does nothing
 
 	surface  *surface
 	policies []model.Policy
@@ -58,6 +59,8 @@ type env struct {
 	pins pinning
 	// spin is the spinner's current frame.
 	spin string
+	// hist is the calls made and the history view (history.go).
+	hist callHistory
 }
 
 func (e *env) activePolicy() model.Policy { return e.policies[e.policy] }
@@ -71,11 +74,12 @@ const (
 	viewCompare
 	viewCollisions
 	viewFindings
+	viewOffers
 	viewCount
 )
 
 func (v view) String() string {
-	return [...]string{"servers", "registry", "compare", "collisions", "findings"}[v]
+	return [...]string{"servers", "registry", "compare", "collisions", "findings", "resources"}[v]
 }
 
 // A listing is a view: a component with a selected row, if any, for the

@@ -21,6 +21,7 @@ type KeyMap struct {
 	WireServer key.Binding
 	Logs       key.Binding
 	LogLevel   key.Binding
+	Login      key.Binding
 	Help       key.Binding
 	Quit       key.Binding
 	Report     key.Binding
@@ -38,9 +39,23 @@ type KeyMap struct {
 	NextField, PrevField                  key.Binding
 	Toggle, Choose                        key.Binding
 
+	// The argument editor's (invoke.go): switch between the form and the
+	// JSON, move in the form, add and remove array items; the history
+	// (history.go): list the calls made, run the last one again.
+	Mode, FormNext, FormPrev key.Binding
+	AddItem, RemoveItem      key.Binding
+	History, Rerun           key.Binding
+	// Reader is the keys of the reader and of what opens it (reader.go).
+	Reader ReaderKeys
+
 	// Answer and Skip are the keys of the inputs asked before the
 	// servers start (inputs.go).
 	Answer, Skip key.Binding
+
+	// The keys of the resources & prompts view (resources.go): open a
+	// line, (un)subscribe to a resource, and in its forms complete a field
+	// and move between fields.
+	Open, Subscribe, Complete, FieldNext, FieldPrev key.Binding
 }
 
 // DefaultKeyMap returns mcplens's keys.
@@ -62,6 +77,7 @@ func DefaultKeyMap() KeyMap {
 			key.NewBinding(key.WithKeys("3"), key.WithHelp("3", "compare")),
 			key.NewBinding(key.WithKeys("4"), key.WithHelp("4", "collisions")),
 			key.NewBinding(key.WithKeys("5"), key.WithHelp("5", "findings")),
+			key.NewBinding(key.WithKeys("6"), key.WithHelp("6", "resources & prompts")),
 		},
 		Providers:  key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "provider checks")),
 		Disagree:   key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "only disagreements")),
@@ -73,7 +89,8 @@ func DefaultKeyMap() KeyMap {
 		Wire:       key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wire pane")),
 		WireServer: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "wire: next server")),
 		Logs:       key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "log pane")),
-		LogLevel:   key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "log: next level")),
+		LogLevel:   key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "log: next level")),
+		Login:      key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "log in")),
 		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Report:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "write report ("+ReportFile+")")),
@@ -92,7 +109,20 @@ func DefaultKeyMap() KeyMap {
 		PrevField:  key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab", "previous field")),
 		Toggle:     key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "toggle")),
 		Choose:     key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "choose")),
+		Mode:       key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "form/JSON")),
+		FormNext:   key.NewBinding(key.WithKeys("down"), key.WithHelp("↓/↑", "field")),
+		FormPrev:   key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous field")),
+		AddItem:    key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "add item")),
+		RemoveItem: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "remove item")),
+		History:    key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "call history")),
+		Rerun:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "re-run the last call")),
 		Answer:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "answer")),
+		Reader:     defaultReaderKeys(),
 		Skip:       key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "skip the rest (their servers are not started)")),
+		Open:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "read / fill in")),
+		Subscribe:  key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "(un)subscribe")),
+		Complete:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete")),
+		FieldNext:  key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next field")),
+		FieldPrev:  key.NewBinding(key.WithKeys("up", "shift+tab"), key.WithHelp("↑", "previous field")),
 	}
 }
