@@ -79,6 +79,8 @@ type Decoder struct {
 	calls   []*Call
 	// pending are the requests awaiting an answer, by server and id.
 	pending map[string]pending
+	// early are answers awaiting their request, by server and id.
+	early map[string]early
 }
 
 type pending struct {
@@ -89,7 +91,7 @@ type pending struct {
 
 // NewDecoder returns a decoder with nothing read.
 func NewDecoder() *Decoder {
-	return &Decoder{byLabel: map[string]*Server{}, pending: map[string]pending{}}
+	return &Decoder{byLabel: map[string]*Server{}, pending: map[string]pending{}, early: map[string]early{}}
 }
 
 // line is one line of a recording.
@@ -146,9 +148,7 @@ func (d *Decoder) Line(b []byte) []Observation {
 		if json.Unmarshal(raw, &m) != nil {
 			continue
 		}
-		if ob, ok := d.message(sv, l.Dir, l.T, m); ok {
-			out = append(out, ob)
-		}
+		out = append(out, d.message(sv, l.Dir, l.T, m)...)
 	}
 	return out
 }
@@ -163,19 +163,50 @@ func (d *Decoder) server(label string) *Server {
 	return sv
 }
 
+// maxEarly bounds the answers kept waiting for their request.
+const maxEarly = 64
+
+// An early answer was recorded before its request: the copies of the two
+// directions are read apart, so a recording may hold a quick answer first.
+type early struct {
+	t time.Time
+	m message
+}
+
 // message reads one JSON-RPC message going dir.
-func (d *Decoder) message(sv *Server, dir string, t time.Time, m message) (Observation, bool) {
+func (d *Decoder) message(sv *Server, dir string, t time.Time, m message) []Observation {
 	key := sv.Label + "\x00" + string(bytes.TrimSpace(m.ID))
 	if dir == "c2s" && m.Method != "" && m.ID != nil {
-		return d.request(sv, key, t, m)
+		var out []Observation
+		if ob, ok := d.request(sv, key, t, m); ok {
+			out = append(out, ob)
+		}
+		if e, ok := d.early[key]; ok {
+			delete(d.early, key)
+			if ob, ok := d.answer(sv, key, e.t, e.m); ok {
+				out = append(out, ob)
+			}
+		}
+		return out
 	}
 	if dir != "s2c" || m.Method != "" || m.ID == nil {
-		return Observation{}, false
+		return nil
 	}
-	p, ok := d.pending[key]
-	if !ok {
-		return Observation{}, false
+	if _, ok := d.pending[key]; !ok {
+		if len(d.early) < maxEarly {
+			d.early[key] = early{t, m}
+		}
+		return nil
 	}
+	if ob, ok := d.answer(sv, key, t, m); ok {
+		return []Observation{ob}
+	}
+	return nil
+}
+
+// answer reads the answer to the pending request key.
+func (d *Decoder) answer(sv *Server, key string, t time.Time, m message) (Observation, bool) {
+	p := d.pending[key]
 	delete(d.pending, key)
 	switch p.method {
 	case "initialize":
@@ -201,7 +232,7 @@ func (d *Decoder) message(sv *Server, dir string, t time.Time, m message) (Obser
 		return Observation{Server: sv.Label, Kind: Listed}, true
 	case "tools/call":
 		c := p.call
-		c.Answered, c.Latency = true, t.Sub(c.Sent)
+		c.Answered, c.Latency = true, max(t.Sub(c.Sent), 0)
 		if m.Error != nil {
 			c.IsError, c.Error = true, m.Error.Message
 		} else {

@@ -20,6 +20,8 @@ func TestDecoder(t *testing.T) {
 		`{"t":"2026-12-01T10:00:03Z","server":"a","dir":"c2s","frame":[{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"one","arguments":{"q":1}}},{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"two"}}]}`,
 		`{"t":"2026-12-01T10:00:03.25Z","server":"a","dir":"s2c","frame":{"jsonrpc":"2.0","id":4,"result":{"content":[],"isError":true}}}`,
 		`{"t":"2026-12-01T10:00:04Z","server":"a","dir":"s2c","frame":{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"no such tool"}}}`,
+		`{"t":"2026-12-01T10:00:04.5Z","server":"a","dir":"s2c","frame":{"jsonrpc":"2.0","id":6,"result":{"content":[]}}}`,
+		`{"t":"2026-12-01T10:00:04.4Z","server":"a","dir":"c2s","frame":{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"one"}}}`,
 		`{"t":"2026-12-01T10:00:05Z","server":"a","dropped":3}`,
 		`not json`,
 	}
@@ -45,10 +47,13 @@ func TestDecoder(t *testing.T) {
 	if sv.Client.Name != "claude-code" || sv.ServerName != "srv" || strings.Join(sv.Capabilities, " ") != "elicitation roots(listChanged)" || sv.Dropped != 3 {
 		t.Errorf("server %+v", sv)
 	}
-	if len(c.Calls) != 2 || !c.Calls[0].IsError || c.Calls[0].Latency.Milliseconds() != 250 || c.Calls[1].Error != "no such tool" || string(c.Calls[0].Args) != `{"q":1}` {
+	if len(c.Calls) != 3 || !c.Calls[2].Answered || c.Calls[2].Latency.Milliseconds() != 100 {
+		t.Errorf("a call answered in the recording before it was made: %+v", c.Calls)
+	}
+	if !c.Calls[0].IsError || c.Calls[0].Latency.Milliseconds() != 250 || c.Calls[1].Error != "no such tool" || string(c.Calls[0].Args) != `{"q":1}` {
 		t.Errorf("calls %+v %+v", c.Calls[0], c.Calls[1])
 	}
-	want := []Kind{Tapped, Initialize, Initialized, Listed, Listed, CallMade, CallMade, CallAnswered, CallAnswered}
+	want := []Kind{Tapped, Initialize, Initialized, Listed, Listed, CallMade, CallMade, CallAnswered, CallAnswered, CallMade, CallAnswered}
 	if len(kinds) != len(want) {
 		t.Errorf("observations %v, want %v", kinds, want)
 	}

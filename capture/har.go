@@ -111,6 +111,7 @@ func WriteHAR(w io.Writer, paths ...string) error {
 	h.Log.Entries = []*harEntry{}
 	upstream := map[string]string{}
 	open := map[string]*harEntry{}
+	waiting := map[string]harLine{} // answers recorded before their request
 	for _, path := range paths {
 		err := eachLine(path, func(b []byte) {
 			var l harLine
@@ -135,15 +136,19 @@ func WriteHAR(w io.Writer, paths ...string) error {
 				if l.HTTP != nil {
 					e.Request.URL, e.Request.Headers = l.HTTP.URL, harHeaders(l.HTTP.Headers)
 				}
-				open[key] = e
 				h.Log.Entries = append(h.Log.Entries, e)
+				if a, ok := waiting[key]; ok { // recorded before its request
+					delete(waiting, key)
+					e.answer(a)
+				} else {
+					open[key] = e
+				}
 			case l.Dir == "s2c" && m.Method == "" && open[key] != nil:
 				e := open[key]
 				delete(open, key)
-				e.answer(l.line)
-				if l.HTTP != nil {
-					e.Response.Status, e.Response.Headers = l.HTTP.Status, harHeaders(l.HTTP.Headers)
-				}
+				e.answer(l)
+			case l.Dir == "s2c" && m.Method == "" && len(waiting) < maxEarly:
+				waiting[key] = l
 			}
 		})
 		if err != nil {
@@ -174,12 +179,15 @@ func newEntry(l line, upstream string) *harEntry {
 }
 
 // answer fills the response from the answer's frame.
-func (e *harEntry) answer(l line) {
-	ms := float64(l.T.Sub(e.sent).Microseconds()) / 1000
+func (e *harEntry) answer(l harLine) {
+	ms := float64(max(l.T.Sub(e.sent), 0).Microseconds()) / 1000
 	e.Time, e.Timings = ms, harTimings{Wait: ms}
 	e.Response.Status, e.Response.StatusText = 200, "OK"
 	e.Response.BodySize = len(l.Frame)
 	e.Response.Content = harContent{Size: len(l.Frame), MimeType: "application/json", Text: string(l.Frame)}
+	if l.HTTP != nil {
+		e.Response.Status, e.Response.Headers = l.HTTP.Status, harHeaders(l.HTTP.Headers)
+	}
 }
 
 func harHeaders(h map[string][]string) []harHeader {

@@ -13,8 +13,11 @@ const pipeSize = 1 << 20
 
 // widen asks the kernel for pipeSize on p; a refusal (a lower
 // fs.pipe-max-size) leaves the pipe as it was.
-func widen(p *os.File) {
+func widen(p *os.File) { setPipeSize(p, pipeSize) }
+
+// setPipeSize asks the kernel for size bytes of capacity on p.
+func setPipeSize(p *os.File, size int) {
 	if sc, err := p.SyscallConn(); err == nil {
-		sc.Control(func(fd uintptr) { _, _ = unix.FcntlInt(fd, unix.F_SETPIPE_SZ, pipeSize) })
+		sc.Control(func(fd uintptr) { _, _ = unix.FcntlInt(fd, unix.F_SETPIPE_SZ, size) })
 	}
 }

@@ -38,14 +38,20 @@ func drainSpliced(dst io.Writer, src *os.File, copy *Stream, exited *atomic.Bool
 	buf := []byte(nil) // for a dst splice refuses
 	for ok {
 		var n int
+		var full bool
 		var terr error
 		if err := rc.Read(func(fd uintptr) bool {
-			n, terr = t.tee(int(fd))
+			n, full, terr = t.tee(int(fd))
 			return terr != unix.EAGAIN
 		}); err != nil || terr != nil || n == 0 {
 			return true // the server's end closed, or it exited and stayed idle
 		}
-		if ok = pass(dfd, sfd, n, &buf); !ok {
+		if full {
+			ok = passHeld(dfd, sfd, n, &buf, t)
+		} else {
+			ok = pass(dfd, sfd, n, &buf)
+		}
+		if !ok {
 			src.Close()
 		}
 		if exited.Load() {
@@ -79,8 +85,8 @@ func feedSpliced(dst *os.File, src io.Reader, copy *Stream) (handled bool) {
 	t := newTeePipe(copy)
 	defer t.close(copy)
 	for err == nil && n > 0 {
-		t.teeAll(mid[0], n)
-		if !pass(dfd, mid[0], n, &buf) {
+		m := t.teeSome(mid[0], n)
+		if !pass(dfd, mid[0], m, &buf) || !passHeld(dfd, mid[0], n-m, &buf, t) {
 			break
 		}
 		n, err = spliceWait(sfd, mid[1], spliceMax, unix.POLLIN)
@@ -96,7 +102,7 @@ func pass(dfd, sfd, n int, buf *[]byte) bool {
 	for n > 0 {
 		m, err := spliceWait(sfd, dfd, n, unix.POLLOUT)
 		if err == unix.EINVAL {
-			return passCopy(dfd, sfd, n, buf)
+			return passCopy(dfd, sfd, n, buf, nil)
 		}
 		if err != nil || m == 0 {
 			return false
@@ -106,8 +112,18 @@ func pass(dfd, sfd, n int, buf *[]byte) bool {
 	return true
 }
 
-// passCopy moves n bytes from the pipe sfd to dfd through *buf.
-func passCopy(dfd, sfd, n int, buf *[]byte) bool {
+// passHeld moves n bytes from the pipe sfd to dfd through *buf, as
+// passCopy does, handing each piece to t to hold for the copy.
+func passHeld(dfd, sfd, n int, buf *[]byte, t *teePipe) bool {
+	if t == nil {
+		return pass(dfd, sfd, n, buf)
+	}
+	return passCopy(dfd, sfd, n, buf, t.hold)
+}
+
+// passCopy moves n bytes from the pipe sfd to dfd through *buf, handing
+// each piece to kept when it is not nil.
+func passCopy(dfd, sfd, n int, buf *[]byte, kept func([]byte)) bool {
 	if *buf == nil {
 		*buf = make([]byte, bufSize)
 	}
@@ -118,6 +134,9 @@ func passCopy(dfd, sfd, n int, buf *[]byte) bool {
 		}
 		if err != nil || m <= 0 {
 			return false
+		}
+		if kept != nil {
+			kept((*buf)[:m])
 		}
 		for p := (*buf)[:m]; len(p) > 0; {
 			w, err := unix.Write(dfd, p)

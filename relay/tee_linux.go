@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"bytes"
 	"os"
 	"sync"
 
@@ -10,20 +11,37 @@ import (
 // A teePipe carries the copy of a spliced stream: the relay tees the bytes
 // it passes into the pipe without blocking, and a goroutine of the
 // teePipe's reads them and hands them to the Stream. When the pipe is full
-// (the copy is behind) the bytes are not teed: the relay notes where the
-// copy lost them, and the reader marks the Stream there. The nil *teePipe
-// copies nothing.
+// (the copy is behind, or the pipe is small: past the user's soft limit
+// on pipe memory a new pipe holds two pages) the relay passes the bytes
+// by read and write instead, and holds a copy of them at their place in
+// the copy (up to maxHeld bytes); beyond that it notes where the copy lost
+// them, and the reader marks the Stream there. The nil *teePipe copies
+// nothing.
 type teePipe struct {
 	s    *Stream
 	r, w *os.File
 	wfd  int
 
-	mu   sync.Mutex
-	teed int64   // bytes teed so far
-	gaps []int64 // offsets in the copy at which bytes were left out
+	mu    sync.Mutex
+	teed  int64  // bytes teed so far
+	marks []mark // what the copy holds besides the pipe, by offset
+	held  int    // bytes in marks
 
 	done chan struct{}
 }
+
+// A mark is bytes held at an offset of the copy, or (data nil) a gap.
+type mark struct {
+	at   int64
+	data []byte
+}
+
+// copyPipeSize, when set, is the capacity asked for copy pipes instead of
+// pipeSize: tests make it small to fill them.
+var copyPipeSize int
+
+// maxHeld bounds the bytes a teePipe holds outside its pipe.
+const maxHeld = 256 << 10
 
 // newTeePipe starts the copy of a stream to s; nil when s copies nothing
 // or no pipe can be had.
@@ -35,20 +53,25 @@ func newTeePipe(s *Stream) *teePipe {
 	if err != nil {
 		return nil
 	}
-	widen(w)
+	if copyPipeSize > 0 {
+		setPipeSize(w, copyPipeSize)
+	} else {
+		widen(w)
+	}
 	t := &teePipe{s: s, r: r, w: w, wfd: rawFD(w), done: make(chan struct{})}
 	go t.read()
 	return t
 }
 
 // tee tees what waits in the pipe fd into the copy and returns how many
-// bytes to pass: those teed, or when the copy is full, all that wait (the
-// copy loses them). It returns 0 at the pipe's end and EAGAIN when
-// nothing waits. Whatever tee says, the pipe itself is asked before the
-// passthrough stops or skips: the copy never decides what passes.
-func (t *teePipe) tee(fd int) (int, error) {
+// bytes to pass: those teed, or when the copy is full, all that wait, with
+// full set (pass them with passHeld). It returns 0 at the pipe's end and
+// EAGAIN when nothing waits. Whatever tee says, the pipe itself is asked
+// before the passthrough stops: the copy never decides what passes.
+func (t *teePipe) tee(fd int) (n int, full bool, err error) {
 	if t == nil {
-		return available(fd)
+		n, err = available(fd)
+		return n, false, err
 	}
 	for try := 0; try < 2; try++ {
 		m, err := unix.Tee(fd, t.wfd, spliceMax, unix.SPLICE_F_NONBLOCK)
@@ -56,57 +79,60 @@ func (t *teePipe) tee(fd int) (int, error) {
 			t.mu.Lock()
 			t.teed += m
 			t.mu.Unlock()
-			return int(m), nil
+			return int(m), false, nil
 		}
 		if err != unix.EAGAIN {
 			break // the end, or a tee that failed: the pipe says which
 		}
 		// Nothing waits, or the copy is full.
 		if n, err := unix.IoctlGetInt(fd, unix.TIOCINQ); err != nil || n == 0 {
-			return 0, unix.EAGAIN
+			return 0, false, unix.EAGAIN
 		}
 	}
-	n, err := available(fd)
-	if n > 0 {
-		t.lose()
-	}
-	return n, err
+	n, err = available(fd)
+	return n, n > 0, err
 }
 
-// teeAll tees the n bytes waiting in the pipe fd into the copy. What the
-// copy has no room for is left out of it (and noted): the bytes pass at
-// once, whether or not the copy keeps up.
-func (t *teePipe) teeAll(fd, n int) {
+// teeSome tees up to n bytes waiting in the pipe fd into the copy and
+// returns how many it took; the rest are to be passed with passHeld.
+func (t *teePipe) teeSome(fd, n int) int {
 	if t == nil {
-		return
+		return n
 	}
 	m, err := unix.Tee(fd, t.wfd, min(n, spliceMax), unix.SPLICE_F_NONBLOCK)
-	if err != nil {
+	if err != nil || m < 0 {
 		m = 0
 	}
 	t.mu.Lock()
 	t.teed += m
 	t.mu.Unlock()
-	if int(m) < n {
-		t.lose()
-	}
+	return int(m)
 }
 
-// lose notes that the bytes passed next are left out of the copy.
-func (t *teePipe) lose() {
-	if t == nil {
-		return
-	}
+// hold keeps a copy of p, passed by read and write, at the copy's current
+// offset; past maxHeld the copy loses it instead.
+func (t *teePipe) hold(p []byte) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if len(t.gaps) == 0 || t.gaps[len(t.gaps)-1] != t.teed {
-		t.gaps = append(t.gaps, t.teed)
+	if t.held+len(p) > maxHeld {
+		t.loseLocked()
+		return
+	}
+	t.marks = append(t.marks, mark{at: t.teed, data: bytes.Clone(p)})
+	t.held += len(p)
+}
+
+// loseLocked notes, t.mu held, that the bytes passed next are left out
+// of the copy.
+func (t *teePipe) loseLocked() {
+	if k := len(t.marks); k == 0 || t.marks[k-1].at != t.teed || t.marks[k-1].data != nil {
+		t.marks = append(t.marks, mark{at: t.teed})
 	}
 	t.s.c.dropped.Add(1)
 }
 
-// read hands the copy to the Stream, marking where bytes were left out,
-// until the pipe's end.
+// read hands the copy to the Stream, the bytes held and the gaps at
+// their places, until the pipe's end.
 func (t *teePipe) read() {
 	defer close(t.done)
 	defer t.s.End()
@@ -115,30 +141,38 @@ func (t *teePipe) read() {
 	for {
 		n, err := t.r.Read(buf)
 		p := buf[:n]
-		for g, ok := t.gapBefore(off + int64(n)); ok; g, ok = t.gapBefore(off + int64(n)) {
-			k := g - (off + int64(n) - int64(len(p)))
+		for m, ok := t.markBefore(off + int64(n)); ok; m, ok = t.markBefore(off + int64(n)) {
+			k := m.at - (off + int64(n) - int64(len(p)))
 			t.s.Write(p[:k])
 			p = p[k:]
-			t.s.gap = true
+			if m.data != nil {
+				t.s.Write(m.data)
+			} else {
+				t.s.gap = true
+			}
 		}
 		t.s.Write(p)
 		off += int64(n)
 		if err != nil {
+			for m, ok := t.markBefore(1 << 62); ok; m, ok = t.markBefore(1 << 62) {
+				t.s.Write(m.data) // held after the last byte teed
+			}
 			return
 		}
 	}
 }
 
-// gapBefore removes and returns the first gap at or before end.
-func (t *teePipe) gapBefore(end int64) (int64, bool) {
+// markBefore removes and returns the first mark at or before end.
+func (t *teePipe) markBefore(end int64) (mark, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if len(t.gaps) == 0 || t.gaps[0] > end {
-		return 0, false
+	if len(t.marks) == 0 || t.marks[0].at > end {
+		return mark{}, false
 	}
-	g := t.gaps[0]
-	t.gaps = t.gaps[1:]
-	return g, true
+	m := t.marks[0]
+	t.marks = t.marks[1:]
+	t.held -= len(m.data)
+	return m, true
 }
 
 // close ends the copy once the reader has taken what was teed; for the

@@ -1,0 +1,90 @@
+package relay
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// lineSink keeps the lines a copier writes.
+type lineSink struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (s *lineSink) WriteLine(line []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lines = append(s.lines, string(line))
+}
+
+func (s *lineSink) Close() error { return nil }
+
+// TestTeePipeFull relays a burst of frames through cat while the copy's
+// pipe holds one page, so that most frames find it full: they pass by
+// read and write, and the copy holds them at their place, so that every
+// frame is recorded, in order, and the client gets every byte.
+func TestTeePipeFull(t *testing.T) {
+	copyPipeSize = 4096
+	defer func() { copyPipeSize = 0 }()
+	var want bytes.Buffer
+	for i := range 200 {
+		fmt.Fprintf(&want, `{"jsonrpc":"2.0","id":%d,"method":"ping","params":{"pad":%q}}`+"\n", i, strings.Repeat("p", 900))
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sink := &lineSink{}
+	c := NewCopier(CopierOptions{Server: "cat"}, sink)
+	s := Stdio{Command: "cat", Stdin: inR, Stdout: outW, Stderr: io.Discard, Copy: c}
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Run()
+		outW.Close()
+		done <- err
+	}()
+	go func() { inW.Write(want.Bytes()); inW.Close() }()
+	got, _ := io.ReadAll(bufio.NewReader(outR))
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	if !bytes.Equal(got, want.Bytes()) {
+		t.Fatalf("the client got %d bytes, want the %d sent", len(got), want.Len())
+	}
+	ids := map[string][]int{}
+	for _, line := range sink.lines {
+		var r struct {
+			Dir   string `json:"dir"`
+			Frame struct {
+				ID int `json:"id"`
+			} `json:"frame"`
+			Dropped int `json:"dropped"`
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil || r.Dropped > 0 {
+			t.Fatalf("recorded %s (%v)", line, err)
+		}
+		ids[r.Dir] = append(ids[r.Dir], r.Frame.ID)
+	}
+	for _, dir := range []string{"c2s", "s2c"} {
+		if len(ids[dir]) != 200 {
+			t.Fatalf("%s: recorded %d frames, want 200", dir, len(ids[dir]))
+		}
+		for i, id := range ids[dir] {
+			if id != i {
+				t.Fatalf("%s: frame %d recorded as id %d: out of order", dir, i, id)
+			}
+		}
+	}
+}
