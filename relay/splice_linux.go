@@ -47,7 +47,7 @@ func drainSpliced(dst io.Writer, src *os.File, copy *Stream, exited *atomic.Bool
 			return true // the server's end closed, or it exited and stayed idle
 		}
 		if full {
-			ok = passHeld(dfd, sfd, n, &buf, t)
+			ok = t.passUntee(dfd, sfd, n, &buf)
 		} else {
 			ok = pass(dfd, sfd, n, &buf)
 		}
@@ -86,7 +86,7 @@ func feedSpliced(dst *os.File, src io.Reader, copy *Stream) (handled bool) {
 	defer t.close(copy)
 	for err == nil && n > 0 {
 		m := t.teeSome(mid[0], n)
-		if !pass(dfd, mid[0], m, &buf) || !passHeld(dfd, mid[0], n-m, &buf, t) {
+		if !pass(dfd, mid[0], m, &buf) || !t.passUntee(dfd, mid[0], n-m, &buf) {
 			break
 		}
 		n, err = spliceWait(sfd, mid[1], spliceMax, unix.POLLIN)
@@ -112,13 +112,21 @@ func pass(dfd, sfd, n int, buf *[]byte) bool {
 	return true
 }
 
-// passHeld moves n bytes from the pipe sfd to dfd through *buf, as
-// passCopy does, handing each piece to t to hold for the copy.
-func passHeld(dfd, sfd, n int, buf *[]byte, t *teePipe) bool {
-	if t == nil {
+// passUntee moves n bytes the copy's pipe had no room for from the pipe
+// sfd to dfd: a few (at most holdChunk) by read and write, held for the
+// copy; more by splice, lost to the copy, so that a copy that falls behind
+// on large frames never costs the passthrough a copy of them.
+func (t *teePipe) passUntee(dfd, sfd, n int, buf *[]byte) bool {
+	switch {
+	case n == 0:
+		return true
+	case t == nil:
 		return pass(dfd, sfd, n, buf)
+	case n <= holdChunk:
+		return passCopy(dfd, sfd, n, buf, t.hold)
 	}
-	return passCopy(dfd, sfd, n, buf, t.hold)
+	t.lose()
+	return pass(dfd, sfd, n, buf)
 }
 
 // passCopy moves n bytes from the pipe sfd to dfd through *buf, handing

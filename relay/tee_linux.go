@@ -40,8 +40,12 @@ type mark struct {
 // pipeSize: tests make it small to fill them.
 var copyPipeSize int
 
-// maxHeld bounds the bytes a teePipe holds outside its pipe.
-const maxHeld = 256 << 10
+// Bounds on what a teePipe holds outside its pipe: a chunk of at most
+// holdChunk bytes, at most maxHeld bytes in all.
+const (
+	holdChunk = 16 << 10
+	maxHeld   = 128 << 10
+)
 
 // newTeePipe starts the copy of a stream to s; nil when s copies nothing
 // or no pipe can be had.
@@ -120,6 +124,13 @@ func (t *teePipe) hold(p []byte) {
 	}
 	t.marks = append(t.marks, mark{at: t.teed, data: bytes.Clone(p)})
 	t.held += len(p)
+}
+
+// lose notes that the bytes passed next are left out of the copy.
+func (t *teePipe) lose() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.loseLocked()
 }
 
 // loseLocked notes, t.mu held, that the bytes passed next are left out

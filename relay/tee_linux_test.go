@@ -26,9 +26,9 @@ func (s *lineSink) WriteLine(line []byte) {
 
 func (s *lineSink) Close() error { return nil }
 
-// TestTeePipeFull relays a burst of frames through cat while the copy's
-// pipe holds one page, so that most frames find it full: they pass by
-// read and write, and the copy holds them at their place, so that every
+// TestTeePipeFull relays frames through cat, one answer at a time, while
+// the copy's pipe holds one page, so that frames find it full: they pass
+// by read and write, and the copy holds them at their place, so that every
 // frame is recorded, in order, and the client gets every byte.
 func TestTeePipeFull(t *testing.T) {
 	copyPipeSize = 4096
@@ -54,14 +54,24 @@ func TestTeePipeFull(t *testing.T) {
 		outW.Close()
 		done <- err
 	}()
-	go func() { inW.Write(want.Bytes()); inW.Close() }()
-	got, _ := io.ReadAll(bufio.NewReader(outR))
+	// Frame by frame, as a client waits for each answer.
+	var got bytes.Buffer
+	r := bufio.NewReader(outR)
+	for line := range strings.Lines(want.String()) {
+		inW.WriteString(line)
+		echo, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		got.WriteString(echo)
+	}
+	inW.Close()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
 	c.Close()
-	if !bytes.Equal(got, want.Bytes()) {
-		t.Fatalf("the client got %d bytes, want the %d sent", len(got), want.Len())
+	if !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Fatalf("the client got %d bytes, want the %d sent", got.Len(), want.Len())
 	}
 	ids := map[string][]int{}
 	for _, line := range sink.lines {
