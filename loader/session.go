@@ -284,5 +284,5 @@ func describeErr(phase string, err error, timeout time.Duration) string {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Sprintf("%s: no answer within %s", phase, timeout)
 	}
-	return fmt.Sprintf("%s: %v", phase, err)
+	return fmt.Sprintf("%s: %v", phase, tidy(err))
 }
