@@ -119,43 +119,45 @@ var launchers = []string{"node", "nodejs", "bun", "deno", "npx", "pnpx", "bunx",
 // launcherVerbs are the subcommands launchers take before the program.
 var launcherVerbs = []string{"run", "exec", "x", "tool", "dlx"}
 
+// generic are the names of files and folders that say nothing of the
+// program they hold: a server is named after the nearest folder above them.
+var generic = []string{"index", "main", "server", "cli", "app", "dist", "build", "lib", "src", "bin", "out", "node_modules", "__main__"}
+
 // commandName names a stdio server after what it runs: the command, or for
 // a launcher (node, npx, uvx, python, docker...) the program it launches:
 // `npx -y @modelcontextprotocol/server-everything` is server-everything,
-// `node dist/index.js` is dist (index says nothing), `python -m my_server`
-// is my_server.
+// and so is `node .../server-everything/dist/index.js`; `python -m
+// my_server` is my_server.
 func commandName(argv []string) string {
-	name := base(argv[0])
+	name := programName(argv[0])
 	if !slices.Contains(launchers, name) {
 		return name
 	}
 	for _, arg := range argv[1:] {
-		if strings.HasPrefix(arg, "-") || slices.Contains(launcherVerbs, arg) {
-			continue
+		if strings.HasPrefix(arg, "-") || strings.Contains(arg, "=") || slices.Contains(launcherVerbs, arg) {
+			continue // a flag, a flag's KEY=VALUE, a subcommand
 		}
-		if at := strings.LastIndex(arg, "@"); at > 0 {
+		if at := strings.LastIndex(arg, "@"); at > 0 && !strings.Contains(arg[at:], "/") {
 			arg = arg[:at] // a package's version
 		}
-		prog := base(arg)
-		if prog == "index" || prog == "main" || prog == "server" {
-			if dir := base(filepath.Dir(arg)); dir != "." && dir != "" && dir != string(filepath.Separator) {
-				return dir
-			}
-		}
-		if prog != "" {
+		if prog := programName(arg); prog != "" {
 			return prog
 		}
 	}
 	return name
 }
 
-// base is a path's last element without its extension.
-func base(p string) string {
-	b := filepath.Base(filepath.ToSlash(p))
-	if b == "." || b == "/" {
-		return ""
+// programName is the last element of a path that is not generic, without
+// its extension; "" when there is none.
+func programName(p string) string {
+	elems := strings.Split(filepath.ToSlash(p), "/")
+	for i := len(elems) - 1; i >= 0; i-- {
+		name := strings.TrimSuffix(elems[i], filepath.Ext(elems[i]))
+		if name != "" && name != "." && name != ".." && !slices.Contains(generic, name) {
+			return name
+		}
 	}
-	return strings.TrimSuffix(b, filepath.Ext(b))
+	return ""
 }
 
 var notLabel = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
