@@ -121,6 +121,12 @@ type Session struct {
 
 	closeOnce sync.Once
 	closeErr  error
+
+	// fellBack remembers, per server label and stateless revision, that
+	// the server answered the server/discover probe not at all or with an
+	// error, and settled on initialize: a reconnect does not probe again
+	// (handshake.go).
+	fellBack sync.Map
 }
 
 // Open starts connecting to every server of cfg at once and returns without
