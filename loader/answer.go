@@ -16,7 +16,8 @@ import (
 // fixed answers headless, where there is nobody to ask, or by asking
 // someone (Ask).
 type Answers struct {
-	// Roots are the folders roots/list answers with, as absolute paths.
+	// Roots are the folders roots/list answers with, as absolute paths,
+	// until Session.SetRoots changes them.
 	Roots []string
 	// Elicit is the answer to every elicitation/create; "" declines.
 	Elicit ElicitAnswer
@@ -83,7 +84,7 @@ func (c *conn) answer(ctx context.Context, req transport.JSONRPCRequest) (*trans
 	case !caps.Declares(req.Method):
 		return transport.NewJSONRPCErrorResponse(req.ID, mcp.METHOD_NOT_FOUND, "Method not found", nil), nil
 	case req.Method == model.MethodRootsList:
-		return result(req.ID, mcp.ListRootsResult{Roots: roots(answers.Roots)})
+		return result(req.ID, mcp.ListRootsResult{Roots: roots(c.s.Roots())})
 	case answers.Ask != nil:
 		return c.ask(ctx, req)
 	case req.Method == model.MethodCreateMessage:

@@ -127,6 +127,8 @@ type Session struct {
 	// error, and settled on initialize: a reconnect does not probe again
 	// (handshake.go).
 	fellBack sync.Map
+	// roots are the folders roots/list is answered with (roots.go).
+	roots rootSet
 }
 
 // Open starts connecting to every server of cfg at once and returns without
