@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcplens/mcplens/history"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
@@ -22,7 +23,8 @@ import (
 )
 
 // runCall is `mcplens call [PATH] NAME [--args JSON|@FILE] [--arg K=V]...
-// [--server LABEL] [--policy P] [-- CMD ARGS...]`.
+// [--server LABEL] [--policy P] [-- CMD ARGS...]`, or `mcplens call [PATH]
+// --replay FILE`.
 func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("mcplens call", flag.ContinueOnError)
 	fset.SetOutput(stderr)
@@ -30,6 +32,8 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	argsFlag := fset.String("args", "{}", "the call's arguments: a JSON object, @FILE to read it from a file, or @- from stdin")
 	var setArgs argList
 	fset.Var(&setArgs, "arg", "set one argument, NAME=VALUE, typed by the tool's input schema (repeatable; over --args)")
+	noValidate := fset.Bool("no-validate", false, "send the arguments even when they break the tool's input schema (to test the server's own checks)")
+	replay := fset.String("replay", "", "make again, in order, the calls of this history file (JSON Lines, as --history writes), each on the server and tool it names")
 	timeout := fset.Duration("timeout", 0, "bound on each server's connect and on the call (default: the config's own connect timeout, else 20s; 60s for the call)")
 	var limits loader.Limits
 	fset.Var(&limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
@@ -41,27 +45,35 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	elicit := fset.String("elicit", string(loader.ElicitDecline), "how an elicitation the server asks for is answered: "+elicitNames())
 	sampling := fset.String("sampling", "decline", "how a sampling request the server sends is answered: decline, or reply:TEXT")
 	own, command := splitCommand(args)
-	pos, code, ok := parseCommand(fset, own, stderr, "usage: mcplens call [PATH] NAME [--args JSON | --args @FILE] [--arg NAME=VALUE]... [--server LABEL]\n"+
+	pos, code, ok := parseCommand(fset, own, stderr, "usage: mcplens call [PATH] NAME [--args JSON | --args @FILE] [--arg NAME=VALUE]... [--server LABEL] [--no-validate]\n"+
 		"       [--client NAME[@VERSION]] [--policy P] [--root DIR]... [--elicit accept-defaults|decline|cancel] [--sampling decline|reply:TEXT]\n"+
 		"       mcplens call NAME [flags] -- CMD ARGS...        (a stdio server without a config)\n"+
-		"       mcplens call NAME [flags] --url URL [--header NAME:VALUE]...\n\n"+
+		"       mcplens call NAME [flags] --url URL [--header NAME:VALUE]...\n"+
+		"       mcplens call [PATH] --replay FILE [flags]\n\n"+
 		"Resolves NAME through the policy's registry (a registered name, or a wire name exactly one server advertises),\n"+
-		"makes one call and prints the frames as they cross the wire (the request, the server's requests and logs, the\n"+
-		"response), then the result. --server starts only that server. Progress goes to stderr.\n"+
-		"Exit status: 0 on success, 1 when the call failed or the tool reported isError, 2 for a usage or config error\n"+
-		"or a NAME that resolves to no route or to several.\n\n")
+		"checks the arguments against the tool's input schema, makes one call and prints the frames as they cross the\n"+
+		"wire (the request, the server's requests and logs, the response), then the result. --server starts only that\n"+
+		"server. Progress goes to stderr.\n"+
+		"Exit status: 0 on success, 1 when the call failed or the tool reported isError, 2 for a usage or config error,\n"+
+		"arguments that break the input schema, or a NAME that resolves to no route or to several.\n\n")
 	if !ok {
 		return code
 	}
 	where.command = command
 	var path, name string
 	switch {
-	case len(pos) == 1:
+	case *replay != "" && len(pos) <= 1 && (len(pos) == 0 || !where.given()):
+		path = first(pos)
+	case *replay == "" && len(pos) == 1:
 		name = pos[0]
-	case len(pos) == 2 && !where.given():
+	case *replay == "" && len(pos) == 2 && !where.given():
 		path, name = pos[0], pos[1]
 	default:
 		fset.Usage()
+		return exitUsage
+	}
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
 		return exitUsage
 	}
 	answers, err := callAnswers(*elicit, *sampling)
@@ -69,27 +81,34 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		_, _, err = who.profile()
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
-		return exitUsage
+		return fail(err)
 	}
 	policy, ok := model.PolicyNamed(who.policy(fset, *policyName))
 	if !ok {
-		fmt.Fprintf(stderr, "mcplens call: unknown policy %q (want one of: %s)\n", *policyName, policyNames())
-		return exitUsage
+		return fail(fmt.Errorf("unknown policy %q (want one of: %s)", *policyName, policyNames()))
 	}
 	callArgs, err := readArgs(*argsFlag, stdin)
 	if err != nil {
-		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
-		return exitUsage
+		return fail(err)
+	}
+	var records []history.Record
+	if *replay != "" {
+		if flagSet(fset, "args") || len(setArgs) > 0 {
+			return fail(errors.New("--replay makes the calls as recorded: no --args or --arg"))
+		}
+		if records, err = readReplay(*replay); err != nil {
+			return fail(err)
+		}
 	}
 	if err := limits.FromEnv(nil); err != nil {
-		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
-		return exitUsage
+		return fail(err)
 	}
 	cfg, err := where.load(path, config.Options{Format: *configFormat, MaxSize: limits.WithDefaults().Config})
+	if err == nil && records != nil {
+		cfg, err = replayed(cfg, records)
+	}
 	if err != nil {
-		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
-		return exitUsage
+		return fail(err)
 	}
 	// A config in a profiled client's format calls as that client, as the
 	// interface and check connect (clientOptions.adopt).
@@ -98,8 +117,20 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		policy = p
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
+	// A signal ends the run with a cause: the reason a server is given
+	// when its call is cancelled (loader.Call).
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(signals)
+	go func() {
+		select {
+		case sig := <-signals:
+			cancel(fmt.Errorf("mcplens call was interrupted (%v)", sig))
+		case <-ctx.Done():
+		}
+	}()
 	opts := who.session(cfg, loader.Options{Timeout: *timeout, Limits: limits, Answers: answers})
 	started := time.Now()
 	fmt.Fprintf(stderr, "mcplens call: connecting to %s...\n", serverCount(len(cfg.Servers)))
@@ -114,46 +145,26 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
 	}
 	fmt.Fprintf(stderr, "mcplens call: %s in %s\n", settledCount(snap), time.Since(started).Round(time.Millisecond))
+	c := &caller{ctx: ctx, stdout: stdout, stderr: stderr, session: session, snap: snap, limit: callLimit(*timeout), validate: !*noValidate}
+	if records != nil {
+		return c.replay(*replay, records)
+	}
 
 	reg := policy.Apply(snap.Catalogues())
-	// What is printed is masked as check's report is: the config's secrets
-	// and credential syntax in messages, its secrets in frames.
-	red := snap.Redact
 	rt, how, err := reg.Resolve(name)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
 		if near := suggest(reg, name); len(near) > 0 {
 			fmt.Fprintf(stderr, "  did you mean: %s\n", model.Sanitize(strings.Join(near, ", ")))
 		}
-		for _, st := range snap.Servers {
-			if !st.Listed {
-				fmt.Fprintf(stderr, "  (server %s is not in the registry: %s %s)\n", model.Sanitize(st.Label()), st.State, model.Sanitize(red.Text(st.Err)))
-			}
-		}
+		c.unlisted()
 		return exitUsage
 	}
 	if callArgs, err = withArgs(callArgs, setArgs, inputSchema(snap, rt)); err != nil {
-		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
-		return exitUsage
+		return fail(err)
 	}
-
-	san := func(s string) string { return model.Sanitize(red.Values(s)) }
-	fmt.Fprintf(stdout, "call %s (%s under %s) → server %s, wire name %s\n", san(name), how, policy.Name, san(rt.Server), san(rt.Wire))
-	printer := newWirePrinter(stdout, rt.Server, session.FrameLog(rt.Server), san)
-	printer.start(session.Events())
-	ctx = loader.WithProgress(ctx, func(p loader.Progress) { fmt.Fprintf(stderr, "mcplens call: %s\n", san(progressLine(p))) })
-	res, err := callWithin(ctx, session, rt, callArgs, callLimit(*timeout))
-	res.Result = json.RawMessage(red.Values(string(res.Result))) // a result can echo the config's secrets too
-	printer.answered(res, err)
-	if err != nil {
-		fmt.Fprintf(stderr, "mcplens call: %s\n", model.Sanitize(red.Text(err.Error())))
-		return exitFound
-	}
-	fmt.Fprintf(stdout, "result (isError %v, %s):\n%s\n", res.IsError, res.Latency.Round(time.Millisecond), sanLines(indent(elideBase64(res.Result))))
-	if res.IsError {
-		return exitFound
-	}
-	return exitOK
+	title := fmt.Sprintf("call %s (%s under %s) → server %s, wire name %s", c.san(name), how, policy.Name, c.san(rt.Server), c.san(rt.Wire))
+	return c.call(rt, title, callArgs)
 }
 
 // splitCommand splits a command line at its first "--": what comes before
@@ -163,28 +174,6 @@ func splitCommand(args []string) (own, command []string) {
 		return args[:i], args[i+1:]
 	}
 	return args, nil
-}
-
-// inputSchema is the input schema of the row rt routes to.
-func inputSchema(snap *surface.Snapshot, rt model.Route) json.RawMessage {
-	if i, ok := snap.Index(rt.Server); ok {
-		if tools := snap.Servers[i].Tools; rt.Index >= 0 && rt.Index < len(tools) {
-			return tools[rt.Index].InputSchema
-		}
-	}
-	return nil
-}
-
-// progressLine words a notifications/progress: "progress 3/10: step 3".
-func progressLine(p loader.Progress) string {
-	line := fmt.Sprintf("progress %v", p.Progress)
-	if p.Total > 0 {
-		line += fmt.Sprintf("/%v", p.Total)
-	}
-	if p.Message != "" {
-		line += ": " + p.Message
-	}
-	return line
 }
 
 func serverCount(n int) string {

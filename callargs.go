@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcplens/mcplens/argcheck"
 	"github.com/mcplens/mcplens/internal/jsonx"
 	"github.com/mcplens/mcplens/model"
 )
@@ -33,9 +34,12 @@ func readArgs(v string, stdin io.Reader) (json.RawMessage, error) {
 		}
 	}
 	data = bytes.TrimSpace(data)
+	if err := argcheck.Syntax(data); err != nil {
+		return nil, fmt.Errorf("%s is not a JSON object: %s", from, model.Sanitize(err.Error()))
+	}
 	var obj any
-	if err := json.Unmarshal(data, &obj); err != nil {
-		return nil, fmt.Errorf("%s is not a JSON object: %s", from, model.Sanitize(jsonx.Problem(data, err)))
+	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
+		return nil, fmt.Errorf("%s is not a JSON object: %s", from, model.Sanitize(clip(string(data), 80)))
 	}
 	if _, ok := obj.(map[string]any); !ok {
 		return nil, fmt.Errorf("%s is not a JSON object: %s", from, model.Sanitize(clip(string(data), 80)))
@@ -131,9 +135,8 @@ func coerce(text string, types []string) (json.RawMessage, error) {
 		s, _ := json.Marshal(text)
 		return s, nil
 	}
-	if (allows("object") || allows("array")) && !json.Valid([]byte(t)) {
-		var v any
-		return nil, fmt.Errorf("the schema wants %s, and the value is not JSON: %s", strings.Join(types, " or "), jsonx.Problem([]byte(t), json.Unmarshal([]byte(t), &v)))
+	if err := argcheck.Syntax([]byte(t)); (allows("object") || allows("array")) && err != nil {
+		return nil, fmt.Errorf("the schema wants %s, and the value is not JSON: %v", strings.Join(types, " or "), err)
 	}
 	return nil, fmt.Errorf("the schema wants %s", strings.Join(types, " or "))
 }
