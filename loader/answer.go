@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"path/filepath"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -81,6 +82,8 @@ func (c *conn) answer(ctx context.Context, req transport.JSONRPCRequest) (*trans
 	switch {
 	case req.Method == string(mcp.MethodPing):
 		return result(req.ID, struct{}{})
+	case caps.Tasks != nil && strings.HasPrefix(req.Method, "tasks/"):
+		return noTasks(req)
 	case !caps.Declares(req.Method):
 		return transport.NewJSONRPCErrorResponse(req.ID, mcp.METHOD_NOT_FOUND, "Method not found", nil), nil
 	case req.Method == model.MethodRootsList:
@@ -103,6 +106,16 @@ func (c *conn) answer(ctx context.Context, req transport.JSONRPCRequest) (*trans
 		return result(req.ID, mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionCancel}})
 	}
 	return result(req.ID, mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}})
+}
+
+// noTasks answers a tasks/ request of a server to a client that declares
+// tasks: mcplens answers every request at once, never as a task, so it
+// lists none and knows none by id.
+func noTasks(req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	if req.Method == "tasks/list" {
+		return result(req.ID, map[string]any{"tasks": []any{}})
+	}
+	return transport.NewJSONRPCErrorResponse(req.ID, mcp.INVALID_PARAMS, "Task not found: mcplens runs no task", nil), nil
 }
 
 // ask answers an elicitation or a sampling request with what Ask replies.

@@ -147,7 +147,35 @@ func capabilities(m model.Capabilities) mcp.ClientCapabilities {
 			caps.Elicitation.URL = &struct{}{}
 		}
 	}
+	if t := m.Tasks; t != nil {
+		caps.Tasks = tasksCapability(*t)
+	}
 	return caps
+}
+
+// tasksCapability is model's tasks capability as mcp-go declares it.
+func tasksCapability(t model.TasksCapability) *mcp.TasksCapability {
+	var caps mcp.TasksCapability
+	if t.List {
+		caps.List = &struct{}{}
+	}
+	if t.Cancel {
+		caps.Cancel = &struct{}{}
+	}
+	if t.Sampling || t.Elicitation {
+		caps.Requests = &mcp.TaskRequestsCapability{}
+	}
+	if t.Sampling {
+		caps.Requests.Sampling = &struct {
+			CreateMessage *struct{} `json:"createMessage,omitempty"`
+		}{CreateMessage: &struct{}{}}
+	}
+	if t.Elicitation {
+		caps.Requests.Elicitation = &struct {
+			Create *struct{} `json:"create,omitempty"`
+		}{Create: &struct{}{}}
+	}
+	return &caps
 }
 
 // headers returns the handshake's fixed headers overlaid with the config's
