@@ -29,6 +29,7 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("mcplens call", flag.ContinueOnError)
 	fset.SetOutput(stderr)
 	policyName := fset.String("policy", model.Policies()[0].Name, "naming policy NAME is resolved under: "+policyNames())
+	login := fset.Bool("login", false, "log in first to each remote server with no OAuth token (opens a browser)")
 	argsFlag := fset.String("args", "{}", "the call's arguments: a JSON object, @FILE to read it from a file, or @- from stdin")
 	var setArgs argList
 	fset.Var(&setArgs, "arg", "set one argument, NAME=VALUE, typed by the tool's input schema (repeatable; over --args)")
@@ -132,6 +133,9 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}()
 	opts := who.session(cfg, loader.Options{Timeout: *timeout, Limits: limits, Answers: answers})
+	if *login {
+		loginFirst(ctx, cfg, stderr)
+	}
 	started := time.Now()
 	fmt.Fprintf(stderr, "mcplens call: connecting to %s...\n", serverCount(len(cfg.Servers)))
 	session := open(cfg, opts)

@@ -48,6 +48,11 @@ func (c *caller) call(rt model.Route, title string, args json.RawMessage) int {
 		return exitFound
 	}
 	fmt.Fprintf(c.stdout, "result (isError %v, %s):\n%s\n", res.IsError, res.Latency.Round(time.Millisecond), sanLines(indent(elideBase64(res.Result))))
+	if si, ok := c.snap.Index(rt.Server); ok && rt.Index < len(c.snap.Servers[si].Tools) {
+		for _, f := range surface.OutputFindings(rt.Server, c.snap.Servers[si].Tools[rt.Index], res.Result, c.snap.Redact) {
+			fmt.Fprintf(c.stdout, "%s %s: %s\n", f.Severity, f.Kind, model.Sanitize(f.Evidence))
+		}
+	}
 	if res.IsError {
 		return exitFound
 	}

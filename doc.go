@@ -16,6 +16,7 @@
 //	mcplens --url URL    open one server without a config (adhoc.go); check and call take them too
 //	mcplens --discover   list the config files found here and in the usual places
 //	mcplens check PATH   print the report and exit 0, 1 (found something) or 2 (usage)
+//	mcplens diff A B     say what changed between two surfaces (configs, snapshots, locks, --git REF)
 //	mcplens call PATH NAME --args JSON [--arg K=V]... [--server LABEL]
 //	                     call one tool, checked against its input schema, printing the frames
 //	                     as they cross the wire (callprint.go); --replay FILE makes a history's calls again

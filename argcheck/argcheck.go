@@ -205,7 +205,10 @@ func pointer(tokens []string) string {
 	var b strings.Builder
 	for _, t := range tokens {
 		b.WriteByte('/')
-		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(t))
+		if strings.ContainsAny(t, "~/") {
+			t = strings.NewReplacer("~", "~0", "/", "~1").Replace(t)
+		}
+		b.WriteString(t)
 	}
 	return b.String()
 }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"slices"
 
 	"charm.land/bubbles/v2/help"
@@ -48,6 +47,7 @@ type Model struct {
 	// full is set while the help screen is shown.
 	full    bool
 	spinner spinner.Model
+	reading // the reader, the last result of each row, what y or o did (reading.go)
 }
 
 // New returns the interface for the servers of cfg, fed by backend. title
@@ -154,9 +154,15 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			next = m.answer(loader.Reply{}) // the call ended: nobody waits for the answer
 		}
 		m.calling = nil
-		m.result = newCallView(msg)
+		m.result = m.keepResult(msg)
 		m.pane = paneResult
-		return next
+		return tea.Batch(next, m.recordCall(msg))
+	case historyWrittenMsg:
+		m.historyWritten(msg)
+	case loginMsg:
+		return m.loginNews(msg)
+	case readMsg, copiedMsg, savedMsg:
+		m.readingDone(msg)
 	case logLevelMsg:
 		return m.logs.Update(msg)
 	case callProgressMsg:
@@ -206,6 +212,7 @@ func (m *Model) handleEvents(evs ...loader.Event) {
 // handleKey takes the global keys, and hands the others to what has focus.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.keys
+	m.note = ""
 	switch {
 	case m.ask != nil:
 		cmd, reply := m.ask.Update(msg)
@@ -213,7 +220,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			return tea.Batch(cmd, m.answer(*reply))
 		}
 		return cmd
-	case m.invoke != nil:
+	case m.invoke != nil || m.hist.browsing:
 		return m.updateInvoke(msg)
 	case m.pins.confirming:
 		return m.confirmReport(msg)
@@ -224,6 +231,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			return tea.Quit
 		}
 		return nil
+	case m.readingTakes(msg):
+		return m.updateReading(msg)
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
@@ -270,6 +279,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.pane = paneResult
 	case key.Matches(msg, k.Cancel):
 		m.pane = paneDetail
+	case key.Matches(msg, k.History, k.Rerun):
+		return m.historyKey(msg)
 	case key.Matches(msg, k.Invoke):
 		m.openInvoke()
 		if m.invoke != nil {
@@ -342,12 +353,10 @@ func (m Model) View() tea.View {
 	if m.full {
 		body = m.fullHelpView()
 	} else {
-		body = joinLeft(m.headerView(), m.listing(m.view).View(), m.paneView())
+		body = m.bodyView()
 	}
 	body = joinLeft(body, m.footerView())
-	if m.invoke != nil {
-		body = m.invoke.overlay()
-	}
+	body = m.editorOverlay(body)
 	if m.ask != nil {
 		body = m.ask.overlay(m.c.styles.Footer.Render(m.help.ShortHelpView(m.ask.ShortHelp())))
 	}
@@ -387,11 +396,6 @@ func (m *Model) paneView() string {
 		}
 	}
 	return m.detailView(m.paneHeight())
-}
-
-// callContext bounds one interactive call.
-func callContext() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), callTimeout)
 }
 
 // Policy names the active naming policy.

@@ -42,7 +42,7 @@ func TestLogPaneOneServer(t *testing.T) {
 		m = press(m, "s")
 	}
 	m = press(m, "s") // the loop ends on api: now db
-	m, cmd := m.Update(ui.KeyPress("L"))
+	m, cmd := m.Update(ui.KeyPress("M"))
 	if cmd == nil {
 		t.Fatal("L sent no logging/setLevel")
 	}

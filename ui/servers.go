@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/model"
@@ -21,6 +22,9 @@ type serversView struct {
 
 func (v *serversView) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyPressMsg)
+	if ok && key.Matches(k, v.e.c.keys.Login) {
+		return v.e.startLogin(v.selected())
+	}
 	if ok && v.sc.move(k, v.e.c.keys, len(v.e.surface.rows), v.height-1) {
 		v.follow()
 	}
@@ -105,6 +109,8 @@ func (v *serversView) lineView(l line, cols columns, selected bool) string {
 		return truncate("  "+s.ErrorText.Render(e.c.text(l.text)), v.width, "…")
 	case lineNote:
 		return truncate("  "+s.Muted.Render(e.c.text(l.text)), v.width, "…")
+	case lineURL:
+		return truncate("    "+s.Muted.Render(model.Sanitize(l.text)), v.width, "…")
 	}
 	return ""
 }
@@ -120,6 +126,8 @@ func (v *serversView) serverLine(i int) string {
 	switch st.status {
 	case live.Failed:
 		icon, state = s.ErrorText.Render("✗"), s.ErrorText.Render("failed")
+	case live.NeedsLogin:
+		icon, state = s.WarnText.Render("!"), s.WarnText.Render("needs login")
 	case live.Closed:
 		icon, state = s.Muted.Render("·"), s.Muted.Render("closed")
 	case live.Incomplete:

@@ -23,6 +23,8 @@ type surface struct {
 	// before (relist.go).
 	relists []relisting
 	lines   []line
+	// logins are the logins L started, by server label (login.go).
+	logins map[string]*loginState
 	// rows indexes the selectable lines (tool rows) in lines.
 	rows []int
 
@@ -58,6 +60,7 @@ const (
 	lineNote
 	lineError
 	lineBlank
+	lineURL // a login's URL: sanitized, not masked, so it can be copied (login.go)
 )
 
 // A line is one line of the servers view, kept as structure so that only
@@ -82,6 +85,9 @@ func (s *surface) apply(ev loader.Event) bool {
 	}
 	if i, ok := s.snap.Index(ev.Server); ok {
 		s.relisted(i)
+	}
+	if ev.State == loader.Connecting {
+		delete(s.logins, ev.Server) // a login's news ends when the server connects again
 	}
 	s.invalidate()
 	return true
@@ -133,6 +139,9 @@ func (s *surface) layout() {
 		}
 		r := s.results[i]
 		switch {
+		case s.a.Servers[i].Status == live.NeedsLogin:
+			s.lines = append(s.lines, line{kind: lineError, server: i, text: sv.Err})
+			s.loginLines(i)
 		case s.a.Servers[i].Status == live.Failed:
 			s.lines = append(s.lines, line{kind: lineError, server: i, text: sv.Err})
 			for _, t := range tail(sv.Stderr, 4) {
