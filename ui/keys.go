@@ -21,6 +21,7 @@ type KeyMap struct {
 	WireServer key.Binding
 	Logs       key.Binding
 	LogLevel   key.Binding
+	LogServer  key.Binding
 	Login      key.Binding
 	Help       key.Binding
 	Quit       key.Binding
@@ -91,6 +92,7 @@ func DefaultKeyMap() KeyMap {
 		Logs:       key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "log pane")),
 		LogLevel:   key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "log: next level")),
 		Login:      key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "log in")),
+		LogServer:  key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "next server")),
 		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Report:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "write report ("+ReportFile+")")),
