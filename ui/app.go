@@ -36,6 +36,7 @@ type Model struct {
 	compare    compareView
 	collisions collisionsView
 	findings   findingsView
+	gated      gatedView
 
 	pane    pane
 	wire    wireView
@@ -47,6 +48,8 @@ type Model struct {
 	help    help.Model
 	// full is set while the help screen is shown.
 	full    bool
+	find    finder // the / prompt (search.go)
+	notes   notes  // when the footer's notes go (status.go)
 	spinner spinner.Model
 }
 
@@ -71,6 +74,8 @@ func New(title string, specs []config.ServerSpec, backend Backend) Model {
 		compare:    newCompareView(e),
 		collisions: collisionsView{list: list{e: e}},
 		findings:   newFindingsView(e),
+		gated:      gatedView{list: list{e: e}},
+		find:       newFinder(),
 		wire:       newWireView(e, specs),
 		logs:       newLogView(e, specs),
 		help:       help.New(),
@@ -108,7 +113,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
 	m.layout()
 	derive := m.derive()
-	return m, tea.Batch(cmd, derive)
+	return m, tea.Batch(cmd, derive, m.timeClientNote())
 }
 
 // derive brings the view shown up to date, returning the command that
@@ -144,7 +149,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return m.diffRelists()
 	case reportWrittenMsg:
-		m.reportWritten(msg)
+		return m.reportWritten(msg)
+	case noteExpiredMsg:
+		m.expire(msg)
 	case askMsg:
 		m.ask = newAsking(m.env, msg)
 		return m.ask.focus()
@@ -200,12 +207,14 @@ func (m *Model) handleEvents(evs ...loader.Event) {
 	if changed {
 		m.surface.rebuild(m.policy)
 		m.servers.refresh()
+		m.sight()
 	}
 }
 
 // handleKey takes the global keys, and hands the others to what has focus.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.keys
+	m.clearNotes()
 	switch {
 	case m.ask != nil:
 		cmd, reply := m.ask.Update(msg)
@@ -215,6 +224,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	case m.invoke != nil:
 		return m.updateInvoke(msg)
+	case m.find.typing:
+		return m.typeFind(msg)
 	case m.pins.confirming:
 		return m.confirmReport(msg)
 	case m.full:
@@ -231,7 +242,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Help):
 		m.full = true
 	case key.Matches(msg, k.Report):
-		return writeReport(m.Report(), ReportFile, false)
+		return m.reportKey()
 	case key.Matches(msg, k.Policy):
 		m.cyclePolicy(1)
 	case key.Matches(msg, k.PolicyBack):
@@ -268,8 +279,14 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case m.calling != nil && key.Matches(msg, k.CancelCall):
 		m.cancelCall()
 		m.pane = paneResult
+	case m.view == viewCompare && m.compare.takes(msg):
+		return m.compare.Update(msg)
+	case key.Matches(msg, k.Cancel) && m.pane == paneDetail && m.surface.filter.active():
+		m.setQuery("")
 	case key.Matches(msg, k.Cancel):
 		m.pane = paneDetail
+	case key.Matches(msg, k.Search):
+		return m.startFind()
 	case key.Matches(msg, k.Invoke):
 		m.openInvoke()
 		if m.invoke != nil {
@@ -303,6 +320,8 @@ func (m *Model) listing(v view) listing {
 		return &m.collisions
 	case viewFindings:
 		return &m.findings
+	case viewGated:
+		return &m.gated
 	}
 	return &m.servers
 }

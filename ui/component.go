@@ -71,11 +71,12 @@ const (
 	viewCompare
 	viewCollisions
 	viewFindings
+	viewGated
 	viewCount
 )
 
 func (v view) String() string {
-	return [...]string{"servers", "registry", "compare", "collisions", "findings"}[v]
+	return [...]string{"servers", "registry", "compare", "collisions", "findings", "gated"}[v]
 }
 
 // A listing is a view: a component with a selected row, if any, for the

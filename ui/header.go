@@ -4,7 +4,10 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/lipgloss/v2"
+
 	"github.com/mcplens/mcplens/model"
+	live "github.com/mcplens/mcplens/surface"
 )
 
 // headerView names the config, the active policy and what it does, and the
@@ -16,7 +19,7 @@ func (m *Model) headerView() string {
 	for i, pr := range m.profiles {
 		names[i] = pr.Name
 	}
-	h := s.Header.Render("mcplens") + s.HeaderMuted.Render(" · "+model.Sanitize(m.title))
+	h := s.Header.Render("mcplens") + s.HeaderMuted.Render(" · "+model.Sanitize(m.title)) + m.countsView()
 	if m.client != "" {
 		h += s.HeaderMuted.Render(" · client: ") + s.PolicyName.Render(m.client)
 	}
@@ -38,4 +41,36 @@ func (m *Model) tabsView() string {
 		}
 	}
 	return truncate(strings.Join(tabs, " "), m.c.width, "…")
+}
+
+// countsView is the header's count of servers by status, as the
+// assessment gives them: " · 3 ok · 1 incomplete (gamma) · 1 failed
+// (broken)", the servers named while there are at most three of a kind.
+func (m *Model) countsView() string {
+	s := m.c.styles
+	kinds := []struct {
+		status live.Status
+		style  lipgloss.Style
+	}{
+		{live.OK, s.OKText}, {live.Incomplete, s.WarnText}, {live.Failed, s.ErrorText},
+		{live.Connecting, s.Muted}, {live.Closed, s.Muted},
+	}
+	out := ""
+	for _, k := range kinds {
+		var names []string
+		for i, v := range m.surface.a.Servers {
+			if v.Status == k.status {
+				names = append(names, model.Sanitize(m.surface.label(i)))
+			}
+		}
+		if len(names) == 0 && k.status != live.OK {
+			continue
+		}
+		text := strconv.Itoa(len(names)) + " " + string(k.status)
+		if k.status != live.OK && k.status != live.Connecting && len(names) <= 3 {
+			text += " (" + strings.Join(names, ", ") + ")"
+		}
+		out += s.HeaderMuted.Render(" · ") + k.style.Render(text)
+	}
+	return out
 }

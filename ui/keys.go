@@ -38,6 +38,12 @@ type KeyMap struct {
 	NextField, PrevField                  key.Binding
 	Toggle, Choose                        key.Binding
 
+	// Navigation of the tool rows (search.go, servers.go): / filters
+	// by name, n/N go to the next/previous match, [/] to the next or
+	// previous server, space folds a server; Keep ends typing and keeps
+	// the filter, Open shows a compare row's full cells.
+	Search, NextMatch, PrevMatch, NextServer, PrevServer, Collapse, Keep, Open key.Binding
+
 	// Answer and Skip are the keys of the inputs asked before the
 	// servers start (inputs.go).
 	Answer, Skip key.Binding
@@ -62,6 +68,7 @@ func DefaultKeyMap() KeyMap {
 			key.NewBinding(key.WithKeys("3"), key.WithHelp("3", "compare")),
 			key.NewBinding(key.WithKeys("4"), key.WithHelp("4", "collisions")),
 			key.NewBinding(key.WithKeys("5"), key.WithHelp("5", "findings")),
+			key.NewBinding(key.WithKeys("6"), key.WithHelp("6", "gated")),
 		},
 		Providers:  key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "provider checks")),
 		Disagree:   key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "only disagreements")),
@@ -92,6 +99,14 @@ func DefaultKeyMap() KeyMap {
 		PrevField:  key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab", "previous field")),
 		Toggle:     key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "toggle")),
 		Choose:     key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "choose")),
+		Search:     key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "find")),
+		NextMatch:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n/N", "next/prev match")),
+		PrevMatch:  key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match")),
+		NextServer: key.NewBinding(key.WithKeys("]"), key.WithHelp("]/[", "next/prev server")),
+		PrevServer: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous server")),
+		Collapse:   key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "fold server")),
+		Keep:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+		Open:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "full cells")),
 		Answer:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "answer")),
 		Skip:       key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "skip the rest (their servers are not started)")),
 	}

@@ -23,8 +23,15 @@ type surface struct {
 	// before (relist.go).
 	relists []relisting
 	lines   []line
-	// rows indexes the selectable lines (tool rows) in lines.
+	// rows indexes the selectable lines in lines: the tool rows, and the
+	// status line of a folded server.
 	rows []int
+	// filter is the / query and the rows it keeps (search.go); folded
+	// are the servers space folded, by index.
+	filter rowFilter
+	folded map[int]bool
+	// sights are the snapshots of each client connected as (gated.go).
+	sights sightings
 
 	// The assessment of each policy, computed once per change of the
 	// snapshot.
@@ -115,23 +122,37 @@ func (s *surface) rebuild(i int) {
 		s.results = append(s.results, v.Result)
 	}
 	s.version++
+	s.match()
 	s.layout()
 }
 
-// layout flattens the servers into lines.
+// layout flattens the servers into lines. Failed servers come first: they
+// have no rows, and their error and stderr would otherwise wait below every
+// healthy server's table. A folded server is its status line alone, which
+// is then a row itself (space unfolds it); a query (search.go) keeps the
+// matching rows and the servers that have one.
 func (s *surface) layout() {
 	s.lines = s.lines[:0]
 	s.rows = s.rows[:0]
-	for i := range s.snap.Servers {
+	for _, i := range s.order() {
 		sv := &s.snap.Servers[i]
-		if i > 0 {
+		r := s.results[i]
+		if s.filter.active() {
+			s.matchedLines(i)
+			continue
+		}
+		if len(s.lines) > 0 {
 			s.lines = append(s.lines, line{kind: lineBlank, server: i})
+		}
+		if s.folded[i] && r != nil && len(r.Outcomes) > 0 {
+			s.rows = append(s.rows, len(s.lines))
+			s.lines = append(s.lines, line{kind: lineServer, server: i})
+			continue
 		}
 		s.lines = append(s.lines, line{kind: lineServer, server: i})
 		for _, f := range sv.Spec.Findings {
 			s.lines = append(s.lines, line{kind: lineNote, server: i, text: "config: " + f})
 		}
-		r := s.results[i]
 		switch {
 		case s.a.Servers[i].Status == live.Failed:
 			s.lines = append(s.lines, line{kind: lineError, server: i, text: sv.Err})
@@ -167,6 +188,46 @@ func (s *surface) layout() {
 				s.lines = append(s.lines, line{kind: lineTool, server: i, outcome: j})
 			}
 		}
+	}
+}
+
+// order is the servers in the order they are laid out: the failed ones
+// first, then the others as the config declares them.
+func (s *surface) order() []int {
+	out := make([]int, 0, len(s.snap.Servers))
+	for pass := range 2 {
+		for i := range s.snap.Servers {
+			if (s.a.Servers[i].Status == live.Failed) == (pass == 0) {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
+}
+
+// matchedLines lays out server i under a query: its status line, the
+// column heads and the rows that match, or nothing when none does.
+func (s *surface) matchedLines(i int) {
+	r := s.results[i]
+	if r == nil {
+		return
+	}
+	var kept []int
+	for j := range r.Outcomes {
+		if s.filter.keeps(ref{i, j}) {
+			kept = append(kept, j)
+		}
+	}
+	if len(kept) == 0 {
+		return
+	}
+	if len(s.lines) > 0 {
+		s.lines = append(s.lines, line{kind: lineBlank, server: i})
+	}
+	s.lines = append(s.lines, line{kind: lineServer, server: i}, line{kind: lineColumns, server: i})
+	for _, j := range kept {
+		s.rows = append(s.rows, len(s.lines))
+		s.lines = append(s.lines, line{kind: lineTool, server: i, outcome: j})
 	}
 }
 
