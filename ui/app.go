@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
+	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/loader"
@@ -48,9 +49,14 @@ type Model struct {
 	help    help.Model
 	// full is set while the help screen is shown.
 	full    bool
-	find    finder // the / prompt (search.go)
-	notes   notes  // when the footer's notes go (status.go)
 	spinner spinner.Model
+
+	// find is the / prompt (search.go); helpScroll is where the help
+	// screen is scrolled to (help.go); notes say when the footer's notes
+	// go (status.go).
+	find       finder
+	helpScroll viewport.Model
+	notes      notes
 }
 
 // New returns the interface for the servers of cfg, fed by backend. title
@@ -76,6 +82,7 @@ func New(title string, specs []config.ServerSpec, backend Backend) Model {
 		findings:   newFindingsView(e),
 		gated:      gatedView{list: list{e: e}},
 		find:       newFinder(),
+		helpScroll: viewport.New(),
 		wire:       newWireView(e, specs),
 		logs:       newLogView(e, specs),
 		help:       help.New(),
@@ -113,7 +120,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
 	m.layout()
 	derive := m.derive()
-	return m, tea.Batch(cmd, derive, m.timeClientNote())
+	return m, tea.Batch(cmd, derive)
 }
 
 // derive brings the view shown up to date, returning the command that
@@ -131,6 +138,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		var cmd tea.Cmd
 		m.spinner, cmd = m.spinner.Update(msg)
 		m.spin = m.spinner.View()
+		m.expireNotes(msg.Time)
 		return cmd
 	case eventMsg:
 		m.handleEvents(loader.Event(msg))
@@ -149,9 +157,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return m.diffRelists()
 	case reportWrittenMsg:
-		return m.reportWritten(msg)
-	case noteExpiredMsg:
-		m.expire(msg)
+		m.reportWritten(msg)
 	case askMsg:
 		m.ask = newAsking(m.env, msg)
 		return m.ask.focus()
@@ -234,13 +240,14 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		} else if key.Matches(msg, k.Quit) {
 			return tea.Quit
 		}
-		return nil
+		return m.scrollHelp(msg)
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
 	case key.Matches(msg, k.Help):
 		m.full = true
+		m.helpScroll.GotoTop()
 	case key.Matches(msg, k.Report):
 		return m.reportKey()
 	case key.Matches(msg, k.Policy):

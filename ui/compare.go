@@ -140,7 +140,7 @@ func (v *compareView) View() string {
 		}
 		head += " " + cell(name, pw)
 	}
-	notes := []string{"~ is the row's server", "enter: full cells"}
+	notes := []string{"enter: full cells", "~ in a name too long for its column is the row's server"}
 	if n := len(order) - 1; last-first < n {
 		notes = append(notes, fmt.Sprintf("policies %d-%d of %d besides the active one, ←/→", first+1, last, n))
 	}
@@ -167,7 +167,7 @@ func (v *compareView) View() string {
 				continue
 			}
 			text := c.text
-			if k := model.OutcomeKind(c.kind); k == model.Registered || k == model.Renamed {
+			if k := model.OutcomeKind(c.kind); (k == model.Registered || k == model.Renamed) && textWidth(text) > pw {
 				text = unprefixed(text, label)
 			}
 			line += " " + e.c.outcomeStyle(model.OutcomeKind(c.kind)).Render(cell(model.Sanitize(text), pw))
@@ -181,8 +181,8 @@ func (v *compareView) View() string {
 }
 
 // unprefixed writes the row's server label inside a registered name as
-// ~: the server column says it already, and a column of
-// mcp__everything-01__… names hides what differs. A label a policy
+// ~, for a name too wide for its column: the server column says it
+// already, and a column of mcp__everything-01__… names hides what differs. A label a policy
 // sanitized (anything but letters, digits, _ and - made _) is found too.
 func unprefixed(name, label string) string {
 	if label == "" {

@@ -10,8 +10,9 @@ import (
 	live "github.com/mcplens/mcplens/surface"
 )
 
-// headerView names the config, the active policy and what it does, and the
-// provider profiles checked, then the views' tabs.
+// headerView counts the servers by status, names the config, the active
+// policy and what it does, and the provider profiles checked, then the
+// views' tabs. The counts come first: a narrow terminal cuts the end.
 func (m *Model) headerView() string {
 	s := m.c.styles
 	p := m.activePolicy()
@@ -19,7 +20,7 @@ func (m *Model) headerView() string {
 	for i, pr := range m.profiles {
 		names[i] = pr.Name
 	}
-	h := s.Header.Render("mcplens") + s.HeaderMuted.Render(" · "+model.Sanitize(m.title)) + m.countsView()
+	h := s.Header.Render("mcplens") + m.countsView() + s.HeaderMuted.Render(" · "+model.Sanitize(m.title))
 	if m.client != "" {
 		h += s.HeaderMuted.Render(" · client: ") + s.PolicyName.Render(m.client)
 	}
@@ -53,7 +54,6 @@ func (m *Model) countsView() string {
 		style  lipgloss.Style
 	}{
 		{live.OK, s.OKText}, {live.Incomplete, s.WarnText}, {live.Failed, s.ErrorText},
-		{live.Connecting, s.Muted}, {live.Closed, s.Muted},
 	}
 	out := ""
 	for _, k := range kinds {
@@ -67,7 +67,7 @@ func (m *Model) countsView() string {
 			continue
 		}
 		text := strconv.Itoa(len(names)) + " " + string(k.status)
-		if k.status != live.OK && k.status != live.Connecting && len(names) <= 3 {
+		if k.status != live.OK && len(names) <= 3 {
 			text += " (" + strings.Join(names, ", ") + ")"
 		}
 		out += s.HeaderMuted.Render(" · ") + k.style.Render(text)

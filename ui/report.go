@@ -128,19 +128,19 @@ func writeReport(r *report.Report, path string, replace, ours bool) tea.Cmd {
 
 // reportWritten records where the report went, for the footer, or asks
 // whether to replace the file that was in the way.
-func (m *Model) reportWritten(msg reportWrittenMsg) tea.Cmd {
+func (m *Model) reportWritten(msg reportWrittenMsg) {
 	st := m.c.styles
 	switch {
 	case msg.refused != nil:
 		m.pins.confirming = true
 		m.pins.status = st.WarnText.Render(fmt.Sprintf("%s %s: overwrite %s? y/n",
 			model.Sanitize(ReportFile), msg.refused.Reason, model.Sanitize(ReportFile)))
-		return nil
 	case msg.err != nil:
-		return m.say(st.ErrorText.Render(model.Sanitize(fmt.Sprintf("report not written: %v", msg.err))))
+		m.say(st.ErrorText.Render(model.Sanitize(fmt.Sprintf("report not written: %v", msg.err))))
+	default:
+		m.pins.wrote = true
+		m.say(st.OKText.Render("report written to " + model.Sanitize(msg.path)))
 	}
-	m.pins.wrote = true
-	return m.say(st.OKText.Render("report written to " + model.Sanitize(msg.path)))
 }
 
 // confirmReport answers the footer's question about replacing the file at
@@ -152,7 +152,8 @@ func (m *Model) confirmReport(msg tea.KeyPressMsg) tea.Cmd {
 		m.pins.status = ""
 		return writeReport(m.Report(), ReportFile, true, true)
 	}
-	return m.say(m.c.styles.Muted.Render("report not written: " + model.Sanitize(ReportFile) + " left as it was"))
+	m.say(m.c.styles.Muted.Render("report not written: " + model.Sanitize(ReportFile) + " left as it was"))
+	return nil
 }
 
 // lockChange returns how the tool t of server differs from its pin, when

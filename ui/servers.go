@@ -213,9 +213,7 @@ func (v *serversView) lineView(l line, cols columns, selected bool) string {
 	case lineColumns:
 		row := "   " + cell("WIRE NAME", cols.wire) + " " + cell("REGISTERED AS", cols.name) + " " +
 			cell("OUTCOME", cols.outcome)
-		for _, p := range e.profiles {
-			row += " " + cell(p.Name, cols.profile)
-		}
+		row += e.checksHead(cols)
 		return s.ColumnHead.Render(truncate(row, v.width, ""))
 	case lineTool:
 		return v.toolLine(l, cols, selected)
@@ -286,9 +284,7 @@ func (v *serversView) toolLine(l line, cols columns, selected bool) string {
 	row := marker + cell(model.Sanitize(wire), cols.wire) + " " +
 		style.Render(cell(model.Sanitize(o.Name), cols.name)) + " " +
 		style.Render(cell(model.Sanitize(outcome), cols.outcome))
-	for _, p := range e.profiles {
-		row += " " + cell(e.c.checkMark(p, o), cols.profile)
-	}
+	row += e.checks(cols, o)
 	row = truncate(row, v.width, "…")
 	if selected {
 		row = e.c.styles.painters().selected.Render(row + strings.Repeat(" ", max(0, v.width-textWidth(row))))

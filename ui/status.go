@@ -1,49 +1,41 @@
 package ui
 
-import (
-	"time"
-
-	tea "charm.land/bubbletea/v2"
-)
+import "time"
 
 // noteLife is how long a footer note (a report written, servers
 // reconnected) stays when no key is pressed first.
 const noteLife = 6 * time.Second
 
-// notes times the footer's passing notes: each note set gets a serial, and
-// only the tick of the newest clears it.
+// notes times the footer's passing notes. The spinner's tick, which runs
+// as long as the interface does, is their clock (expireNotes): a note
+// needs no timer of its own.
 type notes struct {
-	serial, clientSerial int
-	// clientsTimed is set once the end of the client switch's note is
-	// scheduled.
-	clientsTimed bool
-}
-
-// A noteExpiredMsg says a note's time is up.
-type noteExpiredMsg struct {
-	serial  int
-	clients bool
+	// said is when the report's note was set; clientsDone when every
+	// server of the last client switch had settled.
+	said, clientsDone time.Time
 }
 
 // say shows text in the footer until noteLife passes or a key is pressed.
-func (m *Model) say(text string) tea.Cmd {
+func (m *Model) say(text string) {
 	m.pins.status = text
-	m.notes.serial++
-	return expireAfter(noteExpiredMsg{serial: m.notes.serial})
+	m.notes.said = time.Now()
 }
 
-func expireAfter(msg noteExpiredMsg) tea.Cmd {
-	return tea.Tick(noteLife, func(time.Time) tea.Msg { return msg })
-}
-
-// expire clears the note msg is for, unless a newer one replaced it or
-// the footer is asking a question.
-func (m *Model) expire(msg noteExpiredMsg) {
-	switch {
-	case msg.clients && msg.serial == m.notes.clientSerial && len(m.clients.pending) == 0:
-		m.clients.pending = nil
-	case !msg.clients && msg.serial == m.notes.serial && !m.pins.confirming:
+// expireNotes clears the notes older than noteLife at now, but for what
+// the footer asks.
+func (m *Model) expireNotes(now time.Time) {
+	if m.pins.status != "" && !m.pins.confirming && now.Sub(m.notes.said) >= noteLife {
 		m.pins.status = ""
+	}
+	cs := &m.clients
+	switch {
+	case cs.pending == nil || len(cs.pending) > 0:
+		m.notes.clientsDone = time.Time{}
+	case m.notes.clientsDone.IsZero():
+		m.notes.clientsDone = now
+	case now.Sub(m.notes.clientsDone) >= noteLife:
+		cs.pending = nil
+		m.notes.clientsDone = time.Time{}
 	}
 }
 
@@ -56,20 +48,4 @@ func (m *Model) clearNotes() {
 	if len(m.clients.pending) == 0 {
 		m.clients.pending = nil
 	}
-}
-
-// timeClientNote schedules the end of the client switch's note once every
-// server it reconnects has settled.
-func (m *Model) timeClientNote() tea.Cmd {
-	cs := &m.clients
-	if cs.pending == nil || len(cs.pending) > 0 {
-		m.notes.clientsTimed = false
-		return nil
-	}
-	if m.notes.clientsTimed {
-		return nil
-	}
-	m.notes.clientsTimed = true
-	m.notes.clientSerial++
-	return expireAfter(noteExpiredMsg{serial: m.notes.clientSerial, clients: true})
 }
