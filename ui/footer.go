@@ -25,7 +25,7 @@ func (m *Model) fullHelp() [][]key.Binding {
 	k := m.c.keys
 	groups := m.focus().FullHelp()
 	last := len(groups) - 1
-	groups[last] = append(groups[last], k.Search, k.NextMatch, k.Help, k.Quit)
+	groups[last] = append(groups[last], k.Help, k.Quit)
 	return groups
 }
 

@@ -107,6 +107,21 @@ func (v *serversView) fold() {
 	}
 }
 
+// ShortHelp is the footer of the servers view: a list's keys, and finding
+// and jumping first, since they are what a long surface needs.
+func (v *serversView) ShortHelp() []key.Binding {
+	k := v.e.c.keys
+	return append([]key.Binding{k.Invoke, k.Search, k.NextServer, k.Collapse}, v.list.ShortHelp()[1:]...)
+}
+
+// FullHelp is the help screen's keys for the servers view.
+func (v *serversView) FullHelp() [][]key.Binding {
+	k := v.e.c.keys
+	help := v.list.FullHelp()
+	help[0] = append(help[0], k.NextServer, k.PrevServer, k.Collapse, k.Search, k.NextMatch, k.PrevMatch)
+	return help
+}
+
 // refresh keeps the cursor on a row of the surface as laid out now.
 func (v *serversView) refresh() tea.Cmd {
 	v.follow()
@@ -247,6 +262,9 @@ func (v *serversView) serverLine(i int) string {
 		icon, state = s.OKText.Render("●"), s.OKText.Render("ok")
 	}
 	parts := []string{icon + " " + s.Section.Render(model.Sanitize(e.surface.label(i))), s.Muted.Render(st.transport), state}
+	if e.surface.folded[i] && !e.surface.filter.active() {
+		parts = append(parts, s.WarnText.Render("folded (space)"))
+	}
 	if r != nil {
 		if st.protocol != "" {
 			parts = append(parts, s.Muted.Render(st.protocol))
@@ -254,9 +272,6 @@ func (v *serversView) serverLine(i int) string {
 		parts = append(parts, fmt.Sprintf("advertised %d · registered %d", r.Advertised, r.Registered))
 		if len(r.Missing) > 0 {
 			parts = append(parts, s.WarnText.Render(fmt.Sprintf("missing %d", len(r.Missing))))
-		}
-		if e.surface.folded[i] && !e.surface.filter.active() {
-			parts = append(parts, s.WarnText.Render("folded: space unfolds"))
 		}
 		if st.info != "" {
 			parts = append(parts, s.Muted.Render(e.c.quote(st.info)))
@@ -281,8 +296,8 @@ func (v *serversView) toolLine(l line, cols columns, selected bool) string {
 	}
 	marker += v.changeMark(l.server, o)
 	outcome, style := outcomeText(o), e.c.outcomeStyle(o.Kind)
-	row := marker + cell(model.Sanitize(wire), cols.wire) + " " +
-		style.Render(cell(model.Sanitize(o.Name), cols.name)) + " " +
+	row := marker + cellMid(model.Sanitize(wire), cols.wire) + " " +
+		style.Render(cellMid(model.Sanitize(o.Name), cols.name)) + " " +
 		style.Render(cell(model.Sanitize(outcome), cols.outcome))
 	row += e.checks(cols, o)
 	row = truncate(row, v.width, "…")

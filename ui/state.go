@@ -32,6 +32,9 @@ type surface struct {
 	folded map[int]bool
 	// sights are the snapshots of each client connected as (gated.go).
 	sights sightings
+	// widest is the widest wire name, registered name and outcome of the
+	// rows laid out, in bytes, for the columns (cells.go).
+	widest struct{ wire, name, outcome int }
 
 	// The assessment of each policy, computed once per change of the
 	// snapshot.
@@ -188,6 +191,24 @@ func (s *surface) layout() {
 				s.lines = append(s.lines, line{kind: lineTool, server: i, outcome: j})
 			}
 		}
+	}
+	s.measure()
+}
+
+// measure finds the widest cells of the rows laid out. Bytes stand for
+// columns: a name is mostly ASCII, and a wider guess only costs space.
+func (s *surface) measure() {
+	w := &s.widest
+	*w = struct{ wire, name, outcome int }{}
+	for _, li := range s.rows {
+		l := s.lines[li]
+		if l.kind != lineTool {
+			continue
+		}
+		o := &s.results[l.server].Outcomes[l.outcome]
+		w.wire = max(w.wire, len(o.Wire))
+		w.name = max(w.name, len(o.Name))
+		w.outcome = max(w.outcome, outcomeWidth(*o))
 	}
 }
 
