@@ -234,7 +234,7 @@ func (v *compareView) cellsView(r ref) string {
 			lines = append(lines, s.PolicyName.Render(name)+"  "+e.c.outcomeStyle(model.OutcomeKind(c.kind)).Render(part))
 		}
 	}
-	if most := max(3, v.height/2); len(lines) > most {
+	if most := max(3, v.height-5); len(lines) > most {
 		lines = append(lines[:most-1], s.Muted.Render(fmt.Sprintf("… %d more lines", len(lines)-most+1)))
 	}
 	return s.Overlay.Width(v.width).Render(strings.Join(lines, "\n"))

@@ -75,7 +75,7 @@ func (m *Model) keyColumns() string {
 func (m *Model) helpPort() *viewport.Model {
 	m.helpScroll.SetWidth(m.c.width)
 	m.helpScroll.SetHeight(max(1, m.c.height-1))
-	m.helpScroll.SetContent(m.helpContent())
+	m.helpScroll.SetContent(ansi.Wrap(m.helpContent(), m.c.width, ""))
 	return &m.helpScroll
 }
 
