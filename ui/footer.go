@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 )
 
@@ -50,11 +51,27 @@ func (m *Model) footerView() string {
 		out = truncate(lead, max(1, room-2), "…") + "  "
 		room -= textWidth(out)
 	}
-	if room > 12 && !m.find.typing {
-		h.SetWidth(room - 3)
-		if keys := h.ShortHelpView(m.shortHelp()); keys != "" {
+	if !m.find.typing {
+		if keys := fitKeys(h, m.shortHelp(), room-3); keys != "" {
 			out += st.Footer.Render(keys + " • ")
 		}
 	}
 	return truncate(out+tail, m.c.width, "")
+}
+
+// fitKeys is as many of bindings as fit in width, first first, with "…"
+// when some are left out. (help.Model cuts at its width only when its
+// ellipsis fits too: otherwise it adds the next key anyway.)
+func fitKeys(h help.Model, bindings []key.Binding, width int) string {
+	h.SetWidth(0)
+	for n := len(bindings); n > 0; n-- {
+		keys := h.ShortHelpView(bindings[:n])
+		if n < len(bindings) {
+			keys += " …"
+		}
+		if textWidth(keys) <= width {
+			return keys
+		}
+	}
+	return ""
 }

@@ -266,3 +266,24 @@ func TestHelpScrollsAt80x24(t *testing.T) {
 		}
 	}
 }
+
+// At 80x24, after a call from the last row the result pane takes more of
+// the screen, and the row called stays in sight.
+func TestCalledRowStaysInSight(t *testing.T) {
+	cfg, sess := demoSession(t)
+	var m tea.Model = ui.New("demo config", cfg.Servers, sess)
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m = settle(t, m, cfg, sess)
+	m = press(m, "G", "i")
+	m = send(t, m)
+	got := screen(m)
+	row := ""
+	for _, l := range strings.Split(got, "\n") {
+		if strings.HasPrefix(l, "▸ ") {
+			row = l
+		}
+	}
+	if !strings.Contains(row, "search") {
+		t.Errorf("the row called is not in sight after the call:\n%s", got)
+	}
+}

@@ -118,7 +118,7 @@ func (v *serversView) ShortHelp() []key.Binding {
 func (v *serversView) FullHelp() [][]key.Binding {
 	k := v.e.c.keys
 	help := v.list.FullHelp()
-	help[0] = append(help[0], k.NextServer, k.PrevServer, k.Collapse, k.Search, k.NextMatch, k.PrevMatch)
+	help[0] = append(help[0], k.NextServer, k.Collapse, k.Search, k.NextMatch)
 	return help
 }
 
