@@ -2,6 +2,8 @@ package ui
 
 import (
 	"fmt"
+	"math"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -17,8 +19,18 @@ import (
 // and the servers that have one.
 type rowFilter struct {
 	query string
-	// score is each matching row's best score; nil when there is no query.
-	score map[ref]int
+	// The candidates, built once per registry (reg): every row of a
+	// listed server, its wire name and its registered name. first[i] is
+	// where server i's rows start in them.
+	reg          *model.Registry
+	refs         []ref
+	wires, names []string
+	first        []int
+	// score is each candidate's best score, noMatch when it does not match;
+	// nil when there is no query. matched lists the matching candidates,
+	// which are all a longer query can match.
+	score   []int
+	matched []int
 }
 
 // active reports whether a query filters the rows.
@@ -29,37 +41,82 @@ func (f *rowFilter) keeps(r ref) bool {
 	if f.score == nil {
 		return true
 	}
-	_, ok := f.score[r]
-	return ok
+	return f.score[f.first[r.server]+r.row] != noMatch
 }
 
-// match finds the rows of the active policy that match the query: a row's
-// wire name and registered name are each matched, the better score kept.
-func (s *surface) match() {
+// noMatch is the score of a row the query does not match (a match's score
+// can be below zero).
+const noMatch = math.MinInt
+
+// scoreOf is row r's score under the query.
+func (f *rowFilter) scoreOf(r ref) int { return f.score[f.first[r.server]+r.row] }
+
+// candidates lists the rows of the active registry once.
+func (s *surface) candidates() {
 	f := &s.filter
-	f.score = nil
-	if f.query == "" {
+	if f.reg == s.reg && f.reg != nil {
 		return
 	}
-	var wires, names []string
-	var refs []ref
+	f.reg, f.refs, f.wires, f.names = s.reg, f.refs[:0], f.wires[:0], f.names[:0]
+	f.first = make([]int, len(s.results))
 	for i, r := range s.results {
+		f.first[i] = len(f.refs)
 		if r == nil {
 			continue
 		}
 		for j, o := range r.Outcomes {
-			refs = append(refs, ref{i, j})
-			wires = append(wires, o.Wire)
-			names = append(names, o.Name)
+			f.refs = append(f.refs, ref{i, j})
+			f.wires = append(f.wires, o.Wire)
+			f.names = append(f.names, o.Name)
 		}
 	}
-	f.score = map[ref]int{}
-	for _, src := range [][]string{wires, names} {
-		for _, m := range fuzzy.Find(f.query, src) {
-			r := refs[m.Index]
-			if sc, ok := f.score[r]; !ok || m.Score > sc {
-				f.score[r] = m.Score
-			}
+	f.matched = nil
+}
+
+// subset is some candidates' names as a fuzzy.Source.
+type subset struct {
+	names []string
+	of    []int
+}
+
+func (s subset) String(i int) string { return s.names[s.of[i]] }
+func (s subset) Len() int            { return len(s.of) }
+
+// match finds the rows of the active policy that match the query: a row's
+// wire name and registered name are each matched, the better score kept.
+// A query that extends the one before is matched against the rows that
+// one kept only.
+func (s *surface) match(previous string) {
+	f := &s.filter
+	if f.query == "" {
+		f.score, f.matched = nil, nil
+		return
+	}
+	stale := f.reg != s.reg
+	s.candidates()
+	of := f.matched
+	if stale || f.score == nil || previous == "" || !strings.HasPrefix(f.query, previous) {
+		of = make([]int, len(f.refs))
+		for i := range of {
+			of[i] = i
+		}
+	}
+	if len(f.score) != len(f.refs) {
+		f.score = make([]int, len(f.refs))
+	}
+	for i := range f.score {
+		f.score[i] = noMatch
+	}
+	for _, names := range [][]string{f.wires, f.names} {
+		for _, m := range fuzzy.FindFromNoSort(f.query, subset{names, of}) {
+			k := of[m.Index]
+			f.score[k] = max(f.score[k], m.Score)
+		}
+	}
+	f.matched = make([]int, 0, len(of))
+	for _, k := range of {
+		if f.score[k] != noMatch {
+			f.matched = append(f.matched, k)
 		}
 	}
 }
@@ -73,7 +130,7 @@ func (s *surface) best() (int, bool) {
 		if l.kind != lineTool {
 			continue
 		}
-		if sc := s.filter.score[ref{l.server, l.outcome}]; at < 0 || sc > top {
+		if sc := s.filter.scoreOf(ref{l.server, l.outcome}); at < 0 || sc > top {
 			at, top = k, sc
 		}
 	}
@@ -131,10 +188,15 @@ func (m *Model) typeFind(msg tea.KeyPressMsg) tea.Cmd {
 // on the best match.
 func (m *Model) setQuery(q string) {
 	s := m.surface
+	previous := s.filter.query
 	s.filter.query = q
-	s.match()
+	s.match(previous)
 	s.layout()
-	if at, ok := s.best(); ok && q != "" {
+	if q == "" {
+		m.servers.refresh()
+		return
+	}
+	if at, ok := s.best(); ok {
 		m.servers.sc.cursor = at
 	}
 	m.servers.refresh()
@@ -145,7 +207,7 @@ func (m *Model) setQuery(q string) {
 func (m *Model) findView() string {
 	s := m.c.styles
 	f := &m.surface.filter
-	count := s.Muted.Render(fmt.Sprintf("  %d of %d rows", len(f.score), m.surface.rowCount()))
+	count := s.Muted.Render(fmt.Sprintf("  %d of %d rows", len(f.matched), m.surface.rowCount()))
 	if m.find.typing {
 		return m.find.input.View() + count + s.Muted.Render(" · enter keeps · esc clears")
 	}

@@ -125,7 +125,7 @@ func (s *surface) rebuild(i int) {
 		s.results = append(s.results, v.Result)
 	}
 	s.version++
-	s.match()
+	s.match("")
 	s.layout()
 }
 

@@ -1,0 +1,24 @@
+package ui_test
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/mcplens/mcplens/ui"
+)
+
+// BenchmarkFind types one more character of a query at 200×60, frame
+// included: every row's wire and registered name is matched again.
+func BenchmarkFind(b *testing.B) {
+	for _, rows := range benchRows {
+		b.Run(strconv.Itoa(rows), func(b *testing.B) {
+			m := press(loaded(rows), "/", "s", "e", "a", "r")
+			b.ReportAllocs()
+			for b.Loop() {
+				m, _ = m.Update(ui.KeyPress("c"))
+				_ = m.View()
+				m, _ = m.Update(ui.KeyPress("backspace"))
+			}
+		})
+	}
+}
