@@ -22,10 +22,13 @@
 // the URL or the conversation until it is answered.
 //
 // The root Model (app.go) routes messages and lays out the screen. Each view
-// (servers.go, registry.go, compare.go, collisions.go, findings.go), the
+// (servers.go, registry.go, compare.go, collisions.go, findings.go,
+// gated.go), the
 // wire pane (wire.go) and the argument editor (invoke.go) is a component
 // (component.go): it is given its size, owns its cursor, scroll and cache,
 // and says which keys work in it, so the footer and the help screen come
-// from the focused component. A sixth view is a type that implements
-// listing, a case in Model.listing and a key in KeyMap.Views.
+// from the focused component. A seventh view is a type that implements
+// listing, a case in Model.listing and a key in KeyMap.Views. The / prompt
+// (search.go) takes every key while a query is typed; the query filters
+// the servers view's rows, which the surface lays out (state.go).
 package ui
