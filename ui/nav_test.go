@@ -287,3 +287,28 @@ func TestCalledRowStaysInSight(t *testing.T) {
 		t.Errorf("the row called is not in sight after the call:\n%s", got)
 	}
 }
+
+// The note of a client switch stays while servers reconnect, then passes
+// a while after the last has settled.
+func TestClientNotePasses(t *testing.T) {
+	specs := []config.ServerSpec{{Label: "alpha"}, {Label: "beta"}}
+	var asked []string
+	b := reconnectBackend{benchBackend{events: make(chan loader.Event)}, map[string]bool{"alpha": true}, &asked}
+	var m tea.Model = ui.New("cfg.json", specs, b)
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 30})
+	m = press(m, "c")
+	now := time.Now()
+	m = ui.ExpireNotes(m, now.Add(time.Hour))
+	if !strings.Contains(screen(m), "reconnecting 1 of 2 servers") {
+		t.Fatalf("the note of a switch in progress passed:\n%s", screen(m))
+	}
+	m, _ = m.Update(ui.EventMsg(loader.Event{Server: "alpha", State: loader.Ready}))
+	m = ui.ExpireNotes(m, now)
+	if !strings.Contains(screen(m), "1 of 2 servers reconnected") {
+		t.Fatalf("the switch's end is not said:\n%s", screen(m))
+	}
+	m = ui.ExpireNotes(m, now.Add(time.Minute))
+	if strings.Contains(screen(m), "servers reconnected") {
+		t.Errorf("the switch's note stays after its time:\n%s", screen(m))
+	}
+}
