@@ -22,3 +22,20 @@ func BenchmarkFind(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFindFirst types the first character of a query, matched
+// against every row, and clears it, frames included.
+func BenchmarkFindFirst(b *testing.B) {
+	for _, rows := range benchRows {
+		b.Run(strconv.Itoa(rows), func(b *testing.B) {
+			m := press(loaded(rows), "/")
+			b.ReportAllocs()
+			for b.Loop() {
+				m, _ = m.Update(ui.KeyPress("s"))
+				_ = m.View()
+				m, _ = m.Update(ui.KeyPress("backspace"))
+				_ = m.View()
+			}
+		})
+	}
+}

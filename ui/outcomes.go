@@ -76,7 +76,7 @@ func outcomeText(o model.Outcome) string {
 }
 
 // outcomeWidth is len(outcomeText(o)) without building the text.
-func outcomeWidth(o model.Outcome) int {
+func outcomeWidth(o *model.Outcome) int {
 	switch o.Kind {
 	case model.Displaced:
 		return len("displaced by ") + len(o.By)

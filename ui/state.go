@@ -137,6 +137,7 @@ func (s *surface) rebuild(i int) {
 func (s *surface) layout() {
 	s.lines = s.lines[:0]
 	s.rows = s.rows[:0]
+	s.widest = struct{ wire, name, outcome int }{}
 	for _, i := range s.order() {
 		sv := &s.snap.Servers[i]
 		r := s.results[i]
@@ -187,29 +188,23 @@ func (s *surface) layout() {
 			}
 			s.lines = append(s.lines, line{kind: lineColumns, server: i})
 			for j := range r.Outcomes {
-				s.rows = append(s.rows, len(s.lines))
-				s.lines = append(s.lines, line{kind: lineTool, server: i, outcome: j})
+				s.toolLine(i, j)
 			}
 		}
 	}
-	s.measure()
 }
 
-// measure finds the widest cells of the rows laid out. Bytes stand for
-// columns: a name is mostly ASCII, and a wider guess only costs space.
-func (s *surface) measure() {
+// toolLine lays out row j of server i, and measures its cells for the
+// widest (bytes stand for columns: a name is mostly ASCII, and a wider
+// guess only costs space).
+func (s *surface) toolLine(i, j int) {
+	s.rows = append(s.rows, len(s.lines))
+	s.lines = append(s.lines, line{kind: lineTool, server: i, outcome: j})
+	o := &s.results[i].Outcomes[j]
 	w := &s.widest
-	*w = struct{ wire, name, outcome int }{}
-	for _, li := range s.rows {
-		l := s.lines[li]
-		if l.kind != lineTool {
-			continue
-		}
-		o := &s.results[l.server].Outcomes[l.outcome]
-		w.wire = max(w.wire, len(o.Wire))
-		w.name = max(w.name, len(o.Name))
-		w.outcome = max(w.outcome, outcomeWidth(*o))
-	}
+	w.wire = max(w.wire, len(o.Wire))
+	w.name = max(w.name, len(o.Name))
+	w.outcome = max(w.outcome, outcomeWidth(o))
 }
 
 // order is the servers in the order they are laid out: the failed ones
@@ -247,8 +242,7 @@ func (s *surface) matchedLines(i int) {
 	}
 	s.lines = append(s.lines, line{kind: lineServer, server: i}, line{kind: lineColumns, server: i})
 	for _, j := range kept {
-		s.rows = append(s.rows, len(s.lines))
-		s.lines = append(s.lines, line{kind: lineTool, server: i, outcome: j})
+		s.toolLine(i, j)
 	}
 }
 
