@@ -45,7 +45,7 @@ func TestFailedServerInSight(t *testing.T) {
 	mm.SetPolicy("claude-code") // the scale servers share names: qualified, all three are ok
 	m, _ = mm.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
 	got := screen(m)
-	for _, want := range []string{"3 ok · 1 failed (broken)", "✗ broken  stdio  failed", "stderr: boom: missing API_KEY"} {
+	for _, want := range []string{"3 ok · 1 failed (broken)", "✗ broken failed: initialize: server exited", "stderr: boom: missing API_KEY"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("screen lacks %q:\n%s", want, got)
 		}

@@ -169,7 +169,7 @@ func (v *serversView) pinned(offset int) int {
 		return 0
 	}
 	l := s.lines[offset]
-	if l.kind == lineServer || l.kind == lineBlank {
+	if l.kind == lineServer || l.kind == lineBlank || l.top {
 		return 0
 	}
 	if l.kind == lineTool {
@@ -234,6 +234,9 @@ func (v *serversView) lineView(l line, cols columns, selected bool) string {
 		return v.toolLine(l, cols, selected)
 	case lineError:
 		return truncate("  "+s.ErrorText.Render(e.c.text(l.text)), v.width, "…")
+	case lineFailure:
+		return truncate(s.ErrorText.Render("✗ "+model.Sanitize(e.surface.label(l.server))+" failed: ")+
+			s.ErrorText.Render(e.c.text(l.text)), v.width, "…")
 	case lineNote:
 		return truncate("  "+s.Muted.Render(e.c.text(l.text)), v.width, "…")
 	}

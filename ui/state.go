@@ -68,6 +68,9 @@ const (
 	lineNote
 	lineError
 	lineBlank
+	// lineFailure is a failed server's label and error, pinned above
+	// the servers.
+	lineFailure
 )
 
 // A line is one line of the servers view, kept as structure so that only
@@ -78,6 +81,8 @@ type line struct {
 	// outcome indexes the server's outcomes, for lineTool.
 	outcome int
 	text    string
+	// top marks the failures laid out above the servers.
+	top bool
 }
 
 func newSurface(specs []config.ServerSpec, policies []model.Policy) *surface {
@@ -129,16 +134,19 @@ func (s *surface) rebuild(i int) {
 	s.layout()
 }
 
-// layout flattens the servers into lines. Failed servers come first: they
-// have no rows, and their error and stderr would otherwise wait below every
-// healthy server's table. A folded server is its status line alone, which
-// is then a row itself (space unfolds it); a query (search.go) keeps the
-// matching rows and the servers that have one.
+// layout flattens the servers into lines, in the config's order, under
+// the failures: each failed server's error and stderr first, which would
+// otherwise wait below every healthy server's table. A folded server is its
+// status line alone, which is then a row itself (space unfolds it); a query
+// (search.go) keeps the matching rows and the servers that have one.
 func (s *surface) layout() {
 	s.lines = s.lines[:0]
 	s.rows = s.rows[:0]
 	s.widest = struct{ wire, name, outcome int }{}
-	for _, i := range s.order() {
+	if !s.filter.active() {
+		s.failures()
+	}
+	for i := range s.snap.Servers {
 		sv := &s.snap.Servers[i]
 		r := s.results[i]
 		if s.filter.active() {
@@ -207,18 +215,20 @@ func (s *surface) toolLine(i, j int) {
 	w.outcome = max(w.outcome, outcomeWidth(o))
 }
 
-// order is the servers in the order they are laid out: the failed ones
-// first, then the others as the config declares them.
-func (s *surface) order() []int {
-	out := make([]int, 0, len(s.snap.Servers))
-	for pass := range 2 {
-		for i := range s.snap.Servers {
-			if (s.a.Servers[i].Status == live.Failed) == (pass == 0) {
-				out = append(out, i)
-			}
+// failures lays out, at the top, each failed server's failure: its label
+// and error, then the tail of its stderr. Its own place in the config's
+// order says it again.
+func (s *surface) failures() {
+	for i := range s.snap.Servers {
+		if s.a.Servers[i].Status != live.Failed {
+			continue
+		}
+		sv := &s.snap.Servers[i]
+		s.lines = append(s.lines, line{kind: lineFailure, server: i, text: sv.Err, top: true})
+		for _, t := range tail(sv.Stderr, 4) {
+			s.lines = append(s.lines, line{kind: lineNote, server: i, text: "stderr: " + t, top: true})
 		}
 	}
-	return out
 }
 
 // matchedLines lays out server i under a query: its status line, the
