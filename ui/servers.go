@@ -234,6 +234,8 @@ func (v *serversView) lineView(l line, cols columns, selected bool) string {
 		return v.toolLine(l, cols, selected)
 	case lineError:
 		return truncate("  "+s.ErrorText.Render(e.c.text(l.text)), v.width, "…")
+	case lineIncomplete:
+		return truncate(s.WarnText.Render("▲ "+l.text), v.width, "…")
 	case lineFailure:
 		return truncate(s.ErrorText.Render("✗ "+model.Sanitize(e.surface.label(l.server))+" failed: ")+
 			s.ErrorText.Render(e.c.text(l.text)), v.width, "…")

@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
@@ -71,6 +74,8 @@ const (
 	// lineFailure is a failed server's label and error, pinned above
 	// the servers.
 	lineFailure
+	// lineIncomplete names the incomplete servers, above the servers.
+	lineIncomplete
 )
 
 // A line is one line of the servers view, kept as structure so that only
@@ -216,9 +221,20 @@ func (s *surface) toolLine(i, j int) {
 }
 
 // failures lays out, at the top, each failed server's failure: its label
-// and error, then the tail of its stderr. Its own place in the config's
-// order says it again.
+// and error, then the tail of its stderr; then one line naming the
+// incomplete servers. Each one's own place in the config's order says it
+// again.
 func (s *surface) failures() {
+	var incomplete []string
+	for i := range s.snap.Servers {
+		if s.a.Servers[i].Status == live.Incomplete {
+			incomplete = append(incomplete, model.Sanitize(s.label(i)))
+		}
+	}
+	if len(incomplete) > 0 {
+		s.lines = append(s.lines, line{kind: lineIncomplete, top: true,
+			text: fmt.Sprintf("%d incomplete: %s", len(incomplete), strings.Join(incomplete, ", "))})
+	}
 	for i := range s.snap.Servers {
 		if s.a.Servers[i].Status != live.Failed {
 			continue
