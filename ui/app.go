@@ -120,7 +120,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
 	m.layout()
 	derive := m.derive()
-	return m, tea.Batch(cmd, derive)
+	return m, tea.Batch(cmd, derive, m.surface.match())
 }
 
 // derive brings the view shown up to date, returning the command that
@@ -158,6 +158,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.diffRelists()
 	case reportWrittenMsg:
 		m.reportWritten(msg)
+	case foundRowsMsg:
+		return m.foundRows(msg)
 	case askMsg:
 		m.ask = newAsking(m.env, msg)
 		return m.ask.focus()
@@ -289,7 +291,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case m.view == viewCompare && m.compare.takes(msg):
 		return m.compare.Update(msg)
 	case key.Matches(msg, k.Cancel) && m.pane == paneDetail && m.surface.filter.active():
-		m.setQuery("")
+		return m.setQuery("")
 	case key.Matches(msg, k.Cancel):
 		m.pane = paneDetail
 	case key.Matches(msg, k.Search):

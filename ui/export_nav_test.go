@@ -12,3 +12,10 @@ func ExpireNotes(m tea.Model, now time.Time) tea.Model {
 	mm.expireNotes(now)
 	return mm
 }
+
+// IsFoundRows reports whether msg is the result of a query matched by a
+// command.
+func IsFoundRows(msg tea.Msg) bool {
+	_, ok := msg.(foundRowsMsg)
+	return ok
+}

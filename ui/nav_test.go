@@ -312,3 +312,71 @@ func TestClientNotePasses(t *testing.T) {
 		t.Errorf("the switch's note stays after its time:\n%s", screen(m))
 	}
 }
+
+// runFor runs cmd, and the commands of a batch, each on its own goroutine,
+// and returns the first message want takes, or nil after 20 s.
+func runFor(cmd tea.Cmd, want func(tea.Msg) bool) tea.Msg {
+	msgs := make(chan tea.Msg, 64)
+	var start func(tea.Cmd)
+	start = func(c tea.Cmd) {
+		if c == nil {
+			return
+		}
+		go func() {
+			msg := c()
+			if batch, ok := msg.(tea.BatchMsg); ok {
+				for _, c := range batch {
+					start(c)
+				}
+				return
+			}
+			msgs <- msg
+		}()
+	}
+	start(cmd)
+	deadline := time.After(20 * time.Second)
+	for {
+		select {
+		case msg := <-msgs:
+			if want(msg) {
+				return msg
+			}
+		case <-deadline:
+			return nil
+		}
+	}
+}
+
+// Above 20,000 rows a query is matched by a command: the screen says it
+// is finding, and the rows that match replace every row when it is done.
+func TestFindLargeSurfaceInBackground(t *testing.T) {
+	m := press(loaded(30_000), "/")
+	target := scale.Name(100, 3)
+	var cmds []tea.Cmd // the first key starts the match; the others wait for it
+	for _, ch := range strings.Split(target, "") {
+		var cmd tea.Cmd
+		m, cmd = m.Update(ui.KeyPress(ch))
+		cmds = append(cmds, cmd)
+	}
+	cmd := tea.Batch(cmds...)
+	if got := screen(m); !strings.Contains(got, "finding among 30000 rows") {
+		t.Errorf("the footer does not say the query is being matched:\n%s", got)
+	}
+	for range 10 { // the match of the last query typed, perhaps after others
+		msg := runFor(cmd, ui.IsFoundRows)
+		if msg == nil {
+			t.Fatalf("no match arrived:\n%s", screen(m))
+		}
+		m, cmd = m.Update(msg)
+		if !strings.Contains(screen(m), "finding among") {
+			break
+		}
+	}
+	got := screen(m)
+	if !strings.Contains(got, "/"+target) || !strings.Contains(got, " · "+target+"  ") || !strings.Contains(got, " of 30000 rows") {
+		t.Errorf("the best match is not selected, or the matches not counted:\n%s", got)
+	}
+	if strings.Contains(got, scale.Name(0, 1)+" ") {
+		t.Errorf("a row that does not match is shown:\n%s", got)
+	}
+}

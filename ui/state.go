@@ -135,7 +135,7 @@ func (s *surface) rebuild(i int) {
 		s.results = append(s.results, v.Result)
 	}
 	s.version++
-	s.match("")
+	s.refilter()
 	s.layout()
 }
 
