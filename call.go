@@ -18,6 +18,7 @@ import (
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/surface"
 )
 
 // runCall is `mcplens call [PATH] NAME [--args JSON|@FILE] [--policy P]`.
@@ -25,6 +26,7 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("mcplens call", flag.ContinueOnError)
 	fset.SetOutput(stderr)
 	policyName := fset.String("policy", model.Policies()[0].Name, "naming policy NAME is resolved under: "+policyNames())
+	login := fset.Bool("login", false, "log in first to each remote server with no OAuth token (opens a browser)")
 	argsFlag := fset.String("args", "{}", "the call's arguments: a JSON object, @FILE to read it from a file, or @- from stdin")
 	timeout := fset.Duration("timeout", 0, "bound on each server's connect and on the call (default: the config's own connect timeout, else 20s; 60s for the call)")
 	var limits loader.Limits
@@ -90,6 +92,9 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	opts := who.session(cfg, loader.Options{Timeout: *timeout, Limits: limits, Answers: answers})
+	if *login {
+		loginFirst(ctx, cfg, stderr)
+	}
 	session := open(cfg, opts)
 	defer session.Close()
 	snap, err := settle(ctx, cfg, session, *timeout)
@@ -139,6 +144,11 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitFound
 	}
 	fmt.Fprintf(stdout, "result (isError %v, %s):\n%s\n", res.IsError, res.Latency.Round(time.Millisecond), sanLines(indent(res.Result)))
+	if si, ok := snap.Index(rt.Server); ok && rt.Index < len(snap.Servers[si].Tools) {
+		for _, f := range surface.OutputFindings(rt.Server, snap.Servers[si].Tools[rt.Index], res.Result, red) {
+			fmt.Fprintf(stdout, "%s %s: %s\n", f.Severity, f.Kind, model.Sanitize(f.Evidence))
+		}
+	}
 	if res.IsError {
 		return exitFound
 	}

@@ -33,6 +33,7 @@ const (
 type checkOptions struct {
 	// limits bound what is read from each server and the config.
 	limits     loader.Limits
+	login      bool // log in first to the remote servers with no token (a browser opens)
 	policy     string
 	providers  string
 	format     string
@@ -52,6 +53,8 @@ type checkOptions struct {
 	// clients is --clients: the clients to compare (parseClients), ""
 	// for who alone.
 	clients string
+	// snapshot is --snapshot: the file the whole surface is written to.
+	snapshot string
 }
 
 func defaultCheckOptions() checkOptions {
@@ -80,12 +83,14 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fset.BoolVar(&o.updateLock, "update-lock", false, "write what the servers advertise now to the --lock file")
 	fset.BoolVar(&o.force, "force", false, "with --update-lock: replace a --lock path that is a symbolic link (the link, never its target) or a file that is not an mcplens lock")
 	fset.DurationVar(&o.timeout, "timeout", 0, "bound on each server's connect (default: the config's own, else 20s)")
+	fset.BoolVar(&o.login, "login", false, "log in first to each remote server with no OAuth token (opens a browser); without it a server needing login is a needs-login warning")
 	fset.Var(&o.limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
 	fset.StringVar(&o.configFormat, "config-format", "", "read PATH as this client's format (default: detected): "+formatNames())
 	o.who.register(fset)
+	fset.StringVar(&o.snapshot, "snapshot", "", "also write the whole surface (servers, definitions, every policy's registry, verdicts, findings) to this file as canonical JSON, for mcplens diff")
 	fset.StringVar(&o.clients, "clients", "", "connect as each of these clients (NAME[@VERSION],... or all), once per distinct handshake, and report the tools "+
 		"some are advertised and others not; the rest of the report is the first one's")
-	pos, code, ok := parseCommand(fset, args, stderr, "usage: mcplens check [PATH] [--client NAME[@VERSION] | --clients LIST|all] [--policy P] [--providers LIST] [--format text|json|markdown] [--fail-on LEVEL] [--lock FILE [--update-lock [--force]]]\n\n"+
+	pos, code, ok := parseCommand(fset, args, stderr, "usage: mcplens check [PATH] [--client NAME[@VERSION] | --clients LIST|all] [--policy P] [--providers LIST] [--format text|json|markdown|sarif|junit] [--fail-on LEVEL] [--lock FILE [--update-lock [--force]]] [--snapshot FILE]\n\n"+
 		"Connects to every server of the config (the demo without PATH), applies the policy and prints the report.\n"+
 		"Exit status: 0 when nothing at or above --fail-on was found, 1 when something was, 2 for a usage, config or lock file error.\n\n")
 	if !ok {
@@ -183,6 +188,9 @@ func check(cfg *config.Config, o checkOptions, stdout, stderr io.Writer) int {
 
 	sigCtx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	if o.login {
+		loginFirst(sigCtx, cfg, stderr)
+	}
 	conns := o.connections()
 	var handshakes []model.Handshake
 	for _, c := range conns {
@@ -195,6 +203,12 @@ func check(cfg *config.Config, o checkOptions, stdout, stderr io.Writer) int {
 	}
 	if errors.Is(err, errInterrupted) {
 		return exitFound
+	}
+	if o.snapshot != "" {
+		if err := writeSnapshot(o.snapshot, cfg, snap, o); err != nil {
+			fmt.Fprintf(stderr, "mcplens check: %v\n", err)
+			return exitFound
+		}
 	}
 	r := checkReport(cfg, snap, o, lock, gated(conns, snaps))
 	if err := report.Write(stdout, r, o.format); err != nil {

@@ -14,6 +14,7 @@
 //	mcplens PATH         open a config of any client (Claude, Cursor, VS Code, Gemini CLI, Codex, ...)
 //	mcplens --discover   list the config files found here and in the usual places
 //	mcplens check PATH   print the report and exit 0, 1 (found something) or 2 (usage)
+//	mcplens diff A B     say what changed between two surfaces (configs, snapshots, locks, --git REF)
 //	mcplens call PATH NAME --args JSON
 //	                     call one tool and print the frames that crossed the wire
 //	mcplens tap -- CMD ARGS...

@@ -14,6 +14,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcplens/mcplens/history"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/loader/demo"
@@ -60,12 +61,21 @@ func run(args []string, stderr io.Writer) int {
 			return runCall(args[1:], os.Stdin, os.Stdout, stderr)
 		case "tap":
 			return runTap(args[1:], os.Stdin, os.Stdout, stderr)
+		case "diff":
+			return runDiff(args[1:], os.Stdout, stderr)
+		case "login":
+			return runLogin(args[1:], os.Stdout, stderr)
+		case "logout":
+			return runLogout(args[1:], os.Stdout, stderr)
+		case "auth":
+			return runAuth(args[1:], os.Stdout, stderr)
 		}
 	}
 	fs := flag.NewFlagSet("mcplens", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	policy := fs.String("policy", model.Policies()[0].Name, "naming policy to start with: "+policyNames())
 	lockPath := fs.String("lock", "", "compare each server's tools with the approved definitions in this lock file")
+	historyPath := fs.String("history", "", "keep every call in this file (JSON Lines, mode 0600), starting from the calls already there")
 	var copts config.Options
 	fs.StringVar(&copts.Format, "format", "", "read CONFIG as this client's format (default: detected): "+formatNames())
 	fs.StringVar(&copts.Project, "project", "", "for ~/.claude.json: also the servers of this project path")
@@ -76,11 +86,15 @@ func run(args []string, stderr io.Writer) int {
 	who.register(fs)
 	discover := fs.Bool("discover", false, "list the config files found here and in the usual places, start nothing")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: mcplens [--client NAME[@VERSION]] [--policy P] [--lock FILE] [--format F] [--project P] [--timeout D] [CONFIG]\n"+
+		fmt.Fprintf(stderr, "usage: mcplens [--client NAME[@VERSION]] [--policy P] [--lock FILE] [--history FILE] [--format F] [--project P] [--timeout D] [CONFIG]\n"+
 			"       mcplens --discover\n"+
 			"       mcplens check [CONFIG] [flags]   (mcplens check -h)\n"+
 			"       mcplens call [CONFIG] NAME [--args JSON|@FILE] [--policy P]\n"+
-			"       mcplens tap [--name LABEL] [--record FILE] -- CMD ARGS...   (mcplens tap -h)\n\n"+
+			"       mcplens diff A B [flags]   (mcplens diff -h)\n"+
+			"       mcplens tap [--name LABEL] [--record FILE] -- CMD ARGS...   (mcplens tap -h)\n"+
+			"       mcplens login CONFIG [SERVER] [--client-id ID [--client-secret S]]\n"+
+			"       mcplens logout CONFIG [SERVER|--all]\n"+
+			"       mcplens auth status CONFIG\n\n"+
 			"With no CONFIG, mcplens opens its built-in demo. When stdout is not a terminal,\n"+
 			"mcplens CONFIG prints the check report instead of opening the interface.\n\n")
 		fs.PrintDefaults()
@@ -143,6 +157,10 @@ func run(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcplens: %v\n", err)
 		return 2
 	}
+	if _, err := history.Open(*historyPath); err != nil { // before any server starts
+		fmt.Fprintf(stderr, "mcplens: %v\n", err)
+		return 2
+	}
 	// mcp-go logs through the default slog logger; on a terminal owned by
 	// the interface that would tear the screen.
 	slog.SetDefault(slog.New(slog.DiscardHandler))
@@ -156,6 +174,11 @@ func run(args []string, stderr io.Writer) int {
 
 	m := ui.New(cfg.Path, cfg.Servers, session)
 	m.SetQuestions(questions)
+	if err := m.SetHistory(*historyPath); err != nil {
+		fmt.Fprintf(stderr, "mcplens: %v\n", err)
+		return 2
+	}
+	m.SetLogin(uiLogin(cfg))
 	m.SetConfigFindings(cfg.Findings)
 	m.SetPolicy(*policy)
 	m.SetClient(who.label())

@@ -25,6 +25,9 @@ var errInterrupted = errors.New("interrupted")
 // config's own, else loader.DefaultTimeout), guarded.
 func open(cfg *config.Config, opts loader.Options) *loader.Session {
 	opts.Guard = guard
+	if opts.HTTPAuth == nil {
+		opts.HTTPAuth = httpAuth(cfg) // stored OAuth tokens; never a browser
+	}
 	return loader.Open(cfg, opts)
 }
 

@@ -199,6 +199,11 @@ func (c *conn) handshake(cl *client.Client) {
 // fail reports the server as failed, once; later failures and failures
 // during Close are not reported.
 func (c *conn) fail(msg, stderr string) {
+	c.failWith(Event{Err: msg, Stderr: stderr})
+}
+
+// failWith reports ev, a Failed event of the server's.
+func (c *conn) failWith(ev Event) {
 	c.mu.Lock()
 	if c.state == Failed || c.state == Closed || c.closing.Load() {
 		c.mu.Unlock()
@@ -206,7 +211,8 @@ func (c *conn) fail(msg, stderr string) {
 	}
 	c.state = Failed
 	c.mu.Unlock()
-	c.s.emit(Event{Server: c.spec.Label, State: Failed, Err: msg, Stderr: stderr, Findings: c.monitor.list()})
+	ev.Server, ev.State, ev.Findings = c.spec.Label, Failed, c.monitor.list()
+	c.s.emit(ev)
 }
 
 // failAndStop reports a failed connect and stops the child. A connection
@@ -226,6 +232,11 @@ func (c *conn) failAndStop(phase string, err error) {
 	p := c.process()
 	msg := describeErr(phase, err, c.timeout)
 	if p == nil { // an HTTP server: no process to wait for
+		if le := needsLogin(err); le != nil {
+			c.failWith(Event{Err: le.Error(), NeedsLogin: true})
+			c.terminate()
+			return
+		}
 		c.fail(msg+httpHint(err), "")
 		c.terminate()
 		return

@@ -28,7 +28,13 @@ func (c *conn) transport() string {
 func (c *conn) dial() *client.Client {
 	base := http.DefaultTransport.(*http.Transport).Clone()
 	base.DisableCompression = true // the tap asks for gzip and inflates it, within the limits
-	tap := &httpTap{next: base, obs: c, limits: c.s.opts.Limits, lost: c.lose}
+	var next http.RoundTripper = base
+	if auth := c.s.opts.HTTPAuth; auth != nil {
+		// Under the tap: the token is added after the frame is kept, and
+		// only the answer to the request sent with it comes back.
+		next = auth(c.spec, base)
+	}
+	tap := &httpTap{next: next, obs: c, limits: c.s.opts.Limits, lost: c.lose}
 	headers := c.headers()
 	tap.guard = &redirectGuard{headers: headerNames(c.spec.Headers, c.hs.Headers)}
 	hc := &http.Client{Transport: tap, CheckRedirect: tap.guard.check}
@@ -132,6 +138,22 @@ func (c *conn) readyNote(note string) string {
 	return note
 }
 
+// A loginError is a server that wants a login before it answers
+// (oauth.NeedsLoginError, which the loader does not import).
+type loginError interface {
+	error
+	NeedsLogin() bool
+}
+
+// needsLogin returns the login err is waiting for, or nil.
+func needsLogin(err error) loginError {
+	var le loginError
+	if errors.As(err, &le) && le.NeedsLogin() {
+		return le
+	}
+	return nil
+}
+
 // httpHint adds what a person can do about a failed HTTP connect.
 func httpHint(err error) string {
 	var auth *transport.AuthorizationRequiredError
@@ -139,7 +161,20 @@ func httpHint(err error) string {
 	case errors.Is(err, transport.ErrLegacySSEServer):
 		return " (the server refused initialize over streamable HTTP; it may speak the older SSE transport: try type sse)"
 	case errors.As(err, &auth):
-		return " (the server wants authorization: mcplens does not run OAuth; give a token in the config's headers)"
+		return " (the server wants authorization: log in with mcplens login CONFIG SERVER, or give a token in the config's headers)"
 	}
 	return ""
+}
+
+// Retry connects to the server of the label again, with the handshake it
+// was connected with: after a login, the server that asked for one. It
+// reports whether it did (not for an unknown label, nor after Close).
+func (s *Session) Retry(label string) bool {
+	s.mu.RLock()
+	c := s.byName[label]
+	s.mu.RUnlock()
+	if c == nil {
+		return false
+	}
+	return s.reconnect(label, c.hs, true)
 }

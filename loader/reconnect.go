@@ -17,12 +17,17 @@ import (
 // messages carry on across the reconnect. Reconnect does not wait for the old
 // connection to end.
 func (s *Session) Reconnect(label string, h model.Handshake) bool {
+	return s.reconnect(label, h, false)
+}
+
+// reconnect is Reconnect; again connects even with the same handshake.
+func (s *Session) reconnect(label string, h model.Handshake, again bool) bool {
 	if h.ClientInfo.Name == "" {
 		h = model.NeutralHandshake()
 	}
 	s.mu.Lock()
 	old := s.byName[label]
-	if old == nil || s.closed || sameHandshake(old.hs, h, old.remote()) {
+	if old == nil || s.closed || (!again && sameHandshake(old.hs, h, old.remote())) {
 		s.mu.Unlock()
 		return false
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"sync"
 	"time"
 
@@ -70,6 +71,9 @@ type Event struct {
 	// Set on Ready and Failed; a new kind of fault on a Ready server sends
 	// its Ready event again.
 	Findings []model.Finding
+	// NeedsLogin, set with Failed, says the server waits for a login
+	// (Options.HTTPAuth); Err says how to log in.
+	NeedsLogin bool
 }
 
 // Options tune a Session.
@@ -94,6 +98,11 @@ type Options struct {
 	// elicitation/create, sampling/createMessage), for those Handshake
 	// declares a capability for; the others are refused.
 	Answers Answers
+	// HTTPAuth, when set, wraps the HTTP transport of each remote server
+	// (its token added under the wire tap); a request it fails with an
+	// error whose NeedsLogin method reports true fails the server with
+	// Event.NeedsLogin.
+	HTTPAuth func(spec config.ServerSpec, next http.RoundTripper) http.RoundTripper
 	// Guard, when set, kills the process group of every stdio server should
 	// mcplens die without stopping it (see Guard). Sessions may share one.
 	Guard *Guard

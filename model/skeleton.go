@@ -170,6 +170,14 @@ func (w *skeletonWriter) list(open, close string, n, indent int, item func(i int
 	w.WriteString(close)
 }
 
+// QuoteJSON returns s as a JSON string escaped as a skeleton's strings
+// are (see quote): the same JSON, safe to show on a terminal.
+func QuoteJSON(s string) string {
+	var w skeletonWriter
+	w.quote(s)
+	return w.String()
+}
+
 // quote writes s as a JSON string. Besides what JSON requires, it escapes
 // every character Sanitize would, as \u sequences.
 func (w *skeletonWriter) quote(s string) {

@@ -141,10 +141,12 @@ func (e encoder) start(t time.Time) []byte {
 }
 
 // mask returns data with its secrets masked: the values the copier was
-// given (model.Redactor.Values) and the credential shapes of well-known
-// providers (model.MaskTokens). Credential syntax (model.RedactText) is
+// given (model.Redactor.Values), the credential shapes of well-known
+// providers (model.MaskTokens) and the credentials of OAuth bodies
+// (maskOAuth). Credential syntax (model.RedactText) is
 // left to the header masking: its URL rule would swallow a JSON line whole.
 func (e encoder) mask(data []byte) []byte {
+	data = maskOAuth(data)
 	s := string(data)
 	if masked := maskShapes(e.red.Values(s)); masked != s {
 		return []byte(masked)

@@ -1,9 +1,11 @@
 // Package report renders what mcplens found when there is no terminal to
 // draw on: the check report of an assessment (surface.Assessment) as text
-// for a terminal or a CI log, Markdown for a pull request, or JSON for a
-// program. It decides nothing: statuses, findings and the lock comparison
-// are the assessment's; report only shapes and writes them. It must not
-// import ui or the main package.
+// for a terminal or a CI log, Markdown for a pull request, JSON for a
+// program, SARIF 2.1.0 for code scanning or JUnit XML for test reports; and
+// a diff of two surfaces (surfacediff.Diff, WriteDiff). It decides
+// nothing: statuses, findings and the lock comparison are the
+// assessment's, changes the diff's; report only shapes and writes them. It
+// must not import ui or the main package.
 //
 //	snap := surface.New(cfg.Servers, cfg.Findings)
 //	_ = surface.Collect(ctx, session.Events(), snap)

@@ -79,6 +79,8 @@ func buildServer(a *surface.Assessment, si int) Server {
 	st, v, red := &a.Snapshot.Servers[si], a.Servers[si], a.Snapshot.Redact
 	s := Server{
 		Label:           st.Label(),
+		Line:            st.Spec.Line,
+		Col:             st.Spec.Col,
 		Status:          string(v.Status),
 		Protocol:        st.Protocol,
 		ServerInfo:      ServerInfo{Name: st.ServerName, Version: st.ServerVersion, Title: st.Facts.Title, Website: st.Facts.Website},
@@ -91,7 +93,7 @@ func buildServer(a *surface.Assessment, si int) Server {
 	}
 	res := v.Result
 	switch {
-	case v.Status == surface.Failed:
+	case v.Status == surface.Failed || v.Status == surface.NeedsLogin:
 		// A failure can quote the config, and a server's stderr can echo
 		// its credentials: both are masked.
 		s.Error, s.Stderr = red.Text(st.Err), red.Text(st.Stderr)

@@ -320,7 +320,7 @@ func TestHostileText(t *testing.T) {
 
 func TestWriteUnknownFormat(t *testing.T) {
 	err := report.Write(&bytes.Buffer{}, &report.Report{}, "yaml")
-	if err == nil || err.Error() != `writing report: unknown format "yaml" (want text, json, markdown)` {
+	if err == nil || err.Error() != `writing report: unknown format "yaml" (want text, json, markdown, sarif, junit)` {
 		t.Errorf("Write(yaml) error = %v", err)
 	}
 }

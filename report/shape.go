@@ -64,8 +64,13 @@ type Summary struct {
 // A Server is one configured server.
 type Server struct {
 	Label string `json:"label"`
+	// Line and Col are where the config file declares the server (1-based;
+	// 0 when no file does): where SARIF results are located.
+	Line int `json:"-"`
+	Col  int `json:"-"`
 	// Status is "ok", "incomplete" (a tool it advertised has no route, or
-	// the policy failed it), "failed" (no connection or listing),
+	// the policy failed it), "failed" (no connection or listing), "needs
+	// login" (a remote server waiting for an OAuth login; Error says how),
 	// "connecting" or "closed".
 	Status string `json:"status"`
 	// Error is why the server failed, or why the policy failed it.

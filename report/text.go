@@ -164,6 +164,8 @@ func statusMark(status string) string {
 		return "▲"
 	case "failed":
 		return "✗"
+	case "needs login":
+		return "!"
 	}
 	return "○"
 }

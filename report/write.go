@@ -13,10 +13,10 @@ import (
 )
 
 // Formats lists the formats Write knows, the default first.
-func Formats() []string { return []string{"text", "json", "markdown"} }
+func Formats() []string { return []string{"text", "json", "markdown", "sarif", "junit"} }
 
-// Write renders the report in format: "text", "json" or "markdown" ("md"
-// is taken for markdown).
+// Write renders the report in format: "text", "json", "markdown" ("md"
+// is taken for markdown), "sarif" (SARIF 2.1.0) or "junit" (JUnit XML).
 func Write(w io.Writer, r *Report, format string) error {
 	switch format {
 	case "text", "":
@@ -25,6 +25,10 @@ func Write(w io.Writer, r *Report, format string) error {
 		return writeJSON(w, r)
 	case "markdown", "md":
 		return writeMarkdown(w, r)
+	case "sarif":
+		return writeSARIF(w, r)
+	case "junit":
+		return writeJUnit(w, r)
 	}
 	return fmt.Errorf("writing report: unknown format %q (want %s)", format, strings.Join(Formats(), ", "))
 }
@@ -32,7 +36,7 @@ func Write(w io.Writer, r *Report, format string) error {
 // KnownFormat reports whether Write knows format.
 func KnownFormat(format string) bool {
 	switch format {
-	case "text", "json", "markdown", "md":
+	case "text", "json", "markdown", "md", "sarif", "junit":
 		return true
 	}
 	return false

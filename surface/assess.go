@@ -21,6 +21,9 @@ const (
 	Incomplete Status = "incomplete"
 	// Failed: it did not start, connect or list.
 	Failed Status = "failed"
+	// NeedsLogin: a remote server that asked for authorization, with no
+	// usable token stored (mcplens login stores one).
+	NeedsLogin Status = "needs login"
 	// Connecting: not listed yet.
 	Connecting Status = "connecting"
 	// Closed: the session ended before it was listed.
@@ -137,6 +140,8 @@ func Derive(snap *Snapshot, o Options) *Assessment {
 // statusOf is the one rule for a server's status.
 func statusOf(sv *Server, res *model.ServerResult) Status {
 	switch {
+	case sv.State == loader.Failed && sv.NeedsLogin:
+		return NeedsLogin
 	case sv.State == loader.Failed:
 		return Failed
 	case res == nil && sv.State == loader.Closed:
@@ -210,6 +215,11 @@ func (a *Assessment) findingsWith(observed []model.Finding, locks *lockCompariso
 func (a *Assessment) serverFindings(si int, fs *findings) map[string]int {
 	sv, v, red := &a.Snapshot.Servers[si], a.Servers[si], a.Snapshot.Redact
 	label := sv.Label()
+	if v.Status == NeedsLogin {
+		// A warning: the server is fine, it waits for the user.
+		fs.add(si, -1, Finding{Severity: Warning, Kind: "needs-login", Server: label, Evidence: red.Text(sv.Err)})
+		return nil
+	}
 	if v.Status == Failed {
 		// A failure can quote the config, and a server's stderr can echo
 		// its credentials: both are masked.

@@ -63,7 +63,8 @@ func severityOf(s model.Severity) Severity {
 type Finding struct {
 	Severity Severity `json:"level"` // the JSON report's key, kept
 	// Kind is "server-failed", "policy-failed", "tool-lost", "provider",
-	// "note", "lock", "config", "protocol", "gated-tool", or one of the model's finding
+	// "note", "lock", "config", "protocol", "gated-tool", "output-schema"
+	// (a call's result: OutputFindings), or one of the model's finding
 	// kinds ("lookalike", "cross-reference", "invisible-text",
 	// "control-text", "wire-name").
 	Kind   string `json:"kind"`

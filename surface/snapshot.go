@@ -26,8 +26,10 @@ type Server struct {
 	// (Ready).
 	Err string
 	// Stderr is the tail of a failed server's stderr.
-	Stderr   string
-	Protocol string
+	Stderr string
+	// NeedsLogin says a Failed server waits for a login; Err says how.
+	NeedsLogin bool
+	Protocol   string
 	// ServerName and ServerVersion are the server's self-description:
 	// display only, never an identity.
 	ServerName, ServerVersion string
@@ -136,6 +138,7 @@ func (s *Snapshot) Apply(ev loader.Event) bool {
 	s.gen++
 	sv := &s.Servers[i]
 	sv.State = ev.State
+	sv.NeedsLogin = ev.NeedsLogin
 	switch ev.State {
 	case loader.Connecting:
 		sv.Deadline = ev.Deadline

@@ -1,13 +1,11 @@
 package ui
 
 import (
-	"context"
 	"slices"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/loader"
@@ -37,7 +35,6 @@ type Model struct {
 	compare    compareView
 	collisions collisionsView
 	findings   findingsView
-	gated      gatedView
 
 	pane    pane
 	wire    wireView
@@ -50,13 +47,9 @@ type Model struct {
 	// full is set while the help screen is shown.
 	full    bool
 	spinner spinner.Model
+	reading // the reader, the last result of each row, what y or o did (reading.go)
 
-	// find is the / prompt (search.go); helpScroll is where the help
-	// screen is scrolled to (help.go); notes say when the footer's notes
-	// go (status.go).
-	find       finder
-	helpScroll viewport.Model
-	notes      notes
+	navigation // the gated view, the / prompt, help's scroll, the footer's notes (search.go)
 }
 
 // New returns the interface for the servers of cfg, fed by backend. title
@@ -80,9 +73,7 @@ func New(title string, specs []config.ServerSpec, backend Backend) Model {
 		compare:    newCompareView(e),
 		collisions: collisionsView{list: list{e: e}},
 		findings:   newFindingsView(e),
-		gated:      gatedView{list: list{e: e}},
-		find:       newFinder(),
-		helpScroll: viewport.New(),
+		navigation: newNavigation(e),
 		wire:       newWireView(e, specs),
 		logs:       newLogView(e, specs),
 		help:       help.New(),
@@ -156,10 +147,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.servers.refresh()
 		}
 		return m.diffRelists()
-	case reportWrittenMsg:
-		m.reportWritten(msg)
-	case foundRowsMsg:
-		return m.foundRows(msg)
+	case reportWrittenMsg, foundRowsMsg:
+		return m.navDone(msg)
 	case askMsg:
 		m.ask = newAsking(m.env, msg)
 		return m.ask.focus()
@@ -169,9 +158,15 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			next = m.answer(loader.Reply{}) // the call ended: nobody waits for the answer
 		}
 		m.calling = nil
-		m.result = newCallView(msg)
+		m.result = m.keepResult(msg)
 		m.pane = paneResult
-		return next
+		return tea.Batch(next, m.recordCall(msg))
+	case historyWrittenMsg:
+		m.historyWritten(msg)
+	case loginMsg:
+		return m.loginNews(msg)
+	case readMsg, copiedMsg, savedMsg:
+		m.readingDone(msg)
 	case logLevelMsg:
 		return m.logs.Update(msg)
 	case callProgressMsg:
@@ -230,26 +225,22 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			return tea.Batch(cmd, m.answer(*reply))
 		}
 		return cmd
-	case m.invoke != nil:
+	case m.invoke != nil || m.hist.browsing:
 		return m.updateInvoke(msg)
 	case m.find.typing:
 		return m.typeFind(msg)
 	case m.pins.confirming:
 		return m.confirmReport(msg)
 	case m.full:
-		if key.Matches(msg, k.Help, k.Cancel) {
-			m.full = false
-		} else if key.Matches(msg, k.Quit) {
-			return tea.Quit
-		}
-		return m.scrollHelp(msg)
+		return m.helpKey(msg)
+	case m.readingTakes(msg):
+		return m.updateReading(msg)
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
 	case key.Matches(msg, k.Help):
-		m.full = true
-		m.helpScroll.GotoTop()
+		m.openHelp()
 	case key.Matches(msg, k.Report):
 		return m.reportKey()
 	case key.Matches(msg, k.Policy):
@@ -288,14 +279,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case m.calling != nil && key.Matches(msg, k.CancelCall):
 		m.cancelCall()
 		m.pane = paneResult
-	case m.view == viewCompare && m.compare.takes(msg):
-		return m.compare.Update(msg)
-	case key.Matches(msg, k.Cancel) && m.pane == paneDetail && m.surface.filter.active():
-		return m.setQuery("")
+	case m.navTakes(msg):
+		return m.updateNav(msg)
 	case key.Matches(msg, k.Cancel):
 		m.pane = paneDetail
-	case key.Matches(msg, k.Search):
-		return m.startFind()
+	case key.Matches(msg, k.History, k.Rerun):
+		return m.historyKey(msg)
 	case key.Matches(msg, k.Invoke):
 		m.openInvoke()
 		if m.invoke != nil {
@@ -316,23 +305,6 @@ func (m *Model) cyclePolicy(step int) {
 	m.policy = (m.policy + step + n) % n
 	m.surface.rebuild(m.policy)
 	m.servers.refresh()
-}
-
-// listing returns view v's component.
-func (m *Model) listing(v view) listing {
-	switch v {
-	case viewRegistry:
-		return &m.registry
-	case viewCompare:
-		return &m.compare
-	case viewCollisions:
-		return &m.collisions
-	case viewFindings:
-		return &m.findings
-	case viewGated:
-		return &m.gated
-	}
-	return &m.servers
 }
 
 // focus returns the component the keys go to.
@@ -370,12 +342,10 @@ func (m Model) View() tea.View {
 	if m.full {
 		body = m.fullHelpView()
 	} else {
-		body = joinLeft(m.headerView(), m.listing(m.view).View(), m.paneView())
+		body = m.bodyView()
 	}
 	body = joinLeft(body, m.footerView())
-	if m.invoke != nil {
-		body = m.invoke.overlay()
-	}
+	body = m.editorOverlay(body)
 	if m.ask != nil {
 		body = m.ask.overlay(m.c.styles.Footer.Render(m.help.ShortHelpView(m.ask.ShortHelp())))
 	}
@@ -415,11 +385,6 @@ func (m *Model) paneView() string {
 		}
 	}
 	return m.detailView(m.paneHeight())
-}
-
-// callContext bounds one interactive call.
-func callContext() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), callTimeout)
 }
 
 // Policy names the active naming policy.

@@ -31,6 +31,30 @@ const bookingSchema = `{"type":"object","properties":{
 "class":{"type":"string","title":"Class","oneOf":[{"const":"eco","title":"Economy"},{"const":"biz","title":"Business"}],"default":"biz"}},
 "required":["name","seats"]}`
 
+// orderSchema has SEP-1330's multi-selects: one titled (items' anyOf),
+// one untitled with a default (items' enum).
+const orderSchema = `{"type":"object","properties":{
+"meals":{"type":"array","title":"Meals","maxItems":2,"items":{"anyOf":[{"const":"veg","title":"Vegetarian"},{"const":"fish","title":"Fish"},{"const":"meat","title":"Meat"}]}},
+"extras":{"type":"array","description":"paid","items":{"type":"string","enum":["bag","seat"]},"default":["seat"]}},
+"required":["meals"]}`
+
+// oddSchema hides terminal escapes and bidi overrides in every text a
+// form shows: a property name, a title, a description, enum titles, a
+// default.
+const oddSchema = `{"type":"object","properties":{
+"\u202eeman":{"type":"string","title":"T\u001b[31mred","description":"D\u001b]8;;http://x\u0007link","default":"v\u202ealue"},
+"pick":{"type":"string","oneOf":[{"const":"a","title":"A\u001b[2J"},{"const":"b","title":"B"}]}},
+"required":["pick"]}`
+
+// tripSchema is an input schema with a required string, an integer with
+// a default and a minimum, an enum, and an array of objects.
+const tripSchema = `{"type":"object","properties":{
+"city":{"type":"string","description":"where to"},
+"days":{"type":"integer","minimum":1,"default":3},
+"units":{"enum":["metric","imperial"]},
+"stops":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}},
+"required":["city"]}`
+
 // serveAsker serves the asking tools over stdio.
 func serveAsker() error {
 	srv := server.NewMCPServer("asker", "1.0", server.WithElicitation())
@@ -47,8 +71,19 @@ func serveAsker() error {
 			Message: "Book the 9:40 to Lyon?", RequestedSchema: json.RawMessage(bookingSchema),
 		}}))
 	})
+	srv.AddTool(mcp.NewTool("order"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return answer(srv.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
+			Message: "Meals on board?", RequestedSchema: json.RawMessage(orderSchema),
+		}}))
+	})
+	srv.AddTool(mcp.NewToolWithRawSchema("odd", "a hostile schema", json.RawMessage(oddSchema)), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return answer(req.Params.Arguments, nil)
+	})
 	srv.AddTool(mcp.NewTool("login"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return answer(srv.RequestURLElicitation(ctx, server.ClientSessionFromContext(ctx), "e1", "https://example.com/login", "Sign in to continue."))
+	})
+	srv.AddTool(mcp.NewToolWithRawSchema("trip", "plans a trip", json.RawMessage(tripSchema)), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return answer(req.Params.Arguments, nil)
 	})
 	srv.AddTool(mcp.NewTool("sample"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		//lint:ignore SA1019 sampling is deprecated only from 2026-07-28; the test server speaks an earlier revision
@@ -189,9 +224,9 @@ func TestSamplingReply(t *testing.T) {
 	done := callAsker(t, sess, "sample")
 	m, _ = m.Update(question(t, q))
 	golden(t, "ask-sampling", screen(m))
-	m = press(m, "D", "r", "y", "ctrl+s")
-	if got := result(t, done); !strings.Contains(got, `\"text\":\"Dry\"`) {
-		t.Errorf("sample answered %s, want the reply Dry", got)
+	m = press(m, "D", "r", "y", "enter", "c", "o", "l", "d", "ctrl+s")
+	if got := result(t, done); !strings.Contains(got, `\"text\":\"Dry\\ncold\"`) {
+		t.Errorf("sample answered %s, want the reply Dry, a line break, cold", got)
 	}
 
 	done = callAsker(t, sess, "sample")
@@ -199,5 +234,29 @@ func TestSamplingReply(t *testing.T) {
 	press(m, "esc")
 	if got := result(t, done); !strings.Contains(got, "rejected") {
 		t.Errorf("sample rejected answered %s, want the rejection", got)
+	}
+}
+
+// TestElicitationMultiSelect: an elicitation's array of choices is a
+// multi-select: ←/→ move among the options, space picks one, and the
+// content is the options picked, in their order; content that fails the
+// requested schema is accepted only at the second ctrl+s.
+func TestElicitationMultiSelect(t *testing.T) {
+	m, sess, q := askerSession(t)
+	done := callAsker(t, sess, "order")
+	m, _ = m.Update(question(t, q))
+	golden(t, "ask-multiselect", screen(m))
+	m = press(m, "ctrl+s") // meals is required
+	if got := screen(m); !strings.Contains(got, "Meals is required") {
+		t.Errorf("accepting without the required meals:\n%s", got)
+	}
+	m = press(m, "space", "right", "space", "right", "space", "ctrl+s") // all three: over maxItems
+	if got := screen(m); !strings.Contains(got, "/meals: maxItems: got 3, want 2 (ctrl+s again accepts anyway)") {
+		t.Errorf("accepting three meals of two at most:\n%s", got)
+	}
+	press(m, "left", "left", "space", "tab", "space", "ctrl+s")
+	want := `{\"action\":\"accept\",\"content\":{\"extras\":[\"bag\",\"seat\"],\"meals\":[\"fish\",\"meat\"]}}`
+	if got := result(t, done); !strings.Contains(got, want) {
+		t.Errorf("order answered %s, want %s", got, want)
 	}
 }

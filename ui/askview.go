@@ -6,11 +6,12 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
+	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcplens/mcplens/argcheck"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/model"
 )
@@ -31,15 +32,18 @@ type asking struct {
 	kind askKind
 	// message is what the server says the question is for.
 	message string
-	fields  []formField
-	focused int
+	form    *formView
 	url     string
 	// conversation is a sampling request's system prompt, messages and
 	// model preferences, as lines.
 	conversation []string
-	reply        textinput.Model
+	reply        textarea.Model
 	// problem says why the form was not accepted.
 	problem string
+	// schema checks an accepted form's content; armed is set while its
+	// objection is shown: ctrl+s again accepts anyway.
+	schema *argcheck.Schema
+	armed  bool
 }
 
 func newAsking(e *env, msg askMsg) *asking {
@@ -56,32 +60,30 @@ func newAsking(e *env, msg askMsg) *asking {
 	case msg.question.Method == model.MethodCreateMessage:
 		a.kind = askSampling
 		a.conversation = conversation(msg.question.Params)
-		a.reply = textinput.New()
-		a.reply.Prompt = "reply: "
-		a.reply.SetWidth(60)
+		a.reply = textarea.New()
+		a.reply.Placeholder = "the model's reply"
+		a.reply.ShowLineNumbers = false
+		a.reply.SetWidth(68)
+		a.reply.SetHeight(4)
 	case p.Mode == "url":
 		a.kind, a.url = askURL, p.URL
 	default:
-		a.fields = formFields(p.RequestedSchema)
+		k := e.c.keys
+		a.form = newFormView(e, elicitationForm(p.RequestedSchema), k.NextField, k.PrevField)
+		a.schema, _ = argcheck.Compile(p.RequestedSchema) // a schema that does not compile checks nothing
 	}
 	return a
 }
 
 // focus puts the cursor in the field focused, if it takes text.
 func (a *asking) focus() tea.Cmd {
-	if a.kind == askSampling {
+	switch a.kind {
+	case askSampling:
 		return a.reply.Focus()
+	case askForm:
+		return a.form.focus()
 	}
-	var cmd tea.Cmd
-	for i := range a.fields {
-		f := &a.fields[i]
-		if i == a.focused && (f.kind != fieldBool && f.kind != fieldEnum) {
-			cmd = f.input.Focus()
-		} else {
-			f.input.Blur()
-		}
-	}
-	return cmd
+	return nil
 }
 
 func (a *asking) ShortHelp() []key.Binding {
@@ -92,7 +94,7 @@ func (a *asking) ShortHelp() []key.Binding {
 	case askSampling:
 		return []key.Binding{k.SendReply, k.Reject}
 	}
-	return []key.Binding{k.NextField, k.Toggle, k.Choose, k.Accept, k.Decline, k.Dismiss}
+	return append(a.form.ShortHelp(), k.Accept, k.Decline, k.Dismiss)
 }
 
 // Update answers keys and edits the field focused; it returns the reply
@@ -113,63 +115,35 @@ func (a *asking) Update(msg tea.Msg) (tea.Cmd, *loader.Reply) {
 			return nil, &loader.Reply{Action: mcp.ElicitationResponseActionDecline}
 		case key.Matches(press, k.Dismiss):
 			return nil, &loader.Reply{Action: mcp.ElicitationResponseActionCancel}
-		case a.kind == askForm && len(a.fields) > 0:
-			if cmd, done := a.formKey(press); done {
-				return cmd, nil
-			}
 		}
 	}
 	var cmd tea.Cmd
-	switch {
-	case a.kind == askSampling:
+	switch a.kind {
+	case askSampling:
 		a.reply, cmd = a.reply.Update(msg)
-	case a.kind == askForm && a.focused < len(a.fields):
-		f := &a.fields[a.focused]
-		f.input, cmd = f.input.Update(msg)
+	case askForm:
+		var changed bool
+		cmd, changed = a.form.Update(msg)
+		a.armed = a.armed && !changed
 	}
 	return cmd, nil
 }
 
-// formKey moves between the fields and toggles and chooses, reporting
-// whether the key was one of those.
-func (a *asking) formKey(press tea.KeyPressMsg) (tea.Cmd, bool) {
-	k := a.e.c.keys
-	f := &a.fields[a.focused]
-	n := len(a.fields)
-	switch {
-	case key.Matches(press, k.NextField):
-		a.focused = (a.focused + 1) % n
-	case key.Matches(press, k.PrevField):
-		a.focused = (a.focused + n - 1) % n
-	case f.kind == fieldBool && key.Matches(press, k.Toggle):
-		f.on = !f.on
-	case f.kind == fieldEnum && len(f.options) > 0 && key.Matches(press, k.Choose):
-		step := 1
-		if press.String() == "left" {
-			step = len(f.options) - 1
-		}
-		f.choice = (f.choice + step) % len(f.options)
-	default:
-		return nil, false
-	}
-	return a.focus(), true
-}
-
 // accept is the form's content, or the form again with what is wrong.
 func (a *asking) accept() (tea.Cmd, *loader.Reply) {
-	content := map[string]any{}
-	for i := range a.fields {
-		v, ok, err := a.fields[i].value()
-		if err != nil {
-			a.problem = err.Error()
-			a.focused = i
-			return a.focus(), nil
-		}
-		if ok {
-			content[a.fields[i].name] = v
+	c, err := content(a.form.form)
+	if err != nil {
+		a.problem = err.Error()
+		return nil, nil
+	}
+	if v, err := a.form.form.Value(); err == nil && !a.armed {
+		if ps, _ := a.schema.Check(v); len(ps) > 0 {
+			a.problem = ps[0].String() + " (ctrl+s again accepts anyway)"
+			a.armed = true
+			return nil, nil
 		}
 	}
-	return nil, &loader.Reply{Action: mcp.ElicitationResponseActionAccept, Content: content}
+	return nil, &loader.Reply{Action: mcp.ElicitationResponseActionAccept, Content: c}
 }
 
 // View draws the question.
@@ -187,30 +161,9 @@ func (a *asking) View() string {
 		lines = append(lines, s.In.Render(san(a.url)), "", s.WarnText.Render("open it in a browser?"))
 	case askSampling:
 		lines = append(lines, a.conversation...)
-		lines = append(lines, "", a.reply.View())
+		lines = append(lines, "", s.Muted.Render("reply (enter starts a new line):"), a.reply.View())
 	default:
-		width := 0
-		for _, f := range a.fields {
-			width = max(width, len(san(f.title))+1)
-		}
-		for i, f := range a.fields {
-			mark := "  "
-			if i == a.focused {
-				mark = "▸ "
-			}
-			title := san(f.title)
-			if f.required {
-				title += "*"
-			}
-			lines = append(lines, mark+s.PolicyName.Render(cell(title, width))+"  "+f.shown())
-			if f.description != "" {
-				lines = append(lines, "  "+s.Muted.Render(san(f.description)))
-			}
-		}
-		if len(a.fields) == 0 {
-			lines = append(lines, s.Muted.Render("(no fields)"))
-		}
-		lines = append(lines, "", s.Muted.Render("* required"))
+		lines = append(lines, a.form.View(), "", s.Muted.Render("* required"))
 	}
 	if a.problem != "" {
 		lines = append(lines, s.ErrorText.Render(san(a.problem)))

@@ -68,6 +68,11 @@ func (m *Model) call(inv *invoke, args json.RawMessage) (*pendingCall, tea.Cmd) 
 	return pc, tea.Batch(run, waitProgress(updates, done))
 }
 
+// callContext bounds one interactive call.
+func callContext() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), callTimeout)
+}
+
 // waitProgress delivers the next progress report of a call, or nothing once
 // the call is done.
 func waitProgress(updates <-chan loader.Progress, done <-chan struct{}) tea.Cmd {

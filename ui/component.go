@@ -47,6 +47,7 @@ type env struct {
 	// nobody is asked.
 	questions *Questions
 	backend   Backend
+	login     Login // runs an OAuth login (login.go); nil: L does nothing
 
 	surface  *surface
 	policies []model.Policy
@@ -58,6 +59,8 @@ type env struct {
 	pins pinning
 	// spin is the spinner's current frame.
 	spin string
+	// hist is the calls made and the history view (history.go).
+	hist callHistory
 }
 
 func (e *env) activePolicy() model.Policy { return e.policies[e.policy] }

@@ -1,10 +1,13 @@
 package ui
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcplens/mcplens/internal/jsonx"
 	"github.com/mcplens/mcplens/model"
 	live "github.com/mcplens/mcplens/surface"
 )
@@ -32,6 +35,12 @@ func (m *Model) detailLines(o model.Outcome, t model.Tool) []string {
 	}
 	head := s.Section.Render(san(o.Server)+" · "+san(wire)) + "  " + m.c.outcomeStyle(o.Kind).Render(san(outcomeText(o)))
 	lines := []string{head}
+	if t.Title != "" {
+		lines = append(lines, s.Muted.Render("title: ")+m.c.quote(t.Title))
+	}
+	if v, ok := m.lastResult(); ok {
+		lines = append(lines, v.summary(m.c)+s.Muted.Render(" · "+m.c.keys.Reader.LastResult.Help().Key+" shows it"))
+	}
 	if o.Reason != "" {
 		lines = append(lines, s.Muted.Render("why: ")+san(o.Reason))
 	}
@@ -57,6 +66,9 @@ func (m *Model) detailLines(o model.Outcome, t model.Tool) []string {
 	}
 	if len(t.InputSchema) > 0 {
 		lines = append(lines, s.Muted.Render("input schema: ")+san(firstLine(m.c.redact.Values(cut(m.c, t.InputSchema, 400)), 400)))
+	}
+	if out := outputSchema(t); out != nil {
+		lines = append(lines, s.Muted.Render("output schema: ")+san(firstLine(m.c.redact.Values(cut(m.c, out, 400)), 400)))
 	}
 	return append(lines, m.factLines(o.Server)...)
 }
@@ -148,4 +160,98 @@ func (m *Model) relistLines(o model.Outcome) []string {
 		lines = append(lines, "  "+model.Sanitize(f.String()))
 	}
 	return lines
+}
+
+// maxDetailText bounds the description the reader shows: a description
+// can be megabytes.
+const maxDetailText = 256 << 10
+
+// detailReader opens the selected row's detail in the reader: the pane's
+// lines, then the whole description, and the input and output schemas
+// pretty-printed.
+func (m *Model) detailReader() *reader {
+	r, ok := m.selected()
+	o, t, found := m.surface.outcomeAt(r)
+	if !ok || !found {
+		return nil
+	}
+	s := m.c.styles
+	title := s.PaneTitle.Render("DETAIL") + " " + s.Section.Render(model.Sanitize(o.Server)+" · "+model.Sanitize(o.Wire))
+	rd := newReader(m.env, title, func() []string { return m.detailFull(o, t) })
+	rd.clip, rd.clipName = string(t.Raw), "the tool's definition"
+	return rd
+}
+
+// detailFull is everything known of a row, at full length.
+func (m *Model) detailFull(o model.Outcome, t model.Tool) []string {
+	s := m.c.styles
+	var lines []string
+	for _, l := range m.detailLines(o, t) {
+		if !strings.HasPrefix(ansi.Strip(l), "description: ") && !strings.HasPrefix(ansi.Strip(l), "input schema: ") &&
+			!strings.HasPrefix(ansi.Strip(l), "output schema: ") {
+			lines = append(lines, l)
+		}
+	}
+	if b := m.c.badges(t); b != "" {
+		lines = append(lines[:1:1], append([]string{b}, lines[1:]...)...)
+	}
+	if t.Description != "" {
+		lines = append(lines, "", s.Section.Render("description"))
+		lines = append(lines, m.c.textLines(cut(m.c, t.Description, maxDetailText))...)
+		if len(t.Description) > maxDetailText {
+			lines = append(lines, s.WarnText.Render(fmt.Sprintf("… [cut: %s of %s shown]", humanSize(maxDetailText), humanSize(int64(len(t.Description))))))
+		}
+	}
+	if len(t.InputSchema) > 0 {
+		lines = append(lines, "", s.Section.Render("input schema"))
+		lines = append(lines, m.c.jsonLines(t.InputSchema)...)
+	}
+	if out := outputSchema(t); out != nil {
+		lines = append(lines, "", s.Section.Render("output schema"))
+		lines = append(lines, m.c.jsonLines(out)...)
+	}
+	return lines
+}
+
+// outputSchema is the outputSchema of a tool's definition, or nil.
+func outputSchema(t model.Tool) []byte {
+	out := jsonx.MemberFold(t.Raw, "outputSchema")
+	if string(out) == "null" {
+		return nil
+	}
+	return out
+}
+
+// badges draws a tool's annotations (the hints the spec defines): a badge
+// for each hint set true, a muted word for each set false.
+func (c common) badges(t model.Tool) string {
+	ann := jsonx.MemberFold(t.Raw, "annotations")
+	if ann == nil {
+		return ""
+	}
+	var hints map[string]any
+	if json.Unmarshal(ann, &hints) != nil {
+		return ""
+	}
+	s := c.styles
+	var out []string
+	for _, h := range []struct{ key, name string }{
+		{"readOnlyHint", "read-only"}, {"destructiveHint", "destructive"},
+		{"idempotentHint", "idempotent"}, {"openWorldHint", "open-world"},
+	} {
+		switch hints[h.key] {
+		case true:
+			style := s.Selected
+			if h.key == "destructiveHint" {
+				style = s.ErrorText
+			}
+			out = append(out, style.Render("["+h.name+"]"))
+		case false:
+			out = append(out, s.Muted.Render("not "+h.name))
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return s.Muted.Render("annotations: ") + strings.Join(out, " ")
 }

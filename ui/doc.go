@@ -21,6 +21,17 @@
 // channel, the question arrives as a message, and askview.go shows the form,
 // the URL or the conversation until it is answered.
 //
+// The argument editor (invoke.go, invokeview.go) edits one
+// schemaform.Form two ways: as JSON text and as a form (form.go, the same
+// formView an elicitation's form is), checks the arguments with argcheck
+// before sending, and records each call in the history (history.go), kept
+// in a file with --history.
+// What is too long for its pane is read in one reader (reader.go, opened
+// from reading.go): a call's result rendered for reading (result.go,
+// content.go), a wire frame (wire.go), a tool's whole detail (detail.go).
+// It scrolls, searches, copies and saves; what it shows is drawn by the
+// component that opened it, masked and sanitized as everywhere else.
+//
 // The root Model (app.go) routes messages and lays out the screen. Each view
 // (servers.go, registry.go, compare.go, collisions.go, findings.go,
 // gated.go), the

@@ -18,14 +18,17 @@ func (m *Model) shortHelp() []key.Binding {
 	case m.full:
 		return []key.Binding{m.c.keys.Up, m.c.keys.Down, m.c.keys.PageDown}
 	}
-	return m.focus().ShortHelp()
+	return m.focused().ShortHelp()
 }
 
 // fullHelp is every key of the focused component, then the root's.
 func (m *Model) fullHelp() [][]key.Binding {
 	k := m.c.keys
-	groups := m.focus().FullHelp()
+	groups := m.focused().FullHelp()
 	last := len(groups) - 1
+	if m.reader == nil {
+		groups[last] = append(groups[last], k.Reader.Read, k.Reader.Copy, k.Reader.LastResult)
+	}
 	groups[last] = append(groups[last], k.Help, k.Quit)
 	return groups
 }
@@ -40,7 +43,8 @@ func (m *Model) footerView() string {
 	h.SetWidth(0)
 	tail := st.Footer.Render(h.ShortHelpView([]key.Binding{k.Help, k.Quit}))
 	var notes []string
-	for _, note := range []string{m.findView(), m.clientStatus(), m.pins.status, m.pins.lockNote, m.logStatus()} {
+	for _, note := range []string{m.findView(), m.clientStatus(), m.pins.status, m.pins.lockNote, m.logStatus(),
+		m.historyStatus(), m.loginStatus(), m.note} {
 		if note != "" {
 			notes = append(notes, note)
 		}

@@ -53,7 +53,7 @@ func (m *Model) countsView() string {
 		status live.Status
 		style  lipgloss.Style
 	}{
-		{live.OK, s.OKText}, {live.Incomplete, s.WarnText}, {live.Failed, s.ErrorText},
+		{live.OK, s.OKText}, {live.Incomplete, s.WarnText}, {live.Failed, s.ErrorText}, {live.NeedsLogin, s.WarnText},
 	}
 	out := ""
 	for _, k := range kinds {

@@ -79,6 +79,27 @@ func (m *Model) helpPort() *viewport.Model {
 	return &m.helpScroll
 }
 
+// openHelp shows the help screen from its top.
+func (m *Model) openHelp() {
+	m.full = true
+	m.helpScroll.GotoTop()
+}
+
+// helpKey takes a key on the help screen: ? or esc closes it, q quits,
+// the movement keys scroll it.
+func (m *Model) helpKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.c.keys
+	switch {
+	case key.Matches(msg, k.Help, k.Cancel):
+		m.full = false
+	case key.Matches(msg, k.Quit):
+		return tea.Quit
+	default:
+		return m.scrollHelp(msg)
+	}
+	return nil
+}
+
 // scrollHelp takes a key on the help screen: the movement keys scroll it.
 func (m *Model) scrollHelp(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.keys

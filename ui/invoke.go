@@ -4,30 +4,56 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcplens/mcplens/argcheck"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/schemaform"
 )
 
 // callTimeout bounds an interactive call.
 const callTimeout = 60 * time.Second
 
-// An invoke is the argument editor for one call through the registry.
+// An argMode is how the argument editor edits: JSON text or a form.
+type argMode int
+
+const (
+	modeJSON argMode = iota
+	modeForm
+)
+
+// An invoke is the argument editor for one call through the registry: the
+// JSON mode (a textarea) and the form mode (a formView) over one
+// schemaform.Form, and the input schema the arguments are checked
+// against before they are sent.
 type invoke struct {
 	e      *env
 	policy string
 	row    model.Outcome
 	route  model.Route
 	editor textarea.Model
-	err    string
+	form   *formView
+	hints  []schemaform.Hint
+	mode   argMode
+	// schema checks the arguments, once compiled in the background.
+	schema *inputSchema
+	// start is the arguments the editor opened with, to tell whether
+	// any were typed.
+	start string
+	err   string
+	// problems are the schema's objections to the arguments last sent;
+	// armed is set while they are shown: ctrl+s again sends anyway.
+	problems []argcheck.Problem
+	armed    bool
+	// discarding is set while esc asks whether to throw typed
+	// arguments away.
+	discarding bool
 }
 
 // callDoneMsg is the end of one call, successful or not.
@@ -40,7 +66,8 @@ type callDoneMsg struct {
 }
 
 // openInvoke opens the editor on the selected row, routed the way the
-// registry routes the row's registered name.
+// registry routes the row's registered name, on the arguments of the last
+// call to the same tool, else on the skeleton of its input schema.
 func (m *Model) openInvoke() {
 	r, ok := m.selected()
 	if !ok {
@@ -51,10 +78,17 @@ func (m *Model) openInvoke() {
 		return
 	}
 	route, ok := m.surface.reg.Lookup(o.Name)
-	ed := textarea.New()
-	ed.ShowLineNumbers = false
-	ed.SetValue(model.ArgumentSkeleton(t.InputSchema))
-	inv := &invoke{e: m.env, policy: m.activePolicy().Name, row: o, route: route, editor: ed}
+	form := schemaform.New(t.InputSchema, true)
+	text := schemaform.Format(form.Value())
+	if last, found := m.hist.last(route.Server, route.Wire); ok && found && form.Fill(last.Arguments) == nil {
+		text = schemaform.Format(last.Arguments, nil)
+	}
+	k := m.c.keys
+	inv := &invoke{e: m.env, policy: m.activePolicy().Name, row: o, route: route, start: text,
+		editor: textarea.New(), form: newFormView(m.env, form, k.FormNext, k.FormPrev), hints: form.Hints()}
+	inv.editor.ShowLineNumbers = false
+	inv.editor.SetValue(text)
+	inv.schema = &inputSchema{raw: t.InputSchema, done: make(chan struct{})}
 	if !ok {
 		inv.err = fmt.Sprintf("%s is not in the registry under %s: nothing to call", o.Name, inv.policy)
 	}
@@ -62,142 +96,206 @@ func (m *Model) openInvoke() {
 	m.invoke = inv
 }
 
-func (v *invoke) focus() tea.Cmd { return v.editor.Focus() }
+func (v *invoke) focus() tea.Cmd {
+	compile := v.schema.start()
+	if v.mode == modeForm {
+		v.editor.Blur()
+		return tea.Batch(compile, v.form.focus())
+	}
+	v.form.blur()
+	return tea.Batch(compile, v.editor.Focus())
+}
+
+// An inputSchema is a tool's input schema, compiled once: in the
+// background when the editor opens (a large schema takes a while), or at
+// the latest when the arguments are sent.
+type inputSchema struct {
+	raw     json.RawMessage
+	once    sync.Once
+	started bool
+	sch     *argcheck.Schema
+	err     error
+	done    chan struct{} // closed once compiled
+}
+
+// start returns the command that compiles the schema, the first time.
+func (s *inputSchema) start() tea.Cmd {
+	if s == nil || s.started {
+		return nil
+	}
+	s.started = true
+	return func() tea.Msg {
+		s.compiled()
+		return nil
+	}
+}
+
+// compiled returns the compiled schema, compiling it if need be.
+func (s *inputSchema) compiled() (*argcheck.Schema, error) {
+	s.once.Do(func() {
+		s.sch, s.err = argcheck.Compile(s.raw)
+		close(s.done)
+	})
+	return s.sch, s.err
+}
+
+// problem says why the arguments are not checked, once that is known.
+func (s *inputSchema) problem() string {
+	if s == nil {
+		return ""
+	}
+	select {
+	case <-s.done:
+		if s.err != nil {
+			return "the arguments are not checked: " + s.err.Error()
+		}
+	default:
+	}
+	return ""
+}
+
+// hintLines is how many lines of hints the JSON mode shows.
+func (v *invoke) hintLines(height int) int {
+	if height < 30 {
+		return min(len(v.hints), 3)
+	}
+	return min(len(v.hints), 6)
+}
 
 // SetSize fits the editor to a screen of width × height.
 func (v *invoke) SetSize(width, height int) {
 	v.editor.SetWidth(max(20, min(90, width-8)))
-	v.editor.SetHeight(max(3, min(14, height-14)))
+	h := max(3, min(14, height-14-v.hintLines(height)))
+	v.editor.SetHeight(h)
+	v.form.height = max(3, min(18, height-12))
 }
 
 func (v *invoke) ShortHelp() []key.Binding {
 	k := v.e.c.keys
-	return []key.Binding{k.Send, k.Cancel}
+	b := []key.Binding{k.Send, k.Mode}
+	if v.mode == modeForm {
+		b = append(b, v.form.ShortHelp()...)
+	}
+	return append(b, k.Cancel)
 }
 
 func (v *invoke) FullHelp() [][]key.Binding { return [][]key.Binding{v.ShortHelp()} }
 
-// Update edits the arguments.
+// Update edits the arguments, in the JSON or in the form.
 func (v *invoke) Update(msg tea.Msg) tea.Cmd {
+	if v.mode == modeForm {
+		cmd, _ := v.form.Update(msg)
+		return cmd
+	}
 	var cmd tea.Cmd
 	v.editor, cmd = v.editor.Update(msg)
 	return cmd
 }
 
-// updateInvoke sends the call, closes the editor, or edits.
+// arguments are the arguments as the mode shown has them, or why they are
+// not JSON (with its line and column) or not what the form's fields say.
+func (v *invoke) arguments() ([]byte, error) {
+	if v.mode == modeForm {
+		return v.form.form.Value()
+	}
+	text := []byte(strings.TrimSpace(v.editor.Value()))
+	if len(text) == 0 {
+		text = []byte("{}")
+	}
+	return text, argcheck.Syntax(text)
+}
+
+// typed reports whether the arguments differ from those the editor
+// opened with.
+func (v *invoke) typed() bool {
+	args, err := v.arguments()
+	if err != nil {
+		return true
+	}
+	return schemaform.Format(args, nil) != schemaform.Format([]byte(v.start), nil)
+}
+
+// switchMode goes from the JSON to the form or back, carrying the
+// arguments over; JSON with an error, or that is not an object, stays.
+func (v *invoke) switchMode() tea.Cmd {
+	args, err := v.arguments()
+	switch {
+	case err != nil:
+		v.err = "arguments: " + err.Error()
+		return nil
+	case v.mode == modeJSON:
+		if err := v.form.form.Fill(args); err != nil {
+			v.err = err.Error()
+			return nil
+		}
+		v.form.layout()
+		v.mode = modeForm
+	default:
+		v.editor.SetValue(schemaform.Format(args, nil))
+		v.mode = modeJSON
+	}
+	v.err = ""
+	return v.focus()
+}
+
+// updateInvoke sends the call, switches modes, closes the editor (asking
+// first when arguments were typed), or edits.
 func (m *Model) updateInvoke(msg tea.KeyPressMsg) tea.Cmd {
+	if m.hist.browsing {
+		return m.updateHistory(msg)
+	}
 	k := m.c.keys
+	inv := m.invoke
+	if inv.discarding {
+		inv.discarding, inv.err = false, ""
+		if key.Matches(msg, k.Yes) {
+			m.invoke = nil
+		}
+		return nil
+	}
 	switch {
 	case key.Matches(msg, k.Cancel):
+		if inv.typed() {
+			inv.discarding = true
+			inv.err = "throw away the arguments typed? y throws them away, any other key goes back"
+			return nil
+		}
 		m.invoke = nil
 		return nil
+	case key.Matches(msg, k.Mode):
+		return inv.switchMode()
 	case key.Matches(msg, k.Send):
-		inv := m.invoke
-		if inv.route.Name == "" {
+		return m.send()
+	}
+	inv.armed = false
+	return inv.Update(msg)
+}
+
+// send places the call, unless the arguments are not JSON, or fail the
+// input schema the first time ctrl+s is pressed: the problems are listed
+// and only ctrl+s again sends them anyway.
+func (m *Model) send() tea.Cmd {
+	inv := m.invoke
+	if inv.route.Name == "" {
+		return nil
+	}
+	args, err := inv.arguments()
+	if err != nil {
+		inv.err = "arguments: " + err.Error()
+		return nil
+	}
+	if m.calling != nil {
+		inv.err = "a call is running: esc here, then esc again cancels it"
+		return nil
+	}
+	if !inv.armed {
+		sch, _ := inv.schema.compiled()
+		if ps, err := sch.Check(args); err == nil && len(ps) > 0 {
+			inv.problems, inv.armed = ps, true
+			inv.err = fmt.Sprintf("the arguments fail the input schema (%d): nothing was sent; ctrl+s again sends them anyway", len(ps))
 			return nil
 		}
-		args := json.RawMessage(strings.TrimSpace(inv.editor.Value()))
-		if len(args) == 0 {
-			args = json.RawMessage("{}")
-		}
-		if !json.Valid(args) {
-			inv.err = "arguments are not valid JSON"
-			return nil
-		}
-		if m.calling != nil {
-			inv.err = "a call is running: esc here, then esc again cancels it"
-			return nil
-		}
-		m.invoke = nil
-		var cmd tea.Cmd
-		m.calling, cmd = m.call(inv, args)
-		m.pane = paneResult
-		return cmd
 	}
-	return m.invoke.Update(msg)
-}
-
-// View draws the editor in its box.
-func (v *invoke) View() string {
-	c := v.e.c
-	s := c.styles
-	san := model.Sanitize
-	var title []string
-	title = append(title, s.Header.Render("invoke ")+s.RenamedText.Render(san(v.row.Name))+s.Muted.Render(" under "+v.policy))
-	switch {
-	case v.route.Name == "":
-	case v.route.Server == v.row.Server && v.route.Index == v.row.Index:
-		title = append(title, fmt.Sprintf("route: %s → %s as %s", san(v.route.Name), san(v.route.Server), s.In.Render(san(v.route.Wire))))
-	default:
-		title = append(title, s.WarnText.Render(fmt.Sprintf("%s's %s is unreachable: %s routes to %s as %s",
-			san(v.row.Server), san(v.row.Wire), san(v.route.Name), san(v.route.Server), san(v.route.Wire))))
-	}
-	if v.err != "" {
-		title = append(title, s.ErrorText.Render(c.text(v.err)))
-	}
-	title = append(title, s.Muted.Render("arguments (JSON):"))
-	keys := help.New()
-	keys.Styles.ShortKey, keys.Styles.ShortDesc, keys.Styles.ShortSeparator = s.Muted, s.Muted, s.Muted
-	return s.Overlay.Render(lipgloss.JoinVertical(lipgloss.Left, append(title, v.editor.View(),
-		keys.ShortHelpView(v.ShortHelp()))...))
-}
-
-// overlay draws the editor over the screen.
-func (v *invoke) overlay() string {
-	c := v.e.c
-	return lipgloss.Place(c.width, c.height, lipgloss.Center, lipgloss.Center, v.View(),
-		lipgloss.WithWhitespaceChars(" "))
-}
-
-// A callView is the result pane of the last call.
-type callView struct {
-	msg callDoneMsg
-}
-
-func newCallView(msg callDoneMsg) *callView { return &callView{msg: msg} }
-
-func (v *callView) view(c common, height int, box func(string, []string, int) string) string {
-	s := c.styles
-	san := model.Sanitize
-	r := v.msg.result
-	lines := []string{
-		fmt.Sprintf("%s %s → route %s / %s   %s",
-			s.Muted.Render("registry:"), s.RenamedText.Render(san(v.msg.route.Name)),
-			san(v.msg.route.Server), s.In.Render(san(v.msg.route.Wire)),
-			s.Muted.Render(fmt.Sprintf("%.1f ms · policy %s", float64(r.Latency.Microseconds())/1000, v.msg.policy))),
-	}
-	if v.msg.route.Server != v.msg.row.Server || v.msg.route.Index != v.msg.row.Index {
-		lines = append(lines, s.WarnText.Render(fmt.Sprintf("invoked from %s's %s, which is unreachable: the call went to %s",
-			san(v.msg.row.Server), san(v.msg.row.Wire), san(v.msg.route.Server))))
-	}
-	wrap := func(prefix string, b []byte) {
-		indent := strings.Repeat(" ", lipgloss.Width(prefix))
-		w := max(10, c.width-lipgloss.Width(prefix))
-		for i, l := range strings.Split(ansi.Hardwrap(c.quote(string(b)), w, true), "\n") {
-			if i == 0 {
-				lines = append(lines, prefix+l)
-			} else {
-				lines = append(lines, indent+l)
-			}
-		}
-	}
-	if len(r.Request) > 0 {
-		wrap(s.Out.Render(san(r.Server)+" → "), r.Request)
-	}
-	if len(r.Response) > 0 {
-		wrap(s.In.Render(san(r.Server)+" ← "), r.Response)
-		if mark := r.CutMark(v.msg.err); mark != "" {
-			lines = append(lines, s.WarnText.Render(mark))
-		}
-	}
-	switch {
-	case cancelledCall(v.msg.err):
-		lines = append(lines, s.WarnText.Render(fmt.Sprintf("cancelled after %.1f s: the server was sent notifications/cancelled",
-			r.Latency.Seconds())))
-	case v.msg.err != nil:
-		lines = append(lines, s.ErrorText.Render("error: "+c.text(v.msg.err.Error())))
-	case r.IsError:
-		lines = append(lines, s.ErrorText.Render("the tool reported an error (isError)"))
-	}
-	return box(s.PaneTitle.Render("CALL"), lines, height)
+	m.invoke = nil
+	return m.place(inv, args)
 }

@@ -21,6 +21,7 @@ type KeyMap struct {
 	WireServer key.Binding
 	Logs       key.Binding
 	LogLevel   key.Binding
+	Login      key.Binding
 	Help       key.Binding
 	Quit       key.Binding
 	Report     key.Binding
@@ -43,6 +44,14 @@ type KeyMap struct {
 	// previous server, space folds a server; Keep ends typing and keeps
 	// the filter, Open shows a compare row's full cells.
 	Search, NextMatch, PrevMatch, NextServer, PrevServer, Collapse, Keep, Open key.Binding
+	// The argument editor's (invoke.go): switch between the form and the
+	// JSON, move in the form, add and remove array items; the history
+	// (history.go): list the calls made, run the last one again.
+	Mode, FormNext, FormPrev key.Binding
+	AddItem, RemoveItem      key.Binding
+	History, Rerun           key.Binding
+	// Reader is the keys of the reader and of what opens it (reader.go).
+	Reader ReaderKeys
 
 	// Answer and Skip are the keys of the inputs asked before the
 	// servers start (inputs.go).
@@ -80,7 +89,8 @@ func DefaultKeyMap() KeyMap {
 		Wire:       key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wire pane")),
 		WireServer: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "wire: next server")),
 		Logs:       key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "log pane")),
-		LogLevel:   key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "log: next level")),
+		LogLevel:   key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "log: next level")),
+		Login:      key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "log in")),
 		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Report:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "write report ("+ReportFile+")")),
@@ -107,7 +117,15 @@ func DefaultKeyMap() KeyMap {
 		Collapse:   key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "fold server")),
 		Keep:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
 		Open:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "full cells")),
+		Mode:       key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "form/JSON")),
+		FormNext:   key.NewBinding(key.WithKeys("down"), key.WithHelp("↓/↑", "field")),
+		FormPrev:   key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous field")),
+		AddItem:    key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "add item")),
+		RemoveItem: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "remove item")),
+		History:    key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "call history")),
+		Rerun:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "re-run the last call")),
 		Answer:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "answer")),
+		Reader:     defaultReaderKeys(),
 		Skip:       key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "skip the rest (their servers are not started)")),
 	}
 }

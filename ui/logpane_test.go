@@ -63,9 +63,9 @@ func TestLogPane(t *testing.T) {
 		t.Error("the log pane shows the config's secret")
 	}
 
-	m, cmd := m.Update(ui.KeyPress("L"))
+	m, cmd := m.Update(ui.KeyPress("M"))
 	if cmd == nil {
-		t.Fatal("L sent no logging/setLevel")
+		t.Fatal("M sent no logging/setLevel")
 	}
 	m, _ = m.Update(cmd())
 	if !slices.Equal(asked, []string{"api=debug"}) {

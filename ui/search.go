@@ -5,10 +5,57 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
+	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/model"
 )
+
+// navigation is what the root keeps for finding and moving about: the
+// gated view (gated.go), the / prompt, where the help screen is scrolled
+// to (help.go) and when the footer's notes go (status.go).
+type navigation struct {
+	gated      gatedView
+	find       finder
+	helpScroll viewport.Model
+	notes      notes
+}
+
+func newNavigation(e *env) navigation {
+	return navigation{gated: gatedView{list: list{e: e}}, find: newFinder(), helpScroll: viewport.New()}
+}
+
+// navTakes reports whether msg is one of the keys updateNav takes before
+// the root's: enter and esc in the compare view, esc clearing a query, /.
+func (m *Model) navTakes(msg tea.KeyPressMsg) bool {
+	k := m.c.keys
+	return m.view == viewCompare && m.compare.takes(msg) ||
+		key.Matches(msg, k.Cancel) && m.pane == paneDetail && m.surface.filter.active() ||
+		key.Matches(msg, k.Search)
+}
+
+// updateNav takes a key navTakes took.
+func (m *Model) updateNav(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case m.view == viewCompare && m.compare.takes(msg):
+		return m.compare.Update(msg)
+	case key.Matches(msg, m.c.keys.Search):
+		return m.startFind()
+	}
+	return m.setQuery("")
+}
+
+// navDone takes what navigation's commands report: a report written, a
+// query matched.
+func (m *Model) navDone(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case reportWrittenMsg:
+		m.reportWritten(msg)
+	case foundRowsMsg:
+		return m.foundRows(msg)
+	}
+	return nil
+}
 
 // A finder is the / prompt: while typing, every key goes to it, so that
 // a query never switches views, toggles panes or writes a report.

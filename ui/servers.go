@@ -25,6 +25,9 @@ func (v *serversView) Update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
+	if key.Matches(k, v.e.c.keys.Login) {
+		return v.e.startLogin(v.selected())
+	}
 	keys := v.e.c.keys
 	switch {
 	case key.Matches(k, keys.NextServer):
@@ -108,10 +111,15 @@ func (v *serversView) fold() {
 }
 
 // ShortHelp is the footer of the servers view: a list's keys, and finding
-// and jumping first, since they are what a long surface needs.
+// and jumping first, since they are what a long surface needs; L first
+// while a server needs a login.
 func (v *serversView) ShortHelp() []key.Binding {
 	k := v.e.c.keys
-	return append([]key.Binding{k.Invoke, k.Search, k.NextServer, k.Collapse}, v.list.ShortHelp()[1:]...)
+	keys := append([]key.Binding{k.Invoke, k.Search, k.NextServer, k.Collapse}, v.list.ShortHelp()[1:]...)
+	if v.e.needsLogin() {
+		keys = append([]key.Binding{k.Login}, keys...)
+	}
+	return keys
 }
 
 // FullHelp is the help screen's keys for the servers view.
@@ -241,6 +249,8 @@ func (v *serversView) lineView(l line, cols columns, selected bool) string {
 			s.ErrorText.Render(e.c.text(l.text)), v.width, "…")
 	case lineNote:
 		return truncate("  "+s.Muted.Render(e.c.text(l.text)), v.width, "…")
+	case lineURL:
+		return truncate("    "+s.Muted.Render(model.Sanitize(l.text)), v.width, "…")
 	}
 	return ""
 }
@@ -256,6 +266,8 @@ func (v *serversView) serverLine(i int) string {
 	switch st.status {
 	case live.Failed:
 		icon, state = s.ErrorText.Render("✗"), s.ErrorText.Render("failed")
+	case live.NeedsLogin:
+		icon, state = s.WarnText.Render("!"), s.WarnText.Render("needs login")
 	case live.Closed:
 		icon, state = s.Muted.Render("·"), s.Muted.Render("closed")
 	case live.Incomplete:

@@ -26,6 +26,8 @@ type surface struct {
 	// before (relist.go).
 	relists []relisting
 	lines   []line
+	// logins are the logins L started, by server label (login.go).
+	logins map[string]*loginState
 	// rows indexes the selectable lines in lines: the tool rows, and the
 	// status line of a folded server.
 	rows []int
@@ -71,6 +73,7 @@ const (
 	lineNote
 	lineError
 	lineBlank
+	lineURL // a login's URL: sanitized, not masked, so it can be copied (login.go)
 	// lineFailure is a failed server's label and error, pinned above
 	// the servers.
 	lineFailure
@@ -102,6 +105,9 @@ func (s *surface) apply(ev loader.Event) bool {
 	}
 	if i, ok := s.snap.Index(ev.Server); ok {
 		s.relisted(i)
+	}
+	if ev.State == loader.Connecting {
+		delete(s.logins, ev.Server) // a login's news ends when the server connects again
 	}
 	s.invalidate()
 	return true
@@ -171,6 +177,9 @@ func (s *surface) layout() {
 			s.lines = append(s.lines, line{kind: lineNote, server: i, text: "config: " + f})
 		}
 		switch {
+		case s.a.Servers[i].Status == live.NeedsLogin:
+			s.lines = append(s.lines, line{kind: lineError, server: i, text: sv.Err})
+			s.loginLines(i)
 		case s.a.Servers[i].Status == live.Failed:
 			s.lines = append(s.lines, line{kind: lineError, server: i, text: sv.Err})
 			for _, t := range tail(sv.Stderr, 4) {

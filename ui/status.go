@@ -42,6 +42,7 @@ func (m *Model) expireNotes(now time.Time) {
 // clearNotes drops the passing notes on a key press: what the footer asks
 // stays, and so does a client switch still reconnecting.
 func (m *Model) clearNotes() {
+	m.note = "" // what y or o did (reading.go)
 	if !m.pins.confirming {
 		m.pins.status = ""
 	}

@@ -25,6 +25,9 @@ type Styles struct {
 	Footer      lipgloss.Style
 	Overlay     lipgloss.Style
 
+	// Match and CurrentMatch mark what a search in the reader found.
+	Match, CurrentMatch lipgloss.Style
+
 	// paint is the styles drawn on every row, reduced to their escapes
 	// (render.go).
 	paint *painters
@@ -65,6 +68,9 @@ func DefaultStyles(dark bool) Styles {
 		Junk:        lipgloss.NewStyle().Foreground(warn).Italic(true),
 		Footer:      lipgloss.NewStyle().Foreground(muted),
 		Overlay:     lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(accent).Padding(0, 1),
+
+		Match:        lipgloss.NewStyle().Background(selBg),
+		CurrentMatch: lipgloss.NewStyle().Background(warn).Foreground(lipgloss.Color("#000000")).Bold(true),
 	}
 	s.paint = newPainters(s)
 	return s

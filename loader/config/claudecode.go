@@ -16,7 +16,7 @@ type claudeCode struct{ defaults }
 var claudeCodeLayout = layout{
 	Format:     Format{"claude-code", "Claude Code", ".mcp.json, ~/.claude.json"},
 	serversKey: "mcpServers", project: ".mcp.json", strict: true, dialect: shellVars,
-	keys: []string{"type", "command", "args", "env", "url", "headers"},
+	keys: []string{"type", "command", "args", "env", "url", "headers", "oauth"},
 }
 
 func (claudeCode) layout() *layout { return &claudeCodeLayout }

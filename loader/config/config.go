@@ -34,6 +34,9 @@ type ServerSpec struct {
 	// Declaration order matters (the first-declared server wins under the
 	// legacy policies), so specs are kept in file order.
 	Label string
+	// Line and Col are where the label is written in the file, 1-based
+	// (Col counts characters); 0 for a server no file declares (the demo).
+	Line, Col int
 	// Format is the config format the server was read from ("vscode").
 	Format string
 	// Transport is TransportStdio, TransportHTTP or TransportSSE; "" means
@@ -45,6 +48,9 @@ type ServerSpec struct {
 	Cwd       string   // the child's working directory; "" means mcplens's
 	URL       string   // for http and sse
 	Headers   []Header // for http and sse, in file order
+	// OAuth is the config's OAuth client for the server (its "oauth" or
+	// "auth" object), nil when it has none.
+	OAuth *OAuth
 	// Timeout is the config's own bound on connecting; 0 means none given.
 	Timeout time.Duration
 	// IncludeTools, when not empty, are the only tools the client keeps;

@@ -9,7 +9,7 @@ type cursor struct{ defaults }
 var cursorLayout = layout{
 	Format:     Format{"cursor", "Cursor", ".cursor/mcp.json, ~/.cursor/mcp.json"},
 	serversKey: "mcpServers", project: ".cursor/mcp.json", strict: true, dialect: editorVars,
-	keys: []string{"type", "command", "args", "env", "envFile", "url", "headers"},
+	keys: []string{"type", "command", "args", "env", "envFile", "url", "headers", "auth"},
 }
 
 func (cursor) layout() *layout { return &cursorLayout }

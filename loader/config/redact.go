@@ -45,6 +45,13 @@ func (s ServerSpec) Redacted() ServerSpec {
 			r.Findings[i] = mask(model.MaskTokens(model.RedactText(f)))
 		}
 	}
+	if o := s.OAuth; o != nil {
+		text := func(v string) string { return mask(model.MaskTokens(model.RedactText(v))) }
+		r.OAuth = &OAuth{ClientID: text(o.ClientID), ClientSecret: model.MaskValue(o.ClientSecret), CallbackPort: o.CallbackPort}
+		for _, sc := range o.Scopes {
+			r.OAuth.Scopes = append(r.OAuth.Scopes, text(sc))
+		}
+	}
 	r.IncludeTools = slices.Clone(s.IncludeTools)
 	r.ExcludeTools = slices.Clone(s.ExcludeTools)
 	r.Unknown = slices.Clone(s.Unknown)

@@ -33,6 +33,8 @@ type rawServer struct {
 	include, exclude     []string
 	disabled             bool
 	disabledWhy          string
+	oauth                *rawOAuth
+	notes                []string // findings on what the config says
 	timeout              time.Duration
 }
 
@@ -78,6 +80,8 @@ func (r *reader) field(raw *rawServer, m member) error {
 			raw.disabled = true
 			raw.disabledWhy = fmt.Sprintf("%s = %t", m.key, b)
 		}
+	case "oauth", "auth":
+		err = r.oauth(raw, m)
 	case "timeout", "startup_timeout_ms":
 		raw.timeout, err = r.duration(raw.label, m, time.Millisecond)
 	case "startup_timeout_sec":
@@ -90,7 +94,7 @@ func (r *reader) field(raw *rawServer, m member) error {
 // client would use, with variables expanded.
 func (r *reader) build(spec *ServerSpec, raw *rawServer) {
 	r.exp.take() // what an earlier server's strings expanded to is not this one's
-	defer func() { spec.Expanded = r.exp.take() }()
+	defer func() { spec.Expanded = append(r.exp.take(), oauthSecret(spec)...) }()
 	note := func(off int, format string, args ...any) {
 		spec.Findings = append(spec.Findings, r.d.at(off)+": "+fmt.Sprintf(format, args...))
 	}
@@ -196,6 +200,7 @@ func (r *reader) build(spec *ServerSpec, raw *rawServer) {
 		spec.Findings = append(spec.Findings, fmt.Sprintf("disabled (%s): every tool is shown filtered", raw.disabledWhy))
 	}
 	spec.Timeout = raw.timeout
+	buildOAuth(spec, raw, expand)
 }
 
 // envFile reads a dotenv file: KEY=VALUE lines, # comments, optional

@@ -1,0 +1,201 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcplens/mcplens/internal/safefile"
+	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/surfacediff"
+)
+
+// writeSnapshot writes check's snapshot document of snap, the settled
+// servers of cfg, to path (safefile.Write: a file that is not a snapshot
+// is not replaced).
+func writeSnapshot(path string, cfg *config.Config, snap *surface.Snapshot, o checkOptions) error {
+	profiles, _ := parseProfiles(o.providers)
+	data, err := surfacediff.Capture(cfg.Path, o.who.name(), snap, profiles).Marshal()
+	if err != nil {
+		return err
+	}
+	if err := safefile.Write(path, data, safefile.Options{Mine: surfacediff.IsSnapshot, Perm: 0o644}); err != nil {
+		return fmt.Errorf("writing snapshot: %w", err)
+	}
+	return nil
+}
+
+// A side is one side of a diff: a config to connect to (cfg set), or a
+// document read from a snapshot or a lock file (doc set).
+type side struct {
+	// name is how the diff names the side: its path, or REF:PATH.
+	name string
+	cfg  *config.Config
+	doc  *surfacediff.Document
+}
+
+// loadSide reads the file at path: a snapshot document, a lock (definitions
+// only), or else a config in any format (configFormat, "" to detect it),
+// at most max bytes.
+func loadSide(name, path, configFormat string, max int64) (side, error) {
+	data, err := readBounded(path, max)
+	if err != nil {
+		return side{}, err
+	}
+	switch {
+	case surfacediff.IsSnapshot(data):
+		doc, err := surfacediff.Parse(data)
+		if err != nil {
+			return side{}, fmt.Errorf("%s: %w", name, err)
+		}
+		return side{name: name, doc: doc}, nil
+	case isLock(data):
+		l, err := model.ParseLock(data)
+		if err != nil {
+			return side{}, fmt.Errorf("%s: %w", name, err)
+		}
+		return side{name: name, doc: surfacediff.FromLock(name, l)}, nil
+	}
+	cfg, err := config.LoadWith(path, config.Options{Format: configFormat, MaxSize: max})
+	if err != nil {
+		return side{}, err
+	}
+	return side{name: name, cfg: cfg}, nil
+}
+
+// isLock reports whether data reads as a lock file: an object with a
+// numbered version and an object of servers (a config has no version).
+func isLock(data []byte) bool {
+	var head struct {
+		Version *int                       `json:"version"`
+		Servers map[string]json.RawMessage `json:"servers"`
+	}
+	return json.Unmarshal(data, &head) == nil && head.Version != nil && head.Servers != nil
+}
+
+// readBounded reads the regular file at path, refusing one over max bytes.
+func readBounded(path string, max int64) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("reading %s: not a regular file", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("reading %s: over %s (--limit config=SIZE raises it)", path, config.FormatSize(max))
+	}
+	return data, nil
+}
+
+// errAbsent says that the file does not exist at the ref: a config the
+// change adds.
+var errAbsent = errors.New("not in the ref")
+
+// gitFile writes the file at path as committed at ref (`git show
+// REF:./PATH`, run in the file's folder) to a new temporary folder, under
+// the same name and in a folder named as its own (".vscode/mcp.json"
+// stays one, so its format is detected alike). It returns the copy's path
+// and the folder to remove.
+func gitFile(ctx context.Context, ref, path string, max int64) (copyPath, dir string, err error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", "", err
+	}
+	object := ref + ":./" + filepath.Base(abs)
+	git := func(args ...string) *exec.Cmd {
+		cmd := exec.CommandContext(ctx, "git", args...)
+		cmd.Dir = filepath.Dir(abs)
+		return cmd
+	}
+	// A ref git knows without the file: the file is new since.
+	if git("rev-parse", "--verify", "--quiet", ref+"^{commit}").Run() == nil && git("cat-file", "-e", object).Run() != nil {
+		return "", "", errAbsent
+	}
+	cmd := git("show", object)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return "", "", fmt.Errorf("reading %s at %s with git show: %s", path, ref, model.Sanitize(msg))
+	}
+	if int64(len(out)) > max {
+		return "", "", fmt.Errorf("reading %s at %s: over %s (--limit config=SIZE raises it)", path, ref, config.FormatSize(max))
+	}
+	dir, err = os.MkdirTemp("", "mcplens-diff-")
+	if err != nil {
+		return "", "", err
+	}
+	folder := filepath.Join(dir, filepath.Base(filepath.Dir(abs)))
+	if err := os.Mkdir(folder, 0o700); err != nil {
+		os.RemoveAll(dir)
+		return "", "", err
+	}
+	copyPath = filepath.Join(folder, filepath.Base(abs))
+	if err := os.WriteFile(copyPath, out, 0o600); err != nil {
+		os.RemoveAll(dir)
+		return "", "", err
+	}
+	return copyPath, dir, nil
+}
+
+// splitGit reads --git REF[:PATH]: a ref alone, or a ref and a path. A
+// colon inside a ref ("HEAD~1") never appears, so the first one splits.
+func splitGit(spec string) (ref, path string, err error) {
+	ref, path, _ = strings.Cut(spec, ":")
+	if ref == "" {
+		return "", "", errors.New("--git wants REF or REF:PATH")
+	}
+	return ref, path, nil
+}
+
+// documents captures the document of a config side once per handshake
+// (one per connection, or o.who's alone), connecting to its servers;
+// a document side is its document. settled reports whether every server
+// settled; err says why not, or what went wrong closing them.
+func (s side) documents(ctx context.Context, o diffOptions, conns []connection) (docs []*surfacediff.Document, settled bool, err error) {
+	if s.doc != nil {
+		return []*surfacediff.Document{s.doc}, true, nil
+	}
+	var handshakes []model.Handshake
+	names := []string{o.who.name()}
+	if len(conns) > 0 {
+		names = nil
+		for _, c := range conns {
+			handshakes = append(handshakes, c.handshake)
+			names = append(names, strings.Join(c.clients, ", "))
+		}
+	}
+	profiles, _ := parseProfiles(o.providers)
+	snaps, settled, err := settleEach(ctx, s.cfg, o.who.session(s.cfg, loader.Options{Timeout: o.timeout, Limits: o.limits}), handshakes, o.timeout)
+	if errors.Is(err, errInterrupted) {
+		return nil, false, err
+	}
+	docs = make([]*surfacediff.Document, len(snaps))
+	for i, snap := range snaps {
+		docs[i] = surfacediff.Capture(s.name, names[i], snap, profiles)
+	}
+	return docs, settled, err
+}

@@ -1,0 +1,199 @@
+package oauth
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"golang.org/x/oauth2"
+
+	"github.com/mcplens/mcplens/loader/config"
+)
+
+// Options say where tokens go and how the user is reached.
+type Options struct {
+	// Store keeps the tokens (required).
+	Store *Store
+	// Config is the config file's path, for the hint of a NeedsLoginError.
+	Config string
+	// Show is told the authorization URL before the browser opens: it is
+	// always shown, for a machine with no browser.
+	Show func(url string)
+	// Open opens the URL in a browser; nil is OpenBrowser.
+	Open func(url string) error
+	// Transport carries the flow's requests and the session's; nil is
+	// http.DefaultTransport.
+	Transport http.RoundTripper
+	// ClientID and ClientSecret pre-register a client when the server's
+	// config names none (mcplens login --client-id).
+	ClientID, ClientSecret string
+	// ClientMetadataURL, when set, is the HTTPS URL of a client ID
+	// metadata document describing mcplens, used when the authorization
+	// server supports them.
+	ClientMetadataURL string
+}
+
+func (o *Options) transport() http.RoundTripper {
+	if o.Transport != nil {
+		return o.Transport
+	}
+	return http.DefaultTransport
+}
+
+// Applies reports whether OAuth applies to spec: a remote server for which
+// the config gives no Authorization header of its own (a static header,
+// or one from ${env:TOKEN}, wins).
+func Applies(spec config.ServerSpec) bool {
+	if spec.Transport == config.TransportStdio || spec.Transport == "" || spec.URL == "" {
+		return false
+	}
+	return !slices.ContainsFunc(spec.Headers, func(h config.Header) bool { return strings.EqualFold(h.Name, "Authorization") })
+}
+
+// ClientKey is the client identity tokens of spec are kept under: the
+// config's pre-registered client ID, or "" for mcplens's own client.
+func ClientKey(spec config.ServerSpec) string {
+	if spec.OAuth != nil {
+		return spec.OAuth.ClientID
+	}
+	return ""
+}
+
+// Login runs the authorization flow for spec's server: it asks the server
+// for what it wants, discovers its authorization server, registers (a
+// client ID metadata document when o names one and the server takes them,
+// else the pre-registered client of the config or of o, else dynamic
+// registration), sends the user's browser to the authorization URL
+// (o.Show is told it) with PKCE S256 and the resource parameter, takes the
+// code on a loopback redirect, checks iss, exchanges the code and stores
+// the token. An error is a *StepError naming the step.
+func Login(ctx context.Context, spec config.ServerSpec, o Options) error {
+	if !Applies(spec) {
+		return fmt.Errorf("server %q: OAuth applies to a remote server with no Authorization header of its own", spec.Label)
+	}
+	steps := &stepper{next: o.transport()}
+	client := &http.Client{Transport: steps}
+	cfg := spec.OAuth
+	if cfg == nil {
+		cfg = &config.OAuth{}
+	}
+	cb, err := listen(cfg.CallbackPort)
+	if err != nil {
+		return err
+	}
+	defer cb.close()
+
+	entry := &Entry{Server: spec.URL, Client: ClientKey(spec)}
+	hc := &auth.AuthorizationCodeHandlerConfig{
+		RedirectURL:              cb.redirectURL(),
+		AuthorizationCodeFetcher: cb.fetcher(&o, steps),
+		RequestRefreshToken:      true,
+		Client:                   client,
+		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
+			RedirectURIs:            []string{cb.redirectURL()},
+			ClientName:              "mcplens",
+			GrantTypes:              []string{"authorization_code", "refresh_token"},
+			ResponseTypes:           []string{"code"},
+			TokenEndpointAuthMethod: "none",
+		}},
+		NewTokenSource: func(ctx context.Context, c *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
+			entry.ClientID, entry.ClientSecret, entry.Scopes = c.ClientID, c.ClientSecret, c.Scopes
+			entry.TokenURL, entry.AuthStyle, entry.Token = c.Endpoint.TokenURL, c.Endpoint.AuthStyle, tok
+			return oauth2.StaticTokenSource(tok), nil
+		},
+	}
+	id, secret := cfg.ClientID, cfg.ClientSecret
+	if id == "" {
+		id, secret = o.ClientID, o.ClientSecret
+	}
+	if id != "" {
+		pre := &oauthex.ClientCredentials{ClientID: id}
+		if secret != "" {
+			pre.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: secret}
+		}
+		hc.PreregisteredClient = pre
+	}
+	if o.ClientMetadataURL != "" {
+		hc.ClientIDMetadataDocumentConfig = &auth.ClientIDMetadataDocumentConfig{URL: o.ClientMetadataURL}
+	}
+	var granted []string // what the stored token was granted and a step-up asked for since
+	if prev, err := o.Store.Get(entry.Server, entry.Client); err == nil && prev != nil {
+		granted = unionScopes(prev.Scopes, prev.Wanted)
+	}
+	hc.ScopeFilter = func(discovered []string) []string {
+		want := discovered
+		if len(cfg.Scopes) > 0 {
+			want = cfg.Scopes // the config's scopes win over what the server advertises
+		}
+		return unionScopes(granted, want)
+	}
+	h, err := auth.NewAuthorizationCodeHandler(hc)
+	if err != nil {
+		return fmt.Errorf("server %q: %w", spec.Label, err)
+	}
+
+	req, resp, err := challenge(ctx, spec, steps.next)
+	if err != nil {
+		return err
+	}
+	if err := steps.fail(h.Authorize(ctx, req, resp)); err != nil {
+		return err
+	}
+	if entry.Token == nil {
+		return fmt.Errorf("server %q: the authorization server granted no token", spec.Label)
+	}
+	switch {
+	case o.ClientMetadataURL != "" && entry.ClientID == o.ClientMetadataURL:
+		entry.Registration = "metadata document"
+	case id != "" && entry.ClientID == id && cfg.ClientID == "":
+		entry.Registration = "pre-registered (flags)"
+	case id != "" && entry.ClientID == id:
+		entry.Registration = "pre-registered"
+	default:
+		entry.Registration = "dynamic"
+	}
+	return o.Store.Put(entry)
+}
+
+// challenge asks the server to initialize without a token, which a server
+// that needs authorization refuses with its WWW-Authenticate challenge. A
+// server that does not refuse is logged in to all the same, its
+// authorization server discovered from the well-known paths.
+func challenge(ctx context.Context, spec config.ServerSpec, rt http.RoundTripper) (*http.Request, *http.Response, error) {
+	const initialize = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcplens","version":"login"}}}`
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, spec.URL, strings.NewReader(initialize))
+	if err != nil {
+		return nil, nil, fmt.Errorf("server %q: %w", spec.Label, err)
+	}
+	for _, h := range spec.Headers {
+		req.Header.Set(h.Name, h.Value)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := rt.RoundTrip(req)
+	if err != nil {
+		return nil, nil, &StepError{Step: StepDiscovery, URL: spec.URL, Err: err}
+	}
+	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+		return req, resp, nil
+	}
+	io.Copy(io.Discard, io.LimitReader(resp.Body, maxSaid))
+	resp.Body.Close()
+	return req, &http.Response{StatusCode: http.StatusUnauthorized, Header: http.Header{}, Body: http.NoBody}, nil
+}
+
+// unionScopes is a, then what b adds.
+func unionScopes(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, s := range b {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}

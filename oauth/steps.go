@@ -1,0 +1,160 @@
+package oauth
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// A stepper is the HTTP client's transport for the flow's own requests
+// (discovery, registration, token): it notes which step each request is
+// and what a server answered when it refused, so a failure can say where
+// it happened; and it refuses authorization server metadata that does not
+// advertise PKCE S256, which the SDK checks only for being non-empty.
+type stepper struct {
+	next http.RoundTripper
+
+	mu   sync.Mutex
+	step string
+	url  string
+	said string
+}
+
+// maxSaid bounds what is read of a refusal, and metadata is bounded by
+// the SDK (1 MiB); a body read here for a check is bounded the same way.
+const (
+	maxSaid     = 4 << 10
+	maxMetadata = 1 << 20
+)
+
+func (s *stepper) RoundTrip(req *http.Request) (*http.Response, error) {
+	step := stepOf(req)
+	s.enter(step, req.URL.String())
+	if step == StepToken || step == StepRefresh {
+		req = public(req)
+	}
+	resp, err := s.next.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case resp.StatusCode >= 400:
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxSaid))
+		resp.Body.Close()
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		s.mu.Lock()
+		s.said = said(body)
+		s.mu.Unlock()
+	case resp.StatusCode == http.StatusOK && isServerMetadata(req.URL):
+		body, err := io.ReadAll(io.LimitReader(resp.Body, maxMetadata))
+		resp.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		if err := requireS256(body); err != nil {
+			return nil, err
+		}
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	return resp, nil
+}
+
+// enter notes the step a request belongs to.
+func (s *stepper) enter(step, u string) {
+	s.mu.Lock()
+	s.step, s.url, s.said = step, u, ""
+	s.mu.Unlock()
+}
+
+// fail names err with the step that was running.
+func (s *stepper) fail(err error) error {
+	if err == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	step := s.step
+	if strings.Contains(err.Error(), "client registration") {
+		step = StepRegistration // the SDK found no way to register: no request was sent
+	}
+	if step == "" {
+		step = StepDiscovery
+	}
+	return &StepError{Step: step, URL: s.url, Said: s.said, Err: err}
+}
+
+// stepOf says which step of the flow req is.
+func stepOf(req *http.Request) string {
+	if req.Method == http.MethodGet {
+		return StepDiscovery
+	}
+	if req.GetBody != nil && strings.HasPrefix(req.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
+		if body, err := req.GetBody(); err == nil {
+			b, _ := io.ReadAll(io.LimitReader(body, maxSaid))
+			body.Close()
+			if q, err := url.ParseQuery(string(b)); err == nil && q.Get("grant_type") == "refresh_token" {
+				return StepRefresh
+			}
+		}
+		return StepToken
+	}
+	return StepRegistration
+}
+
+// isServerMetadata reports whether u is an authorization server's metadata
+// (RFC 8414 or OpenID discovery).
+func isServerMetadata(u *url.URL) bool {
+	return strings.Contains(u.Path, "/.well-known/oauth-authorization-server") ||
+		strings.Contains(u.Path, "/.well-known/openid-configuration")
+}
+
+// requireS256 refuses metadata that does not list S256 among its PKCE
+// methods: the spec has clients refuse such a server.
+func requireS256(body []byte) error {
+	var m struct {
+		Methods []string `json:"code_challenge_methods_supported"`
+	}
+	if err := json.Unmarshal(body, &m); err != nil {
+		return nil // the SDK reports malformed metadata
+	}
+	if !slices.Contains(m.Methods, "S256") {
+		return fmt.Errorf("the authorization server does not advertise PKCE S256 (code_challenge_methods_supported: %s)", clip(strings.Join(m.Methods, ", ")))
+	}
+	return nil
+}
+
+// public sends the client ID of a client with no secret in the form, as
+// token_endpoint_auth_method "none" has it (RFC 6749 2.3.1), where
+// x/oauth2, told nothing better by the SDK, would send a Basic header with
+// an empty password.
+func public(req *http.Request) *http.Request {
+	id, secret, ok := req.BasicAuth()
+	if !ok || secret != "" || req.GetBody == nil {
+		return req
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return req
+	}
+	b, err := io.ReadAll(io.LimitReader(body, maxSaid))
+	body.Close()
+	q, perr := url.ParseQuery(string(b))
+	if err != nil || perr != nil {
+		return req
+	}
+	id, _ = url.QueryUnescape(id)
+	q.Set("client_id", id)
+	form := q.Encode()
+	out := req.Clone(req.Context())
+	out.Header.Del("Authorization")
+	out.Body = io.NopCloser(strings.NewReader(form))
+	out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(form)), nil }
+	out.ContentLength = int64(len(form))
+	return out
+}

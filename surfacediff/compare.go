@@ -1,0 +1,355 @@
+package surfacediff
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/surface"
+)
+
+// A Change is one difference between two surfaces.
+type Change struct {
+	Class  Class  `json:"class"`
+	Server string `json:"server"`
+	// Tool is the wire name, "" for a change to the server or a
+	// server-level finding.
+	Tool string `json:"tool,omitempty"`
+	// Provider names the provider of a verdict change.
+	Provider string `json:"provider,omitempty"`
+	// Old and New are the value on each side: a registered name, an
+	// outcome, a verdict, a status; a finding's evidence.
+	Old string `json:"old,omitempty"`
+	New string `json:"new,omitempty"`
+	// Detail says what changed in a sentence.
+	Detail string `json:"detail"`
+	// Fields says what changed in a definition (DefinitionChanged).
+	Fields []Field `json:"fields,omitempty"`
+	// Line and Col are where B's config (Diff.Config) declares the
+	// server; 0 when it does not (a server removed, a lock, the demo).
+	Line int `json:"line,omitempty"`
+	Col  int `json:"col,omitempty"`
+}
+
+// A Field is one field of a definition that changed (model.FieldChange).
+type Field struct {
+	Path string `json:"path"`
+	Op   string `json:"op"`
+	Old  string `json:"old,omitempty"`
+	New  string `json:"new,omitempty"`
+}
+
+// String is the change of a field on one line.
+func (f Field) String() string {
+	return model.FieldChange{Path: f.Path, Op: f.Op, Old: f.Old, New: f.New}.String()
+}
+
+// A Diff is what changed from one surface (A) to another (B).
+type Diff struct {
+	A, B string `json:"-"`
+	// Config is the config of side B, where changes are located: the file
+	// its snapshot was taken of when B is a snapshot.
+	Config string `json:"config"`
+	// Policy is the registry compared; "" when one side is a lock, which
+	// has no registry: only definitions were compared.
+	Policy  string   `json:"policy"`
+	Client  string   `json:"client,omitempty"`
+	Changes []Change `json:"changes"`
+}
+
+// Fails reports whether a change of one of the classes is in the diff.
+func (d *Diff) Fails(failOn []Class) bool {
+	return slices.ContainsFunc(d.Changes, func(c Change) bool { return slices.Contains(failOn, c.Class) })
+}
+
+// Count returns how many changes of each class the diff holds.
+func (d *Diff) Count() map[Class]int {
+	n := map[Class]int{}
+	for _, c := range d.Changes {
+		n[c.Class]++
+	}
+	return n
+}
+
+// Compare says what changed from a to b under the policy named policy.
+// When either side has no registry under it (a lock), only servers and
+// definitions are compared.
+func Compare(a, b *Document, policy string) *Diff {
+	d := &Diff{A: a.Config, B: b.Config, Config: b.Config, Client: b.Client, Changes: []Change{}}
+	pa, okA := a.policy(policy)
+	pb, okB := b.policy(policy)
+	if okA && okB {
+		d.Policy = policy
+	} else {
+		pa, pb = nil, nil
+	}
+	c := comparison{d: d, pa: pa, pb: pb, ia: indexOf(pa), ib: indexOf(pb)}
+	for i := range b.Servers {
+		sb := &b.Servers[i]
+		if sa, ok := a.server(sb.Label); ok {
+			c.server(sa, sb)
+			continue
+		}
+		c.add(Change{Class: ServerAdded, Server: sb.Label, New: sb.Endpoint, Detail: fmt.Sprintf("server %q added: %s", sb.Label, sb.Endpoint)}, sb)
+	}
+	for i := range a.Servers {
+		sa := &a.Servers[i]
+		if _, ok := b.server(sa.Label); !ok {
+			// Located in B's file as a whole: the server is not in it.
+			c.add(Change{Class: ServerRemoved, Server: sa.Label, Old: sa.Endpoint,
+				Detail: fmt.Sprintf("server %q removed, and its %d tool(s)", sa.Label, len(sa.Tools))}, &Server{})
+		}
+	}
+	if pa != nil {
+		c.findings(a, b)
+	}
+	rank := func(label string) int {
+		if i := slices.IndexFunc(b.Servers, func(s Server) bool { return s.Label == label }); i >= 0 {
+			return i
+		}
+		if i := slices.IndexFunc(a.Servers, func(s Server) bool { return s.Label == label }); i >= 0 {
+			return len(b.Servers) + i
+		}
+		return len(a.Servers) + len(b.Servers) // the config file's own
+	}
+	slices.SortStableFunc(d.Changes, func(x, y Change) int { return rank(x.Server) - rank(y.Server) })
+	return d
+}
+
+// A comparison is the state of one Compare.
+type comparison struct {
+	d      *Diff
+	pa, pb *Policy // nil when registries are not compared
+	ia, ib index   // their lookups
+}
+
+// An index looks a policy's entries and verdicts up by server and wire
+// name: Compare reads each once per row, and a server may list thousands.
+type index struct {
+	entries  map[[2]string]Entry     // the first row of each wire name
+	verdicts map[[2]string][]Verdict // a row's verdicts that did not pass
+}
+
+func indexOf(p *Policy) index {
+	ix := index{entries: map[[2]string]Entry{}, verdicts: map[[2]string][]Verdict{}}
+	if p == nil {
+		return ix
+	}
+	for _, e := range p.Registry {
+		if _, seen := ix.entries[[2]string{e.Server, e.Wire}]; !seen {
+			ix.entries[[2]string{e.Server, e.Wire}] = e
+		}
+	}
+	for _, v := range p.Verdicts {
+		k := [2]string{v.Server, v.Wire}
+		ix.verdicts[k] = append(ix.verdicts[k], v)
+	}
+	return ix
+}
+
+// entry returns the first row of the wire name on server.
+func (ix index) entry(server, wire string) (Entry, bool) {
+	e, ok := ix.entries[[2]string{server, wire}]
+	return e, ok
+}
+
+// verdict returns provider's verdict on the row, a pass when none is kept.
+func (ix index) verdict(server, wire, provider string) Verdict {
+	for _, v := range ix.verdicts[[2]string{server, wire}] {
+		if v.Provider == provider {
+			return v
+		}
+	}
+	return Verdict{Severity: "pass"}
+}
+
+// add records a change located at s's declaration.
+func (c *comparison) add(ch Change, s *Server) {
+	ch.Line, ch.Col = s.Line, s.Col
+	c.d.Changes = append(c.d.Changes, ch)
+}
+
+// server compares one server declared on both sides.
+func (c *comparison) server(sa, sb *Server) {
+	label := sb.Label
+	switch {
+	case sb.Failed && !sa.Failed:
+		c.add(Change{Class: ServerFailed, Server: label, New: sb.Error, Detail: fmt.Sprintf("server %q now fails: %s", label, sb.Error)}, sb)
+		return
+	case sa.Failed && !sb.Failed:
+		c.add(Change{Class: ServerChanged, Server: label, Old: "failed", New: "listed", Detail: fmt.Sprintf("server %q failed and now lists its tools", label)}, sb)
+	}
+	if sa.Endpoint != sb.Endpoint || !sa.pin().Endpoint.Equal(sb.pin().Endpoint) {
+		c.add(Change{Class: ServerChanged, Server: label, Old: sa.Endpoint, New: sb.Endpoint, Detail: fmt.Sprintf("server %q is reached another way: %s → %s", label, sa.Endpoint, sb.Endpoint)}, sb)
+	}
+	if sa.Protocol != "" && sb.Protocol != "" && sa.Protocol != sb.Protocol {
+		c.add(Change{Class: ServerChanged, Server: label, Old: sa.Protocol, New: sb.Protocol, Detail: fmt.Sprintf("server %q speaks protocol %s, was %s", label, sb.Protocol, sa.Protocol)}, sb)
+	}
+	if sa.Listed && sb.Listed && c.pa != nil && !slices.Equal(sa.Capabilities, sb.Capabilities) {
+		was, now := strings.Join(sa.Capabilities, " "), strings.Join(sb.Capabilities, " ")
+		c.add(Change{Class: ServerChanged, Server: label, Old: was, New: now, Detail: fmt.Sprintf("server %q declares capabilities [%s], was [%s]", label, now, was)}, sb)
+	}
+	if c.pa != nil {
+		if was, now := statusOf(c.pa, label), statusOf(c.pb, label); was != now && !sb.Failed && !sa.Failed {
+			c.add(Change{Class: ServerChanged, Server: label, Old: was, New: now, Detail: fmt.Sprintf("server %q is %s, was %s", label, now, was)}, sb)
+		}
+	}
+	if !sa.Listed || !sb.Listed {
+		return // a side that never listed says nothing of the tools
+	}
+	for _, t := range model.Diff(sa.pin(), sb.pin()).Tools {
+		switch t.Kind {
+		case model.ToolAdded:
+			c.add(Change{Class: Added, Server: label, Tool: t.Wire, Detail: fmt.Sprintf("%q added on %s%s", t.Wire, label, registeredAs(c.ib, label, t.Wire))}, sb)
+		case model.ToolRemoved:
+			c.add(Change{Class: Removed, Server: label, Tool: t.Wire, Detail: fmt.Sprintf("%q removed from %s%s", t.Wire, label, registeredAs(c.ia, label, t.Wire))}, sb)
+		case model.ToolChanged:
+			ch := Change{Class: DefinitionChanged, Server: label, Tool: t.Wire, Old: t.OldSHA256, New: t.NewSHA256}
+			var paths []string
+			for _, f := range t.Fields {
+				ch.Fields = append(ch.Fields, Field{Path: f.Path, Op: f.Op, Old: f.Old, New: f.New})
+				paths = append(paths, f.Path)
+			}
+			ch.Detail = fmt.Sprintf("%q on %s changed: %s", t.Wire, label, strings.Join(slices.Compact(paths), ", "))
+			c.add(ch, sb)
+		}
+	}
+	if c.pa != nil {
+		c.outcomes(label, sb)
+	}
+}
+
+// registeredAs says what a tool was or is registered as under the
+// policy ix indexes ("" when registries are not compared).
+func registeredAs(ix index, server, wire string) string {
+	if e, ok := ix.entry(server, wire); ok {
+		if e.Live() {
+			return fmt.Sprintf(" (registered as %q)", e.Registered)
+		}
+		return " (" + outcomeText(e) + ")"
+	}
+	return ""
+}
+
+// outcomes compares the registry entries and provider verdicts of the
+// tools a server advertised on both sides.
+func (c *comparison) outcomes(label string, sb *Server) {
+	for _, eb := range c.pb.Registry {
+		if eb.Server != label || eb.Wire == "" {
+			continue
+		}
+		ea, ok := c.ia.entry(label, eb.Wire)
+		if first, _ := c.ib.entry(label, eb.Wire); !ok || eb.Index != first.Index {
+			continue
+		}
+		ch := Change{Server: label, Tool: eb.Wire}
+		switch {
+		case ea.Live() && !eb.Live():
+			ch.Class, ch.Old, ch.New = Displaced, ea.Registered, outcomeText(eb)
+			ch.Detail = fmt.Sprintf("%q on %s was registered as %q, now %s", eb.Wire, label, ea.Registered, outcomeText(eb))
+		case ea.Live() && eb.Live() && ea.Registered != eb.Registered:
+			ch.Class, ch.Old, ch.New = NameChanged, ea.Registered, eb.Registered
+			ch.Detail = fmt.Sprintf("%q on %s is registered as %q, was %q", eb.Wire, label, eb.Registered, ea.Registered)
+		case ea.Outcome != eb.Outcome || ea.Reason != eb.Reason || ea.By != eb.By || ea.Registered != eb.Registered:
+			ch.Class, ch.Old, ch.New = OutcomeChanged, outcomeText(ea), outcomeText(eb)
+			ch.Detail = fmt.Sprintf("%q on %s is %s, was %s", eb.Wire, label, outcomeText(eb), outcomeText(ea))
+		default:
+			c.verdicts(label, eb.Wire, sb)
+			continue
+		}
+		c.add(ch, sb)
+		c.verdicts(label, eb.Wire, sb)
+	}
+}
+
+// verdicts compares the providers' verdicts on one tool.
+func (c *comparison) verdicts(label, wire string, sb *Server) {
+	providers := map[string]bool{}
+	for _, ix := range []index{c.ia, c.ib} {
+		for _, v := range ix.verdicts[[2]string{label, wire}] {
+			providers[v.Provider] = true
+		}
+	}
+	names := make([]string, 0, len(providers))
+	for p := range providers {
+		names = append(names, p)
+	}
+	slices.Sort(names)
+	for _, prov := range names {
+		va, vb := c.ia.verdict(label, wire, prov), c.ib.verdict(label, wire, prov)
+		if va.Severity == vb.Severity {
+			continue
+		}
+		class := ProviderChanged
+		if vb.Severity == "fail" {
+			class = ProviderError
+		}
+		detail := fmt.Sprintf("%s on %q of %s: %s, was %s", prov, wire, label, vb.Severity, va.Severity)
+		if vb.Message != "" {
+			detail += ": " + vb.Message
+		}
+		c.add(Change{Class: class, Server: label, Tool: wire, Provider: prov, Old: va.Severity, New: vb.Severity, Detail: detail}, sb)
+	}
+}
+
+// findings compares the findings under the policy, as multisets.
+func (c *comparison) findings(a, b *Document) {
+	key := func(f surface.Finding) string {
+		return strings.Join([]string{f.Kind, f.Server, f.Tool, f.Evidence}, "\x00")
+	}
+	count := map[string]int{}
+	for _, f := range c.pa.Findings {
+		count[key(f)]++
+	}
+	for _, f := range c.pb.Findings {
+		if k := key(f); count[k] > 0 {
+			count[k]--
+			continue
+		}
+		c.add(Change{Class: FindingNew, Server: f.Server, Tool: f.Tool, New: f.Evidence,
+			Detail: fmt.Sprintf("%s %s: %s", f.Severity, f.Kind, f.Evidence)}, located(b, f.Server))
+	}
+	for _, f := range c.pb.Findings {
+		count[key(f)]-- // what b has, a had: the rest of count is gone
+	}
+	for _, f := range c.pa.Findings {
+		if k := key(f); count[k] > 0 {
+			count[k]--
+			c.add(Change{Class: FindingGone, Server: f.Server, Tool: f.Tool, Old: f.Evidence,
+				Detail: fmt.Sprintf("%s %s: %s", f.Severity, f.Kind, f.Evidence)}, located(b, f.Server))
+		}
+	}
+}
+
+// located returns the server labelled label in b, where a change about it
+// is located, or an empty one (located in b's file as a whole).
+func located(b *Document, label string) *Server {
+	if s, ok := b.server(label); ok {
+		return s
+	}
+	return &Server{}
+}
+
+func statusOf(p *Policy, server string) string {
+	for _, s := range p.Statuses {
+		if s.Server == server {
+			return s.Status
+		}
+	}
+	return ""
+}
+
+// outcomeText is an entry's outcome in words: "dropped: name taken by
+// alpha", "displaced by beta", "registered as \"x\"".
+func outcomeText(e Entry) string {
+	switch {
+	case e.Live():
+		return fmt.Sprintf("%s as %q", e.Outcome, e.Registered)
+	case e.Outcome == "displaced" && e.By != "":
+		return "displaced by " + e.By
+	case e.Reason != "":
+		return e.Outcome + ": " + e.Reason
+	}
+	return e.Outcome
+}

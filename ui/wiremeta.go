@@ -1,0 +1,173 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mcplens/mcplens/internal/jsonx"
+	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/model"
+)
+
+// A frameMeta is what the wire pane says of a frame besides its bytes.
+type frameMeta struct {
+	// method is the frame's method; for a response, its request's.
+	method string
+	// tool is the tool a tools/call names.
+	tool string
+	// id is the id as written ("" for a notification).
+	id string
+	// link is the index of the frame of the same server and id in the
+	// other direction (a request's response, a response's request), or -1.
+	link int
+	// latency is, for a response, how long after its request it came.
+	latency time.Duration
+}
+
+// A frameKey names one frame of the frames shown.
+type frameKey struct {
+	server string
+	at     time.Time
+	dir    loader.Direction
+	size   int
+}
+
+func keyOf(f loader.Frame) frameKey { return frameKey{f.Server, f.At, f.Dir, f.Size} }
+
+// A metaCache keeps what each frame said, read once: a frame's bytes do
+// not change, and refresh runs on every frame while the pane is open.
+type metaCache map[frameKey]frameMeta
+
+// read returns the meta of each frame, linking requests and responses of
+// one server by id. Frames no longer shown leave the cache.
+func (mc metaCache) read(frames []loader.Frame) []frameMeta {
+	metas := make([]frameMeta, len(frames))
+	seen := make(map[frameKey]bool, len(frames))
+	type idKey struct {
+		server, id string
+		dir        loader.Direction
+	}
+	open := map[idKey]int{}
+	for i, f := range frames {
+		k := keyOf(f)
+		seen[k] = true
+		m, ok := mc[k]
+		if !ok {
+			m = readFrame(f)
+			mc[k] = m
+		}
+		m.link = -1
+		if m.id != "" {
+			other := loader.In
+			if f.Dir == loader.In {
+				other = loader.Out
+			}
+			if j, ok := open[idKey{f.Server, m.id, other}]; ok {
+				m.link, metas[j].link = j, i
+				if f.Dir == loader.In {
+					m.latency = f.At.Sub(frames[j].At)
+					if m.method == "" {
+						m.method, m.tool = metas[j].method, metas[j].tool
+					}
+				}
+			}
+			open[idKey{f.Server, m.id, f.Dir}] = i
+		}
+		metas[i] = m
+	}
+	for k := range mc {
+		if !seen[k] {
+			delete(mc, k)
+		}
+	}
+	return metas
+}
+
+// readFrame reads a frame's id, method and tool name, when it holds whole
+// JSON.
+func readFrame(f loader.Frame) frameMeta {
+	m := frameMeta{link: -1}
+	if f.Junk || f.Truncated() {
+		return m
+	}
+	vals := make([][]byte, 3)
+	if !jsonx.Members(f.Bytes, []string{"id", "method", "params"}, vals) {
+		return m
+	}
+	m.id = string(vals[0])
+	if m.id == "null" {
+		m.id = ""
+	}
+	m.method = unquote(vals[1])
+	if m.method == "tools/call" && vals[2] != nil {
+		name := make([][]byte, 1)
+		if jsonx.Members(vals[2], []string{"name"}, name) {
+			m.tool = unquote(name[0])
+		}
+	}
+	return m
+}
+
+// unquote is a JSON string's text, or "" when raw is not a plain string.
+func unquote(raw []byte) string {
+	if len(raw) < 2 || raw[0] != '"' || strings.IndexByte(string(raw), '\\') >= 0 {
+		return ""
+	}
+	return string(raw[1 : len(raw)-1])
+}
+
+// frameReader opens frame i of those shown in the reader: what it is, then
+// its bytes, JSON pretty-printed.
+func (w *wireView) frameReader(i int) *reader {
+	c := w.e.c
+	s := c.styles
+	f, m := w.shown[i], w.meta[i]
+	arrow := " → "
+	if f.Dir == loader.In {
+		arrow = " ← "
+	}
+	what := m.method
+	if m.tool != "" {
+		what += " " + m.tool
+	}
+	if m.id != "" {
+		what += " #" + m.id
+	}
+	title := s.PaneTitle.Render("FRAME") + " " + model.Sanitize(f.Server) + arrow + c.quote(what)
+	r := newReader(w.e, title, func() []string {
+		lines := []string{s.Muted.Render(fmt.Sprintf("%s · %s · %s", f.At.Format("15:04:05.000"), f.Dir, humanSize(int64(f.Size))))}
+		if m.latency > 0 {
+			lines[0] += s.Muted.Render(fmt.Sprintf(" · answered after %.1f ms", float64(m.latency.Microseconds())/1000))
+		}
+		if f.Problem != "" {
+			lines = append(lines, s.WarnText.Render("! "+c.text(f.Problem)))
+		}
+		if f.Truncated() {
+			lines = append(lines, s.WarnText.Render(fmt.Sprintf("… [cut: %d of %d bytes kept]", len(f.Bytes), f.Size)))
+		}
+		lines = append(lines, "")
+		if f.Junk || f.Truncated() {
+			return append(lines, c.textLines(string(f.Bytes))...)
+		}
+		return append(lines, c.jsonLines(f.Bytes)...)
+	})
+	r.clip, r.clipName = string(f.Bytes), "the frame"
+	if m.link >= 0 {
+		k := keyOf(w.shown[m.link])
+		r.linked = &k
+	}
+	return r
+}
+
+// openFrame selects the frame named k and opens it in the reader; nil
+// when it is no longer held.
+func (w *wireView) openFrame(k frameKey) *reader {
+	for i, f := range w.shown {
+		if keyOf(f) == k {
+			w.selectFrame(i)
+			return w.frameReader(i)
+		}
+	}
+	return nil
+}
