@@ -45,11 +45,7 @@ func TestSizesGolden(t *testing.T) {
 				if len(lines) != size[1] {
 					t.Errorf("%d lines, want %d:\n%s", len(lines), size[1], got)
 				}
-				for i, l := range lines {
-					if w := len([]rune(l)); w > size[0] {
-						t.Errorf("line %d is %d wide, more than %d: %q", i, w, size[0], l)
-					}
-				}
+				fits(t, got, size[0])
 				if last := lines[len(lines)-1]; !strings.Contains(last, "? help") || !strings.Contains(last, "q quit") {
 					t.Errorf("the footer lacks help or quit: %q", last)
 				}
