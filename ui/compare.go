@@ -63,11 +63,41 @@ func (v *compareView) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, k.Disagree):
 			v.all = !v.all
 			v.sc = scroller{}
+		case key.Matches(msg, k.NextServer):
+			v.jumpServer(1)
+		case key.Matches(msg, k.PrevServer):
+			v.jumpServer(-1)
 		default:
 			v.moveKey(msg, len(v.rows()))
 		}
 	}
 	return nil
+}
+
+// jumpServer moves the cursor to the first row of the next (1) or
+// previous (-1) server; [ inside a server goes to its first row first.
+func (v *compareView) jumpServer(step int) {
+	rows := v.rows()
+	c := v.sc.cursor
+	if c >= len(rows) {
+		return
+	}
+	first := func(k int) int {
+		for k > 0 && rows[k-1].server == rows[k].server {
+			k--
+		}
+		return k
+	}
+	if step < 0 && first(c) != c {
+		v.sc.cursor = first(c)
+		return
+	}
+	for k := c + step; k >= 0 && k < len(rows); k += step {
+		if rows[k].server != rows[c].server {
+			v.sc.cursor = first(k)
+			return
+		}
+	}
 }
 
 // refresh returns the command applying every policy to the surface as it
@@ -93,7 +123,7 @@ func (v *compareView) ShortHelp() []key.Binding {
 func (v *compareView) FullHelp() [][]key.Binding {
 	k := v.e.c.keys
 	help := v.list.FullHelp()
-	help[0] = append(help[0], k.Left, k.Right, k.Open)
+	help[0] = append(help[0], k.Left, k.Right, k.Open, k.NextServer)
 	help[2] = append(help[2], k.Disagree)
 	return help
 }

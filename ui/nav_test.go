@@ -158,6 +158,14 @@ func TestCompareActiveFirstAndFullCells(t *testing.T) {
 	if got := screen(press(m, "j", "j", "enter", "esc")); strings.Contains(got, "beta · request  (enter") {
 		t.Errorf("esc does not close the full cells:\n%s", got)
 	}
+	got = screen(press(m, "]", "]", "enter"))
+	if !strings.Contains(got, "gamma · literature.search_pubmed  (enter") {
+		t.Errorf("] ] does not go to gamma's first row:\n%s", got)
+	}
+	got = screen(press(m, "]", "]", "j", "[", "[", "enter"))
+	if !strings.Contains(got, "beta · request  (enter") {
+		t.Errorf("[ [ from gamma's second row does not go to beta's first:\n%s", got)
+	}
 }
 
 // buildGated builds testdata/servers/gated into a temporary directory.
