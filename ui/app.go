@@ -49,6 +49,8 @@ type Model struct {
 	full    bool
 	spinner spinner.Model
 	reading // the reader, the last result of each row, what y or o did (reading.go)
+
+	navigation // the gated view, the / prompt, help's scroll, the footer's notes (search.go)
 }
 
 // New returns the interface for the servers of cfg, fed by backend. title
@@ -73,6 +75,7 @@ func New(title string, specs []config.ServerSpec, backend Backend) Model {
 		collisions: collisionsView{list: list{e: e}},
 		findings:   newFindingsView(e),
 		offers:     newOffersView(e),
+		navigation: newNavigation(e),
 		wire:       newWireView(e, specs),
 		logs:       newLogView(e, specs),
 		help:       help.New(),
@@ -110,7 +113,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
 	m.layout()
 	derive := m.derive()
-	return m, tea.Batch(cmd, derive)
+	return m, tea.Batch(cmd, derive, m.surface.match())
 }
 
 // derive brings the view shown up to date, returning the command that
@@ -128,6 +131,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		var cmd tea.Cmd
 		m.spinner, cmd = m.spinner.Update(msg)
 		m.spin = m.spinner.View()
+		m.expireNotes(msg.Time)
 		return cmd
 	case eventMsg:
 		m.handleEvents(loader.Event(msg))
@@ -145,8 +149,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.servers.refresh()
 		}
 		return m.diffRelists()
-	case reportWrittenMsg:
-		m.reportWritten(msg)
+	case reportWrittenMsg, foundRowsMsg:
+		return m.navDone(msg)
 	case askMsg:
 		m.ask = newAsking(m.env, msg)
 		return m.ask.focus()
@@ -213,13 +217,14 @@ func (m *Model) handleEvents(evs ...loader.Event) {
 	if changed {
 		m.surface.rebuild(m.policy)
 		m.servers.refresh()
+		m.sight()
 	}
 }
 
 // handleKey takes the global keys, and hands the others to what has focus.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.keys
-	m.note = ""
+	m.clearNotes()
 	switch {
 	case m.ask != nil:
 		cmd, reply := m.ask.Update(msg)
@@ -229,17 +234,14 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	case m.invoke != nil || m.hist.browsing:
 		return m.updateInvoke(msg)
+	case m.find.typing:
+		return m.typeFind(msg)
 	case m.pins.confirming:
 		return m.confirmReport(msg)
 	case m.view == viewOffers && m.offers.modal():
 		return m.offers.Update(msg)
 	case m.full:
-		if key.Matches(msg, k.Help, k.Cancel) {
-			m.full = false
-		} else if key.Matches(msg, k.Quit) {
-			return tea.Quit
-		}
-		return nil
+		return m.helpKey(msg)
 	case m.readingTakes(msg):
 		return m.updateReading(msg)
 	}
@@ -247,9 +249,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
 	case key.Matches(msg, k.Help):
-		m.full = true
+		m.openHelp()
 	case key.Matches(msg, k.Report):
-		return writeReport(m.Report(), ReportFile, false)
+		return m.reportKey()
 	case key.Matches(msg, k.Policy):
 		m.cyclePolicy(1)
 	case key.Matches(msg, k.PolicyBack):
@@ -288,6 +290,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case m.calling != nil && key.Matches(msg, k.CancelCall):
 		m.cancelCall()
 		m.pane = paneResult
+	case m.navTakes(msg):
+		return m.updateNav(msg)
 	case key.Matches(msg, k.Cancel):
 		m.pane = paneDetail
 	case key.Matches(msg, k.History, k.Rerun):
@@ -312,23 +316,6 @@ func (m *Model) cyclePolicy(step int) {
 	m.policy = (m.policy + step + n) % n
 	m.surface.rebuild(m.policy)
 	m.servers.refresh()
-}
-
-// listing returns view v's component.
-func (m *Model) listing(v view) listing {
-	switch v {
-	case viewRegistry:
-		return &m.registry
-	case viewCompare:
-		return &m.compare
-	case viewCollisions:
-		return &m.collisions
-	case viewFindings:
-		return &m.findings
-	case viewOffers:
-		return &m.offers
-	}
-	return &m.servers
 }
 
 // focus returns the component the keys go to.
