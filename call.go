@@ -15,44 +15,66 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcplens/mcplens/history"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/surface"
 )
 
-// runCall is `mcplens call [PATH] NAME [--args JSON|@FILE] [--policy P]`.
+// runCall is `mcplens call [PATH] NAME [--args JSON|@FILE] [--arg K=V]...
+// [--server LABEL] [--policy P] [-- CMD ARGS...]`, or `mcplens call [PATH]
+// --replay FILE`.
 func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("mcplens call", flag.ContinueOnError)
 	fset.SetOutput(stderr)
 	policyName := fset.String("policy", model.Policies()[0].Name, "naming policy NAME is resolved under: "+policyNames())
 	login := fset.Bool("login", false, "log in first to each remote server with no OAuth token (opens a browser)")
 	argsFlag := fset.String("args", "{}", "the call's arguments: a JSON object, @FILE to read it from a file, or @- from stdin")
+	var setArgs argList
+	fset.Var(&setArgs, "arg", "set one argument, NAME=VALUE, typed by the tool's input schema (repeatable; over --args)")
+	noValidate := fset.Bool("no-validate", false, "send the arguments even when they break the tool's input schema (to test the server's own checks)")
+	replay := fset.String("replay", "", "make again, in order, the calls of this history file (JSON Lines, as --history writes), each on the server and tool it names")
 	timeout := fset.Duration("timeout", 0, "bound on each server's connect and on the call (default: the config's own connect timeout, else 20s; 60s for the call)")
 	var limits loader.Limits
 	fset.Var(&limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
 	configFormat := fset.String("config-format", "", "read PATH as this client's format (default: detected): "+formatNames())
 	var who clientOptions
 	who.register(fset)
+	var where adhoc
+	where.register(fset)
 	elicit := fset.String("elicit", string(loader.ElicitDecline), "how an elicitation the server asks for is answered: "+elicitNames())
 	sampling := fset.String("sampling", "decline", "how a sampling request the server sends is answered: decline, or reply:TEXT")
-	pos, code, ok := parseCommand(fset, args, stderr, "usage: mcplens call [PATH] NAME [--args JSON | --args @FILE] [--client NAME[@VERSION]] [--policy P]\n"+
-		"       [--root DIR]... [--elicit accept-defaults|decline|cancel] [--sampling decline|reply:TEXT]\n\n"+
+	own, command := splitCommand(args)
+	pos, code, ok := parseCommand(fset, own, stderr, "usage: mcplens call [PATH] NAME [--args JSON | --args @FILE] [--arg NAME=VALUE]... [--server LABEL] [--no-validate]\n"+
+		"       [--client NAME[@VERSION]] [--policy P] [--root DIR]... [--elicit accept-defaults|decline|cancel] [--sampling decline|reply:TEXT]\n"+
+		"       mcplens call NAME [flags] -- CMD ARGS...        (a stdio server without a config)\n"+
+		"       mcplens call NAME [flags] --url URL [--header NAME:VALUE]...\n"+
+		"       mcplens call [PATH] --replay FILE [flags]\n\n"+
 		"Resolves NAME through the policy's registry (a registered name, or a wire name exactly one server advertises),\n"+
-		"makes one call and prints the request and response frames as they crossed the wire, then the result.\n"+
-		"Exit status: 0 on success, 1 when the call failed or the tool reported isError, 2 for a usage or config error\n"+
-		"or a NAME that resolves to no route or to several.\n\n")
+		"checks the arguments against the tool's input schema, makes one call and prints the frames as they cross the\n"+
+		"wire (the request, the server's requests and logs, the response), then the result. --server starts only that\n"+
+		"server. Progress goes to stderr.\n"+
+		"Exit status: 0 on success, 1 when the call failed or the tool reported isError, 2 for a usage or config error,\n"+
+		"arguments that break the input schema, or a NAME that resolves to no route or to several.\n\n")
 	if !ok {
 		return code
 	}
+	where.command = command
 	var path, name string
-	switch len(pos) {
-	case 1:
+	switch {
+	case *replay != "" && len(pos) <= 1 && (len(pos) == 0 || !where.given()):
+		path = first(pos)
+	case *replay == "" && len(pos) == 1:
 		name = pos[0]
-	case 2:
+	case *replay == "" && len(pos) == 2 && !where.given():
 		path, name = pos[0], pos[1]
 	default:
 		fset.Usage()
+		return exitUsage
+	}
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
 		return exitUsage
 	}
 	answers, err := callAnswers(*elicit, *sampling)
@@ -60,27 +82,34 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		_, _, err = who.profile()
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
-		return exitUsage
+		return fail(err)
 	}
 	policy, ok := model.PolicyNamed(who.policy(fset, *policyName))
 	if !ok {
-		fmt.Fprintf(stderr, "mcplens call: unknown policy %q (want one of: %s)\n", *policyName, policyNames())
-		return exitUsage
+		return fail(fmt.Errorf("unknown policy %q (want one of: %s)", *policyName, policyNames()))
 	}
 	callArgs, err := readArgs(*argsFlag, stdin)
 	if err != nil {
-		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
-		return exitUsage
+		return fail(err)
+	}
+	var records []history.Record
+	if *replay != "" {
+		if flagSet(fset, "args") || len(setArgs) > 0 {
+			return fail(errors.New("--replay makes the calls as recorded: no --args or --arg"))
+		}
+		if records, err = readReplay(*replay); err != nil {
+			return fail(err)
+		}
 	}
 	if err := limits.FromEnv(nil); err != nil {
-		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
-		return exitUsage
+		return fail(err)
 	}
-	cfg, err := configWith(path, config.Options{Format: *configFormat, MaxSize: limits.WithDefaults().Config})
+	cfg, err := where.load(path, config.Options{Format: *configFormat, MaxSize: limits.WithDefaults().Config})
+	if err == nil && records != nil {
+		cfg, err = replayed(cfg, records)
+	}
 	if err != nil {
-		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
-		return exitUsage
+		return fail(err)
 	}
 	// A config in a profiled client's format calls as that client, as the
 	// interface and check connect (clientOptions.adopt).
@@ -89,12 +118,26 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		policy = p
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
+	// A signal ends the run with a cause: the reason a server is given
+	// when its call is cancelled (loader.Call).
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(signals)
+	go func() {
+		select {
+		case sig := <-signals:
+			cancel(fmt.Errorf("mcplens call was interrupted (%v)", sig))
+		case <-ctx.Done():
+		}
+	}()
 	opts := who.session(cfg, loader.Options{Timeout: *timeout, Limits: limits, Answers: answers})
 	if *login {
 		loginFirst(ctx, cfg, stderr)
 	}
+	started := time.Now()
+	fmt.Fprintf(stderr, "mcplens call: connecting to %s...\n", serverCount(len(cfg.Servers)))
 	session := open(cfg, opts)
 	defer session.Close()
 	snap, err := settle(ctx, cfg, session, *timeout)
@@ -105,76 +148,59 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
 	}
+	fmt.Fprintf(stderr, "mcplens call: %s in %s\n", settledCount(snap), time.Since(started).Round(time.Millisecond))
+	c := &caller{ctx: ctx, stdout: stdout, stderr: stderr, session: session, snap: snap, limit: callLimit(*timeout), validate: !*noValidate}
+	if records != nil {
+		return c.replay(*replay, records)
+	}
 
 	reg := policy.Apply(snap.Catalogues())
-	// What is printed is masked as check's report is: the config's secrets
-	// and credential syntax in messages, its secrets in frames.
-	red := snap.Redact
 	rt, how, err := reg.Resolve(name)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
-		for _, st := range snap.Servers {
-			if !st.Listed {
-				fmt.Fprintf(stderr, "  (server %s is not in the registry: %s %s)\n", model.Sanitize(st.Label()), st.State, model.Sanitize(red.Text(st.Err)))
-			}
+		if near := suggest(reg, name); len(near) > 0 {
+			fmt.Fprintf(stderr, "  did you mean: %s\n", model.Sanitize(strings.Join(near, ", ")))
 		}
+		c.unlisted()
 		return exitUsage
 	}
-
-	san := func(s string) string { return model.Sanitize(red.Values(s)) }
-	fmt.Fprintf(stdout, "call %s (%s under %s) → server %s, wire name %s\n", san(name), how, policy.Name, san(rt.Server), san(rt.Wire))
-	start := time.Now()
-	res, err := callWithin(ctx, session, rt, callArgs, callLimit(*timeout))
-	res.Result = json.RawMessage(red.Values(string(res.Result))) // a result can echo the config's secrets too
-	if len(res.Request) > 0 {
-		fmt.Fprintf(stdout, "→ %s %s\n", san(rt.Server), san(string(res.Request)))
+	if callArgs, err = withArgs(callArgs, setArgs, inputSchema(snap, rt)); err != nil {
+		return fail(err)
 	}
-	for _, f := range serverExchanges(session.FrameLog(rt.Server), start) {
-		arrow := "←"
-		if f.Dir == loader.Out {
-			arrow = "→"
-		}
-		fmt.Fprintf(stdout, "%s %s %s\n", arrow, san(rt.Server), san(string(f.Bytes)))
-	}
-	if len(res.Response) > 0 {
-		fmt.Fprintf(stdout, "← %s %s%s\n", san(rt.Server), san(string(res.Response)), res.CutMark(err))
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "mcplens call: %s\n", model.Sanitize(red.Text(err.Error())))
-		return exitFound
-	}
-	fmt.Fprintf(stdout, "result (isError %v, %s):\n%s\n", res.IsError, res.Latency.Round(time.Millisecond), sanLines(indent(res.Result)))
-	if si, ok := snap.Index(rt.Server); ok && rt.Index < len(snap.Servers[si].Tools) {
-		for _, f := range surface.OutputFindings(rt.Server, snap.Servers[si].Tools[rt.Index], res.Result, red) {
-			fmt.Fprintf(stdout, "%s %s: %s\n", f.Severity, f.Kind, model.Sanitize(f.Evidence))
-		}
-	}
-	if res.IsError {
-		return exitFound
-	}
-	return exitOK
+	title := fmt.Sprintf("call %s (%s under %s) → server %s, wire name %s", c.san(name), how, policy.Name, c.san(rt.Server), c.san(rt.Wire))
+	return c.call(rt, title, callArgs)
 }
 
-// readArgs reads --args: JSON, @FILE or @- for stdin. It must be an object.
-func readArgs(v string, stdin io.Reader) (json.RawMessage, error) {
-	data := []byte(v)
-	if from, ok := strings.CutPrefix(v, "@"); ok {
-		var err error
-		if from == "-" {
-			data, err = io.ReadAll(stdin)
-		} else {
-			data, err = os.ReadFile(from)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("reading --args: %w", err)
-		}
+// splitCommand splits a command line at its first "--": what comes before
+// is mcplens's, what comes after the command of a stdio server.
+func splitCommand(args []string) (own, command []string) {
+	if i := slices.Index(args, "--"); i >= 0 {
+		return args[:i], args[i+1:]
 	}
-	data = bytes.TrimSpace(data)
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
-		return nil, fmt.Errorf("--args is not a JSON object: %s", model.Sanitize(clip(string(data), 80)))
+	return args, nil
+}
+
+func serverCount(n int) string {
+	if n == 1 {
+		return "1 server"
 	}
-	return data, nil
+	return fmt.Sprintf("%d servers", n)
+}
+
+// settledCount says how the servers settled: "3 ready, 1 failed".
+func settledCount(snap *surface.Snapshot) string {
+	counts := map[loader.State]int{}
+	for _, sv := range snap.Servers {
+		counts[sv.State]++
+	}
+	line := fmt.Sprintf("%d ready", counts[loader.Ready])
+	if n := counts[loader.Failed]; n > 0 {
+		line += fmt.Sprintf(", %d failed", n)
+	}
+	if n := counts[loader.Connecting]; n > 0 {
+		line += fmt.Sprintf(", %d still connecting", n)
+	}
+	return line
 }
 
 // indent returns a JSON value indented, or as it came when it is not JSON.
@@ -200,40 +226,6 @@ func clip(s string, n int) string {
 		return s
 	}
 	return s[:n] + "..."
-}
-
-// serverExchanges are the requests the server sent mcplens since start
-// (roots/list, elicitation/create, sampling/createMessage, ping),
-// mcplens's answers to them and the server's log messages
-// (notifications/message), as they crossed the wire.
-func serverExchanges(log *loader.FrameLog, start time.Time) []loader.Frame {
-	var out []loader.Frame
-	if log == nil {
-		return nil
-	}
-	for _, f := range log.Frames() {
-		if f.At.Before(start) || f.Junk {
-			continue
-		}
-		var msg struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		if json.Unmarshal(f.Bytes, &msg) != nil {
-			continue
-		}
-		if len(msg.ID) == 0 { // a notification: only the server's logs are shown
-			if f.Dir == loader.In && msg.Method == "notifications/message" {
-				out = append(out, f)
-			}
-			continue
-		}
-		// In: a request has a method; Out: an answer has none.
-		if (f.Dir == loader.In) == (msg.Method != "") {
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 // callAnswers reads --elicit and --sampling.

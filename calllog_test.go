@@ -49,3 +49,23 @@ func TestCallPrintsLogs(t *testing.T) {
 		t.Errorf("call printed a notification other than a log message:\n%s", out)
 	}
 }
+
+// TestCallPrintsLateLogs: a log message the server sends after the result
+// is printed after the response: call waits for the server's stream to end
+// (here the server exits once it logged), or for it to be quiet for
+// logQuiet.
+func TestCallPrintsLateLogs(t *testing.T) {
+	bin := build(t, "./testdata/servers/latelog")
+	for _, flags := range [][]string{{"-exit"}} {
+		args := append([]string{"finish", "--server", "latelog", "--", bin}, flags...)
+		code, out, errb := runCalled(t, "", args...)
+		if code != exitOK {
+			t.Fatalf("call %v: exit %d\n%s%s", args, code, out, errb)
+		}
+		response := strings.Index(out, `← latelog {"jsonrpc":"2.0","id":`)
+		logged := strings.Index(out, `← latelog {"jsonrpc":"2.0","method":"notifications/message"`)
+		if response < 0 || logged < response || !strings.Contains(out, "finished after the result") {
+			t.Errorf("call %v: the log message after the result is not printed after the response:\n%s", args, out)
+		}
+	}
+}

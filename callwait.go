@@ -33,7 +33,7 @@ func callLimit(timeout time.Duration) time.Duration {
 // and by ctx (a signal). Whatever the server does, it returns within about
 // limit + callGrace + the shutdown escalation.
 func callWithin(ctx context.Context, session *loader.Session, rt model.Route, args json.RawMessage, limit time.Duration) (loader.CallResult, error) {
-	callCtx, cancel := context.WithTimeout(ctx, limit)
+	callCtx, cancel := context.WithTimeoutCause(ctx, limit, fmt.Errorf("the call's limit of %s passed (mcplens call --timeout)", limit))
 	defer cancel()
 	type outcome struct {
 		res loader.CallResult

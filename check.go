@@ -87,10 +87,13 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fset.Var(&o.limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
 	fset.StringVar(&o.configFormat, "config-format", "", "read PATH as this client's format (default: detected): "+formatNames())
 	o.who.register(fset)
+	var where adhoc // --server, --url, -- CMD ARGS...
+	where.register(fset)
 	fset.StringVar(&o.snapshot, "snapshot", "", "also write the whole surface (servers, definitions, every policy's registry, verdicts, findings) to this file as canonical JSON, for mcplens diff")
 	fset.StringVar(&o.clients, "clients", "", "connect as each of these clients (NAME[@VERSION],... or all), once per distinct handshake, and report the tools "+
 		"some are advertised and others not; the rest of the report is the first one's")
-	pos, code, ok := parseCommand(fset, args, stderr, "usage: mcplens check [PATH] [--client NAME[@VERSION] | --clients LIST|all] [--policy P] [--providers LIST] [--format text|json|markdown|sarif|junit] [--fail-on LEVEL] [--lock FILE [--update-lock [--force]]] [--snapshot FILE]\n\n"+
+	args, where.command = splitCommand(args)
+	pos, code, ok := parseCommand(fset, args, stderr, "usage: mcplens check [PATH | --url URL | -- CMD ARGS...] [--client NAME[@VERSION] | --clients LIST|all] [--policy P] [--providers LIST] [--format text|json|markdown|sarif|junit] [--fail-on LEVEL] [--lock FILE [--update-lock [--force]]] [--snapshot FILE]\n\n"+
 		"Connects to every server of the config (the demo without PATH), applies the policy and prints the report.\n"+
 		"Exit status: 0 when nothing at or above --fail-on was found, 1 when something was, 2 for a usage, config or lock file error.\n\n")
 	if !ok {
@@ -112,7 +115,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 		return exitUsage
 	}
-	cfg, err := configWith(first(pos), config.Options{Format: o.configFormat, MaxSize: o.limits.WithDefaults().Config})
+	cfg, err := where.load(first(pos), config.Options{Format: o.configFormat, MaxSize: o.limits.WithDefaults().Config})
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 		return exitUsage

@@ -48,7 +48,7 @@ func TestCheckClient(t *testing.T) {
 // TestCallClient: call resolves the name under the client's policy, and
 // refuses answers it does not know.
 func TestCallClient(t *testing.T) {
-	code, out, errb := runCalled(t, "", "mcp__beta__request", "--client", "codex")
+	code, out, errb := runCalled(t, "", "mcp__beta__request", "--client", "codex", "--args", `{"verb":"get"}`)
 	if code != exitOK || !strings.Contains(out, "under codex") {
 		t.Errorf("call --client codex: exit %d\n%s%s", code, out, errb)
 	}

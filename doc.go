@@ -12,11 +12,14 @@
 //
 //	mcplens              open the built-in demo
 //	mcplens PATH         open a config of any client (Claude, Cursor, VS Code, Gemini CLI, Codex, ...)
+//	mcplens -- CMD ARGS...
+//	mcplens --url URL    open one server without a config (adhoc.go); check and call take them too
 //	mcplens --discover   list the config files found here and in the usual places
 //	mcplens check PATH   print the report and exit 0, 1 (found something) or 2 (usage)
 //	mcplens diff A B     say what changed between two surfaces (configs, snapshots, locks, --git REF)
-//	mcplens call PATH NAME --args JSON
-//	                     call one tool and print the frames that crossed the wire
+//	mcplens call PATH NAME --args JSON [--arg K=V]... [--server LABEL]
+//	                     call one tool, checked against its input schema, printing the frames
+//	                     as they cross the wire (callprint.go); --replay FILE makes a history's calls again
 //	mcplens tap -- CMD ARGS...
 //	                     run a server for a real client, recording every frame
 //	mcplens tap install|uninstall CONFIG

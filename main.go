@@ -89,19 +89,26 @@ func run(args []string, stderr io.Writer) int {
 	lockPath := fs.String("lock", "", "compare each server's tools with the approved definitions in this lock file")
 	historyPath := fs.String("history", "", "keep every call in this file (JSON Lines, mode 0600), starting from the calls already there")
 	var copts config.Options
-	fs.StringVar(&copts.Format, "format", "", "read CONFIG as this client's format (default: detected): "+formatNames())
+	fs.StringVar(&copts.Format, "config-format", "", "read CONFIG as this client's format (default: detected): "+formatNames())
+	// --format meant the config's format here and the report's in check:
+	// one name per meaning now, the old one kept a while.
+	oldFormat := fs.String("format", "", "deprecated: --config-format")
 	fs.StringVar(&copts.Project, "project", "", "for ~/.claude.json: also the servers of this project path")
 	timeout := fs.Duration("timeout", 0, "bound on each server's connect (default: the config's own, else 20s)")
 	var limits loader.Limits
 	fs.Var(&limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
 	var who clientOptions
 	who.register(fs)
+	var where adhoc
+	where.register(fs)
 	discover := fs.Bool("discover", false, "list the config files found here and in the usual places, start nothing")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: mcplens [--client NAME[@VERSION]] [--policy P] [--lock FILE] [--history FILE] [--format F] [--project P] [--timeout D] [CONFIG]\n"+
+		fmt.Fprintf(stderr, "usage: mcplens [--client NAME[@VERSION]] [--policy P] [--lock FILE] [--history FILE] [--config-format F] [--project P] [--timeout D] [--server LABEL] [CONFIG]\n"+
+			"       mcplens [flags] -- CMD ARGS...                      (one stdio server, no config)\n"+
+			"       mcplens [flags] --url URL [--header NAME:VALUE]...  (one HTTP server, no config)\n"+
 			"       mcplens --discover\n"+
 			"       mcplens check [CONFIG] [flags]   (mcplens check -h)\n"+
-			"       mcplens call [CONFIG] NAME [--args JSON|@FILE] [--policy P]\n"+
+			"       mcplens call [CONFIG] NAME [--args JSON|@FILE] [--arg K=V]... [--server LABEL] [-- CMD ARGS...]   (mcplens call -h)\n"+
 			"       mcplens diff A B [flags]   (mcplens diff -h)\n"+
 			"       mcplens tap [--name LABEL] [--record FILE] -- CMD ARGS...   (mcplens tap -h)\n"+
 			"       mcplens tap install|uninstall CONFIG · mcplens tap har CAPTURE.jsonl · mcplens watch\n"+
@@ -113,7 +120,8 @@ func run(args []string, stderr io.Writer) int {
 			"mcplens CONFIG prints the check report instead of opening the interface.\n\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	own, command := splitCommand(args)
+	if err := fs.Parse(own); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
@@ -122,6 +130,13 @@ func run(args []string, stderr io.Writer) int {
 	if fs.NArg() > 1 {
 		fs.Usage()
 		return 2
+	}
+	where.command = command
+	if *oldFormat != "" {
+		fmt.Fprintln(stderr, "mcplens: --format is deprecated here, where it names the config's format: use --config-format (check's --format is the report's)")
+		if copts.Format == "" {
+			copts.Format = *oldFormat
+		}
 	}
 	if err := limits.FromEnv(nil); err != nil {
 		fmt.Fprintf(stderr, "mcplens: %v\n", err)
@@ -141,7 +156,7 @@ func run(args []string, stderr io.Writer) int {
 		return 2
 	}
 
-	cfg, err := configWith(fs.Arg(0), copts)
+	cfg, err := where.load(fs.Arg(0), copts)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens: %v\n", err)
 		return 2
@@ -160,7 +175,7 @@ func run(args []string, stderr io.Writer) int {
 		final, err := tea.NewProgram(ui.NewInputs(needed)).Run()
 		if answers, _ := ui.Answers(final); err == nil && len(answers) > 0 {
 			copts.Inputs = answers
-			if cfg, err = configWith(fs.Arg(0), copts); err != nil {
+			if cfg, err = where.load(fs.Arg(0), copts); err != nil {
 				fmt.Fprintf(stderr, "mcplens: %v\n", err)
 				return 2
 			}

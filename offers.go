@@ -45,7 +45,7 @@ func runRead(args []string, stdout, stderr io.Writer) int {
 func runPrompt(args []string, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("mcplens prompt", flag.ContinueOnError)
 	o := registerOffer(fset, stderr)
-	var pargs argList
+	var pargs promptArgs
 	fset.Var(&pargs, "arg", "a prompt argument, K=V (repeatable)")
 	complete := fset.String("complete", "", "print the values the server completes argument ARG with (completion/complete; the --arg values are its context) instead of getting the prompt")
 	path, server, name, code, ok := o.parse(args, stderr, "usage: mcplens prompt [PATH] SERVER NAME [--arg K=V]... [--complete ARG] [--client NAME[@VERSION]] [--timeout D]\n\n"+
@@ -191,18 +191,19 @@ func (o *offerOptions) run(cmd, path, server string, stdout, stderr io.Writer, d
 	return exitOK
 }
 
-// argList is --arg K=V, repeatable.
-type argList map[string]string
+// promptArgs is prompt's --arg K=V, repeatable: a prompt's arguments
+// are strings, so none is typed (call's argList types them by schema).
+type promptArgs map[string]string
 
-func (a *argList) String() string { return "" }
+func (a *promptArgs) String() string { return "" }
 
-func (a *argList) Set(s string) error {
+func (a *promptArgs) Set(s string) error {
 	k, v, ok := strings.Cut(s, "=")
 	if !ok || k == "" {
 		return fmt.Errorf("want K=V, got %q", s)
 	}
 	if *a == nil {
-		*a = argList{}
+		*a = promptArgs{}
 	}
 	(*a)[k] = v
 	return nil

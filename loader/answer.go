@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"path/filepath"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -16,7 +17,8 @@ import (
 // fixed answers headless, where there is nobody to ask, or by asking
 // someone (Ask).
 type Answers struct {
-	// Roots are the folders roots/list answers with, as absolute paths.
+	// Roots are the folders roots/list answers with, as absolute paths,
+	// until Session.SetRoots changes them.
 	Roots []string
 	// Elicit is the answer to every elicitation/create; "" declines.
 	Elicit ElicitAnswer
@@ -80,10 +82,12 @@ func (c *conn) answer(ctx context.Context, req transport.JSONRPCRequest) (*trans
 	switch {
 	case req.Method == string(mcp.MethodPing):
 		return result(req.ID, struct{}{})
+	case caps.Tasks != nil && strings.HasPrefix(req.Method, "tasks/"):
+		return noTasks(req)
 	case !caps.Declares(req.Method):
 		return transport.NewJSONRPCErrorResponse(req.ID, mcp.METHOD_NOT_FOUND, "Method not found", nil), nil
 	case req.Method == model.MethodRootsList:
-		return result(req.ID, mcp.ListRootsResult{Roots: roots(answers.Roots)})
+		return result(req.ID, mcp.ListRootsResult{Roots: roots(c.s.Roots())})
 	case answers.Ask != nil:
 		return c.ask(ctx, req)
 	case req.Method == model.MethodCreateMessage:
@@ -102,6 +106,16 @@ func (c *conn) answer(ctx context.Context, req transport.JSONRPCRequest) (*trans
 		return result(req.ID, mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionCancel}})
 	}
 	return result(req.ID, mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}})
+}
+
+// noTasks answers a tasks/ request of a server to a client that declares
+// tasks: mcplens answers every request at once, never as a task, so it
+// lists none and knows none by id.
+func noTasks(req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	if req.Method == "tasks/list" {
+		return result(req.ID, map[string]any{"tasks": []any{}})
+	}
+	return transport.NewJSONRPCErrorResponse(req.ID, mcp.INVALID_PARAMS, "Task not found: mcplens runs no task", nil), nil
 }
 
 // ask answers an elicitation or a sampling request with what Ask replies.

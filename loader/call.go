@@ -39,7 +39,9 @@ type CallResult struct {
 // at once), or the answer's line or its result is over its limit (a
 // *LimitError; a line over the limit also fails the server, whose stream
 // is no longer in step); whatever crossed the wire is still returned. A
-// tool that reports failure (isError) is not an error here.
+// tool that reports failure (isError) is not an error here. When ctx ends
+// first, the notifications/cancelled sent over stdio gives its cause
+// (context.WithCancelCause, context.WithTimeoutCause) as the reason.
 func (s *Session) Call(ctx context.Context, server, wire string, args json.RawMessage) (CallResult, error) {
 	res := CallResult{Server: server, Wire: wire}
 	c := s.conn(server)
@@ -81,7 +83,7 @@ func (s *Session) Call(ctx context.Context, server, wire string, args json.RawMe
 	defer c.monitor.release(string(mcp.MethodToolsCall))
 
 	start := time.Now()
-	_, err := cl.CallTool(ctx, req)
+	_, err := cl.CallTool(withReason(ctx), req)
 	res.Latency = time.Since(start)
 	answerErr := cap.fill(&res)
 	switch over := c.overLimit(); {
@@ -93,7 +95,7 @@ func (s *Session) Call(ctx context.Context, server, wire string, args json.RawMe
 		err = answerErr
 	}
 	if err != nil {
-		return res, fmt.Errorf("calling %q on %s: %w", wire, server, err)
+		return res, fmt.Errorf("calling %q on %s: %w", wire, server, tidy(err))
 	}
 	return res, nil
 }

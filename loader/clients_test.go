@@ -101,7 +101,8 @@ func TestEverythingAsVSCode(t *testing.T) {
 	init := initializeFrame(t, s)
 	for _, want := range []string{
 		`"clientInfo":{"name":"Visual Studio Code","version":"1.105.0"}`,
-		`"capabilities":{"roots":{"listChanged":true},"sampling":{},"elicitation":{"form":{},"url":{}}}`,
+		`"capabilities":{"roots":{"listChanged":true},"sampling":{},"elicitation":{"form":{},"url":{}},` +
+			`"tasks":{"list":{},"cancel":{},"requests":{"sampling":{"createMessage":{}},"elicitation":{"create":{}}}}}`,
 	} {
 		if !bytes.Contains(init, []byte(want)) {
 			t.Errorf("initialize frame %s lacks %s", init, want)
@@ -283,6 +284,25 @@ func wantCapabilities(c model.Capabilities) string {
 			modes = append(modes, `"url":{}`)
 		}
 		members = append(members, `"elicitation":{`+strings.Join(modes, ",")+`}`)
+	}
+	if t := c.Tasks; t != nil {
+		var parts, requests []string
+		if t.List {
+			parts = append(parts, `"list":{}`)
+		}
+		if t.Cancel {
+			parts = append(parts, `"cancel":{}`)
+		}
+		if t.Sampling {
+			requests = append(requests, `"sampling":{"createMessage":{}}`)
+		}
+		if t.Elicitation {
+			requests = append(requests, `"elicitation":{"create":{}}`)
+		}
+		if len(requests) > 0 {
+			parts = append(parts, `"requests":{`+strings.Join(requests, ",")+`}`)
+		}
+		members = append(members, `"tasks":{`+strings.Join(parts, ",")+`}`)
 	}
 	return "{" + strings.Join(members, ",") + "}"
 }

@@ -28,7 +28,13 @@
 // mcplens's own by default), and the requests a server sends back are
 // answered as that client would: roots/list, elicitation/create and
 // sampling/createMessage as Options.Answers say when the handshake declares
-// them, refused with -32601 when it does not (answer.go).
+// them, refused with -32601 when it does not (answer.go). SetRoots changes
+// the roots and tells the servers whose handshake promises
+// notifications/roots/list_changed (roots.go). A reconnect keeps what the
+// session learnt of the server: its log level (SetLogLevel) is set again,
+// and a stateless handshake the server fell back from asks with initialize
+// straight away (handshake.go). A call cancelled with a cause tells the
+// server that cause as its reason (cancel.go).
 //
 // Each stdio server leads a process group of its own, which shutdown ends
 // with SIGKILL; a Guard (Options.Guard) kills those groups should mcplens

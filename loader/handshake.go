@@ -23,7 +23,7 @@ import (
 // with mcp-go, which would add capabilities of its own; the conn answers
 // server requests itself (answer).
 func (c *conn) newClient(tr transport.Interface) *client.Client {
-	h := c.hs
+	h := c.asked()
 	opts := []client.ClientOption{
 		client.WithProtocolVersion(h.ProtocolVersion),
 		client.WithClientCapabilities(capabilities(h.Capabilities)),
@@ -48,7 +48,7 @@ func (c *conn) initialize(ctx context.Context, cl *client.Client) (*mcp.Initiali
 	defer cancel(nil)
 	c.monitor.await(string(mcp.MethodInitialize), cancel)
 	defer c.monitor.release(string(mcp.MethodInitialize))
-	h := c.hs
+	h := c.asked()
 	init, err := cl.Initialize(ctx, initializeRequest(h))
 	if err != nil {
 		return nil, refusal(ctx, err)
@@ -56,10 +56,32 @@ func (c *conn) initialize(ctx context.Context, cl *client.Client) (*mcp.Initiali
 	if err := settled(h, init.ProtocolVersion); err != nil {
 		return nil, err
 	}
+	if c.hs.Era().Discover && !mcp.IsModernProtocol(init.ProtocolVersion) {
+		c.s.fellBack.Store(c.fallbackKey(), true)
+	}
 	c.lister.meta = stateless(h, init.ProtocolVersion)
 	c.listen(cl)
 	return init, nil
 }
+
+// asked is the handshake the connection sends: c.hs, except that a
+// stateless one whose server fell back to initialize earlier in the
+// session (a reconnect) asks with initialize straight away, at the
+// revision the fallback asks for, rather than probing again: the era is
+// learnt once per server, as a client that keeps its connections learns
+// it once.
+func (c *conn) asked() model.Handshake {
+	h := c.hs
+	if era := h.Era(); era.Discover {
+		if _, ok := c.s.fellBack.Load(c.fallbackKey()); ok {
+			h.ProtocolVersion = era.Initialize
+		}
+	}
+	return h
+}
+
+// fallbackKey is the server's key in Session.fellBack.
+func (c *conn) fallbackKey() string { return c.spec.Label + "\x00" + c.hs.ProtocolVersion }
 
 // listen opens, on a stateless connection, the subscriptions/listen
 // stream that carries tools/list_changed there (a connection that ran
@@ -126,7 +148,35 @@ func capabilities(m model.Capabilities) mcp.ClientCapabilities {
 			caps.Elicitation.URL = &struct{}{}
 		}
 	}
+	if t := m.Tasks; t != nil {
+		caps.Tasks = tasksCapability(*t)
+	}
 	return caps
+}
+
+// tasksCapability is model's tasks capability as mcp-go declares it.
+func tasksCapability(t model.TasksCapability) *mcp.TasksCapability {
+	var caps mcp.TasksCapability
+	if t.List {
+		caps.List = &struct{}{}
+	}
+	if t.Cancel {
+		caps.Cancel = &struct{}{}
+	}
+	if t.Sampling || t.Elicitation {
+		caps.Requests = &mcp.TaskRequestsCapability{}
+	}
+	if t.Sampling {
+		caps.Requests.Sampling = &struct {
+			CreateMessage *struct{} `json:"createMessage,omitempty"`
+		}{CreateMessage: &struct{}{}}
+	}
+	if t.Elicitation {
+		caps.Requests.Elicitation = &struct {
+			Create *struct{} `json:"create,omitempty"`
+		}{Create: &struct{}{}}
+	}
+	return &caps
 }
 
 // headers returns the handshake's fixed headers overlaid with the config's

@@ -38,12 +38,26 @@ type LogMessage struct {
 	Cut  bool
 }
 
-// A logRing keeps a server's last log messages.
+// A logRing keeps a server's last log messages, and the level they were
+// last asked for at. A reconnect carries it over.
 type logRing struct {
 	mu    sync.Mutex
 	msgs  []LogMessage
 	bytes int
-	lost  int // messages dropped from the front
+	lost  int    // messages dropped from the front
+	level string // the last level logging/setLevel set, "" when never
+}
+
+func (r *logRing) setLevel(level string) {
+	r.mu.Lock()
+	r.level = level
+	r.mu.Unlock()
+}
+
+func (r *logRing) levelSet() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.level
 }
 
 func (r *logRing) add(m LogMessage) {
@@ -106,6 +120,8 @@ func (s *Session) Logs(server string) ([]LogMessage, int) {
 // SetLogLevel asks a server for the log messages of level and above
 // (logging/setLevel). A server that did not declare the logging
 // capability is not asked: that is an error, as is a server not Ready.
+// The level is asked for again when the server reconnects (Reconnect), as
+// a client that set it once expects it to hold.
 func (s *Session) SetLogLevel(server, level string) error {
 	c := s.conn(server)
 	if c == nil {
@@ -114,6 +130,25 @@ func (s *Session) SetLogLevel(server, level string) error {
 	if !slices.Contains(LogLevels, level) {
 		return fmt.Errorf("setting the log level of %s: no level %q", server, level)
 	}
+	if err := c.setLevel(level); err != nil {
+		return err
+	}
+	c.logs.setLevel(level)
+	return nil
+}
+
+// LogLevel returns the level last set on a server with SetLogLevel, ""
+// when none was.
+func (s *Session) LogLevel(server string) string {
+	if c := s.conn(server); c != nil {
+		return c.logs.levelSet()
+	}
+	return ""
+}
+
+// setLevel sends logging/setLevel on this connection.
+func (c *conn) setLevel(level string) error {
+	server := c.spec.Label
 	c.mu.Lock()
 	state, cl, caps := c.state, c.client, c.ready.Facts.Capabilities
 	c.mu.Unlock()
@@ -123,7 +158,7 @@ func (s *Session) SetLogLevel(server, level string) error {
 	if !slices.Contains(caps, "logging") {
 		return fmt.Errorf("setting the log level of %s: the server does not declare logging", server)
 	}
-	ctx, cancel := context.WithTimeout(s.ctx, c.timeout)
+	ctx, cancel := context.WithTimeout(c.s.ctx, c.timeout)
 	defer cancel()
 	req := mcp.SetLevelRequest{Params: mcp.SetLevelParams{Level: mcp.LoggingLevel(level)}}
 	//lint:ignore SA1019 logging/setLevel is deprecated only from 2026-07-28; servers of the earlier revisions mcplens speaks use it

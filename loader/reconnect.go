@@ -14,8 +14,9 @@ import (
 // did so: not when h is the handshake the server was connected with, as far
 // as its transport carries it (headers go only over HTTP), nor for an
 // unknown label, nor after Close. The server's frame log, stderr tail and log
-// messages carry on across the reconnect. Reconnect does not wait for the old
-// connection to end.
+// messages carry on across the reconnect, and the log level set on it
+// (SetLogLevel) is set again once it is Ready. Reconnect does not wait for
+// the old connection to end.
 func (s *Session) Reconnect(label string, h model.Handshake) bool {
 	return s.reconnect(label, h, false)
 }
@@ -56,8 +57,18 @@ func (s *Session) reconnect(label string, h model.Handshake, again bool) bool {
 		if s.ctx.Err() == nil {
 			c.connect()
 		}
+		if level := c.logs.levelSet(); level != "" && c.isReady() {
+			_ = c.setLevel(level) // a server that no longer declares logging is not asked
+		}
 	}()
 	return true
+}
+
+// isReady reports whether the connection is Ready.
+func (c *conn) isReady() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.state == Ready
 }
 
 // remote reports whether the server is reached over HTTP.

@@ -2,8 +2,11 @@ package loader
 
 import (
 	"bytes"
+	"context"
 	"slices"
 	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcplens/mcplens/model"
 )
@@ -20,4 +23,98 @@ func sameTools(a, b []model.Tool) bool {
 	return slices.EqualFunc(a, b, func(x, y model.Tool) bool {
 		return x.FilteredBy == y.FilteredBy && bytes.Equal(x.Raw, y.Raw)
 	})
+}
+
+// onNotification runs on mcp-go's read loop, which must not block (it is
+// what delivers the answer to a relisting): it only flags the change.
+func (c *conn) onNotification(n mcp.JSONRPCNotification) {
+	switch n.Method {
+	case string(mcp.MethodNotificationToolsListChanged):
+		select {
+		case c.relist <- struct{}{}:
+		default:
+		}
+	case string(mcp.MethodNotificationProgress):
+		c.onProgress(n.Params.AdditionalFields)
+	}
+}
+
+// newFinding runs when the monitor sees a new kind of protocol fault. A
+// Ready server's event is sent again with it; a connecting server's
+// Ready or Failed event will carry it.
+func (c *conn) newFinding() {
+	c.mu.Lock()
+	if c.state != Ready || c.closing.Load() {
+		c.mu.Unlock()
+		return
+	}
+	c.ready.Findings = c.monitor.list()
+	ev := c.ready
+	c.mu.Unlock()
+	c.s.emit(ev)
+}
+
+// relistLoop lists the tools again after each (burst of) list_changed and
+// reports the new list as a Ready event, unless it is the list already
+// reported, byte for byte. Listings are paced: after one that took longer
+// than relistDelay, the next waits as long as it took (up to relistPace),
+// so that a server flooding list_changed with large lists has mcplens
+// listing at most about half the time. Close ends a listing in progress
+// (it cancels s.ctx first).
+func (c *conn) relistLoop() {
+	wait := relistDelay
+	for {
+		select {
+		case <-c.s.ctx.Done():
+			return
+		case <-c.relist:
+		}
+		select {
+		case <-c.s.ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+		select { // notifications during the delay are covered by this listing
+		case <-c.relist:
+		default:
+		}
+		c.mu.Lock()
+		ready := c.state == Ready
+		c.mu.Unlock()
+		if !ready {
+			return
+		}
+
+		start := time.Now()
+		ctx, cancel := context.WithTimeout(c.s.ctx, c.timeout)
+		tools, note, err := c.lister.list(ctx)
+		if err == nil {
+			c.monitor.listed(note)
+			c.spec.MarkFiltered(tools)
+		}
+		cancel()
+		wait = min(max(relistDelay, time.Since(start)), relistPace)
+		if c.closing.Load() {
+			return
+		}
+		c.mu.Lock()
+		if c.state != Ready {
+			c.mu.Unlock()
+			return
+		}
+		if err == nil && note == c.ready.Err && sameTools(tools, c.ready.Tools) {
+			c.mu.Unlock() // nothing new: a new protocol fault has its own event (newFinding)
+			continue
+		}
+		ev := c.ready
+		ev.Findings = c.monitor.list()
+		if err != nil {
+			ev.Err = describeErr("relisting tools", err, c.timeout) + "; showing the previous list"
+		} else {
+			ev.Tools, ev.Err = tools, c.readyNote(note)
+		}
+		c.ready = ev
+		c.mu.Unlock()
+		c.s.emit(ev)
+	}
 }

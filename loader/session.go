@@ -133,6 +133,14 @@ type Session struct {
 
 	closeOnce sync.Once
 	closeErr  error
+
+	// fellBack remembers, per server label and stateless revision, that
+	// the server answered the server/discover probe not at all or with an
+	// error, and settled on initialize: a reconnect does not probe again
+	// (handshake.go).
+	fellBack sync.Map
+	// roots are the folders roots/list is answered with (roots.go).
+	roots rootSet
 }
 
 // Open starts connecting to every server of cfg at once and returns without
@@ -296,5 +304,5 @@ func describeErr(phase string, err error, timeout time.Duration) string {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Sprintf("%s: no answer within %s", phase, timeout)
 	}
-	return fmt.Sprintf("%s: %v", phase, err)
+	return fmt.Sprintf("%s: %v", phase, tidy(err))
 }

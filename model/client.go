@@ -54,6 +54,7 @@ type Capabilities struct {
 	Roots       *RootsCapability
 	Sampling    bool
 	Elicitation *ElicitationCapability
+	Tasks       *TasksCapability // tasks.go
 }
 
 // A RootsCapability declares that the client answers roots/list.

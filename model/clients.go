@@ -79,13 +79,16 @@ func Clients() []Client {
 					Roots:       &RootsCapability{ListChanged: true},
 					Sampling:    true,
 					Elicitation: &ElicitationCapability{Form: true, URL: true},
+					Tasks:       &TasksCapability{List: true, Cancel: true, Sampling: true, Elicitation: true},
 				},
 				ProtocolVersion: "2025-11-25",
 			},
 			Sources: []Source{
 				src("clientInfo", vscodeSource+": productService.nameLong and .version; the version is the release the profile is named for"),
 				src("capabilities", vscodeSource+": roots {listChanged:true}, sampling {} and elicitation {form,url} "+
-					"(each when a handler is registered, as in the product); it also declares tasks, which mcplens does not emulate"),
+					"(each when a handler is registered, as in the product), and tasks {list, cancel, requests: "+
+					"{sampling: {createMessage}, elicitation: {create}}}; mcplens answers a task-augmented request at once, "+
+					"never as a task, and so has no task to list (tasks/list answers none)"),
 				src("protocolVersion", vscodeSource+": MCP.LATEST_PROTOCOL_VERSION of its bundled schema; "+
 					"2025-11-25 inferred from the capabilities of that revision it declares, unconfirmed"),
 				src("refusal", vscodeSource+": an undeclared request is answered McpError.methodNotFound, -32601"),

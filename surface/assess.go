@@ -173,9 +173,13 @@ func Filtered(r *model.ServerResult) int {
 
 // FindingsWith returns every finding of the assessment, observed being
 // Observed(a.Snapshot), which may have been computed before for the same
-// snapshot under another policy. Evidence is masked (Snapshot.Redact). It
+// snapshot under another policy; with Options.Gated, each gated tool is
+// one more, as in Assess. Evidence is masked (Snapshot.Redact). It
 // changes nothing: it may run while the assessment is read elsewhere.
 func (a *Assessment) FindingsWith(observed []model.Finding) []Finding {
+	if len(a.Gated) > 0 {
+		observed = slices.Concat(observed, gatedFindings(a.Gated))
+	}
 	return a.findingsWith(observed, a.compareLocks())
 }
 

@@ -49,6 +49,8 @@ type Model struct {
 	full    bool
 	spinner spinner.Model
 	reading // the reader, the last result of each row, what y or o did (reading.go)
+
+	navigation // the gated view, the / prompt, help's scroll, the footer's notes (search.go)
 }
 
 // New returns the interface for the servers of cfg, fed by backend. title
@@ -73,6 +75,7 @@ func New(title string, specs []config.ServerSpec, backend Backend) Model {
 		collisions: collisionsView{list: list{e: e}},
 		findings:   newFindingsView(e),
 		offers:     newOffersView(e),
+		navigation: newNavigation(e),
 		wire:       newWireView(e, specs),
 		logs:       newLogView(e, specs),
 		help:       help.New(),
@@ -110,7 +113,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
 	m.layout()
 	derive := m.derive()
-	return m, tea.Batch(cmd, derive)
+	return m, tea.Batch(cmd, derive, m.surface.match())
 }
 
 // derive brings the view shown up to date, returning the command that
@@ -128,6 +131,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		var cmd tea.Cmd
 		m.spinner, cmd = m.spinner.Update(msg)
 		m.spin = m.spinner.View()
+		m.expireNotes(msg.Time)
 		return cmd
 	case eventMsg:
 		m.handleEvents(loader.Event(msg))
@@ -145,8 +149,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.servers.refresh()
 		}
 		return m.diffRelists()
-	case reportWrittenMsg:
-		m.reportWritten(msg)
+	case reportWrittenMsg, foundRowsMsg:
+		return m.navDone(msg)
 	case askMsg:
 		m.ask = newAsking(m.env, msg)
 		return m.ask.focus()
@@ -213,13 +217,14 @@ func (m *Model) handleEvents(evs ...loader.Event) {
 	if changed {
 		m.surface.rebuild(m.policy)
 		m.servers.refresh()
+		m.sight()
 	}
 }
 
 // handleKey takes the global keys, and hands the others to what has focus.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.keys
-	m.note = ""
+	m.clearNotes()
 	switch {
 	case m.ask != nil:
 		cmd, reply := m.ask.Update(msg)
@@ -229,17 +234,14 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	case m.invoke != nil || m.hist.browsing:
 		return m.updateInvoke(msg)
+	case m.find.typing:
+		return m.typeFind(msg)
 	case m.pins.confirming:
 		return m.confirmReport(msg)
 	case m.view == viewOffers && m.offers.modal():
 		return m.offers.Update(msg)
 	case m.full:
-		if key.Matches(msg, k.Help, k.Cancel) {
-			m.full = false
-		} else if key.Matches(msg, k.Quit) {
-			return tea.Quit
-		}
-		return nil
+		return m.helpKey(msg)
 	case m.readingTakes(msg):
 		return m.updateReading(msg)
 	}
@@ -247,9 +249,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
 	case key.Matches(msg, k.Help):
-		m.full = true
+		m.openHelp()
 	case key.Matches(msg, k.Report):
-		return writeReport(m.Report(), ReportFile, false)
+		return m.reportKey()
 	case key.Matches(msg, k.Policy):
 		m.cyclePolicy(1)
 	case key.Matches(msg, k.PolicyBack):
@@ -288,6 +290,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case m.calling != nil && key.Matches(msg, k.CancelCall):
 		m.cancelCall()
 		m.pane = paneResult
+	case m.navTakes(msg):
+		return m.updateNav(msg)
 	case key.Matches(msg, k.Cancel):
 		m.pane = paneDetail
 	case key.Matches(msg, k.History, k.Rerun):
@@ -314,23 +318,6 @@ func (m *Model) cyclePolicy(step int) {
 	m.servers.refresh()
 }
 
-// listing returns view v's component.
-func (m *Model) listing(v view) listing {
-	switch v {
-	case viewRegistry:
-		return &m.registry
-	case viewCompare:
-		return &m.compare
-	case viewCollisions:
-		return &m.collisions
-	case viewFindings:
-		return &m.findings
-	case viewOffers:
-		return &m.offers
-	}
-	return &m.servers
-}
-
 // focus returns the component the keys go to.
 func (m *Model) focus() component {
 	switch {
@@ -346,73 +333,3 @@ func (m *Model) focus() component {
 
 // selected returns the row under the cursor of the view shown, if any.
 func (m *Model) selected() (ref, bool) { return m.listing(m.view).selected() }
-
-// layout gives every component its size: the views what the header, the
-// bottom pane and the footer leave.
-func (m *Model) layout() {
-	for v := range viewCount {
-		m.listing(v).SetSize(m.c.width, m.tableHeight())
-	}
-	m.wire.SetSize(m.c.width, m.paneHeight())
-	m.logs.SetSize(m.c.width, m.paneHeight())
-	if m.invoke != nil {
-		m.invoke.SetSize(m.c.width, m.c.height)
-	}
-}
-
-// View draws the whole screen.
-func (m Model) View() tea.View {
-	var body string
-	if m.full {
-		body = m.fullHelpView()
-	} else {
-		body = m.bodyView()
-	}
-	body = joinLeft(body, m.footerView())
-	body = m.editorOverlay(body)
-	if m.ask != nil {
-		body = m.ask.overlay(m.c.styles.Footer.Render(m.help.ShortHelpView(m.ask.ShortHelp())))
-	}
-	v := tea.NewView(body)
-	v.AltScreen = true
-	return v
-}
-
-// paneHeight is the height of the bottom pane, border included.
-func (m *Model) paneHeight() int {
-	switch m.pane {
-	case paneWire, paneLog:
-		return max(6, m.c.height/2)
-	case paneResult:
-		return max(6, min(14, m.c.height/2))
-	}
-	return max(4, min(9, m.c.height/3))
-}
-
-// tableHeight is how many lines the views have.
-func (m *Model) tableHeight() int {
-	return max(1, m.c.height-3-m.paneHeight())
-}
-
-func (m *Model) paneView() string {
-	switch m.pane {
-	case paneWire:
-		return m.wire.View()
-	case paneLog:
-		return m.logs.View()
-	case paneResult:
-		if m.calling != nil {
-			return m.callingView(m.paneHeight())
-		}
-		if m.result != nil {
-			return m.result.view(m.c, m.paneHeight(), m.paneBox)
-		}
-	}
-	if m.view == viewOffers {
-		return m.paneBox(m.c.styles.PaneTitle.Render("DETAIL"), m.offers.detail(), m.paneHeight())
-	}
-	return m.detailView(m.paneHeight())
-}
-
-// Policy names the active naming policy.
-func (m Model) Policy() string { return m.activePolicy().Name }

@@ -75,11 +75,12 @@ const (
 	viewCollisions
 	viewFindings
 	viewOffers
+	viewGated
 	viewCount
 )
 
 func (v view) String() string {
-	return [...]string{"servers", "registry", "compare", "collisions", "findings", "resources"}[v]
+	return [...]string{"servers", "registry", "compare", "collisions", "findings", "resources", "gated"}[v]
 }
 
 // A listing is a view: a component with a selected row, if any, for the

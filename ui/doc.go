@@ -33,11 +33,15 @@
 // component that opened it, masked and sanitized as everywhere else.
 //
 // The root Model (app.go) routes messages and lays out the screen. Each view
-// (servers.go, registry.go, compare.go, collisions.go, findings.go), the
+// (servers.go, registry.go, compare.go, collisions.go, findings.go,
+// gated.go), the
 // wire pane (wire.go) and the argument editor (invoke.go) is a component
 // (component.go): it is given its size, owns its cursor, scroll and cache,
 // and says which keys work in it, so the footer and the help screen come
 // from the focused component. The sixth view (resources.go) lists what
-// servers offer beside tools; a seventh view is a type that implements
-// listing, a case in Model.listing and a key in KeyMap.Views.
+// servers offer beside tools; the seventh (gated.go) the tools some clients
+// see and others do not. An eighth view is a type that implements
+// listing, a case in Model.listing and a key in KeyMap.Views. The / prompt
+// (search.go) takes every key while a query is typed; the query filters
+// the servers view's rows, which the surface lays out (state.go).
 package ui

@@ -34,7 +34,7 @@ func newFindingsView(e *env) findingsView {
 // snapshot changed.
 func findingsOf(s *surface) func() foundList {
 	a := *s.a
-	a.Profiles, a.Lock, a.LockPath = s.profiles, s.lock, s.lockPath
+	a.Profiles, a.Lock, a.LockPath, a.Gated = s.profiles, s.lock, s.lockPath, s.sights.gated
 	observed, gen := s.observed, s.gen
 	if s.observedAt != gen {
 		observed = nil

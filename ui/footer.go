@@ -1,20 +1,24 @@
 package ui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"strings"
 
-// shortHelp is the keys that work now, for the footer: the focused
-// component's, then the root's.
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+)
+
+// shortHelp is the keys that work now in the focused component, for the
+// footer; the root's help and quit follow them there (footerView).
 func (m *Model) shortHelp() []key.Binding {
-	k := m.c.keys
 	switch {
 	case m.ask != nil:
 		return m.ask.ShortHelp()
 	case m.invoke != nil:
 		return m.invoke.ShortHelp()
 	case m.full:
-		return []key.Binding{k.Help, k.Quit}
+		return []key.Binding{m.c.keys.Up, m.c.keys.Down, m.c.keys.PageDown}
 	}
-	return append(m.focused().ShortHelp(), k.Help, k.Quit)
+	return m.focused().ShortHelp()
 }
 
 // fullHelp is every key of the focused component, then the root's.
@@ -29,12 +33,49 @@ func (m *Model) fullHelp() [][]key.Binding {
 	return groups
 }
 
+// footerView is one line: the notes (the query, a client switch, a report
+// written, the log level), as many of the focused component's keys as fit,
+// and always `? help` and `q quit`, whatever the width.
 func (m *Model) footerView() string {
-	help := m.c.styles.Footer.Render(m.help.ShortHelpView(m.shortHelp()))
-	for _, note := range []string{m.clientStatus(), m.pins.status, m.logStatus(), m.historyStatus(), m.loginStatus(), m.note} {
+	k := m.c.keys
+	st := m.c.styles
+	h := m.help
+	h.SetWidth(0)
+	tail := st.Footer.Render(h.ShortHelpView([]key.Binding{k.Help, k.Quit}))
+	var notes []string
+	for _, note := range []string{m.findView(), m.clientStatus(), m.pins.status, m.pins.lockNote, m.logStatus(),
+		m.historyStatus(), m.loginStatus(), m.note} {
 		if note != "" {
-			help = note + "  " + help
+			notes = append(notes, note)
 		}
 	}
-	return help
+	room := m.c.width - textWidth(tail)
+	out := ""
+	if lead := strings.Join(notes, "  "); lead != "" {
+		out = truncate(lead, max(1, room-2), "…") + "  "
+		room -= textWidth(out)
+	}
+	if !m.find.typing {
+		if keys := fitKeys(h, m.shortHelp(), room-3); keys != "" {
+			out += st.Footer.Render(keys + " • ")
+		}
+	}
+	return truncate(out+tail, m.c.width, "")
+}
+
+// fitKeys is as many of bindings as fit in width, first first, with "…"
+// when some are left out. (help.Model cuts at its width only when its
+// ellipsis fits too: otherwise it adds the next key anyway.)
+func fitKeys(h help.Model, bindings []key.Binding, width int) string {
+	h.SetWidth(0)
+	for n := len(bindings); n > 0; n-- {
+		keys := h.ShortHelpView(bindings[:n])
+		if n < len(bindings) {
+			keys += " …"
+		}
+		if textWidth(keys) <= width {
+			return keys
+		}
+	}
+	return ""
 }

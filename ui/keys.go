@@ -21,6 +21,7 @@ type KeyMap struct {
 	WireServer key.Binding
 	Logs       key.Binding
 	LogLevel   key.Binding
+	LogServer  key.Binding
 	Login      key.Binding
 	Help       key.Binding
 	Quit       key.Binding
@@ -39,6 +40,11 @@ type KeyMap struct {
 	NextField, PrevField                  key.Binding
 	Toggle, Choose                        key.Binding
 
+	// Navigation of the tool rows (search.go, servers.go): / filters
+	// by name, n/N go to the next/previous match, [/] to the next or
+	// previous server, space folds a server; Keep ends typing and keeps
+	// the filter, OpenCell shows a compare row's full cells.
+	Search, NextMatch, PrevMatch, NextServer, PrevServer, Collapse, Keep, OpenCell key.Binding
 	// The argument editor's (invoke.go): switch between the form and the
 	// JSON, move in the form, add and remove array items; the history
 	// (history.go): list the calls made, run the last one again.
@@ -78,6 +84,7 @@ func DefaultKeyMap() KeyMap {
 			key.NewBinding(key.WithKeys("4"), key.WithHelp("4", "collisions")),
 			key.NewBinding(key.WithKeys("5"), key.WithHelp("5", "findings")),
 			key.NewBinding(key.WithKeys("6"), key.WithHelp("6", "resources & prompts")),
+			key.NewBinding(key.WithKeys("7"), key.WithHelp("7", "gated")),
 		},
 		Providers:  key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "provider checks")),
 		Disagree:   key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "only disagreements")),
@@ -91,6 +98,7 @@ func DefaultKeyMap() KeyMap {
 		Logs:       key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "log pane")),
 		LogLevel:   key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "log: next level")),
 		Login:      key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "log in")),
+		LogServer:  key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "next server")),
 		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Report:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "write report ("+ReportFile+")")),
@@ -109,6 +117,14 @@ func DefaultKeyMap() KeyMap {
 		PrevField:  key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab", "previous field")),
 		Toggle:     key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "toggle")),
 		Choose:     key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "choose")),
+		Search:     key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "find")),
+		NextMatch:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n/N", "next/prev match")),
+		PrevMatch:  key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match")),
+		NextServer: key.NewBinding(key.WithKeys("]"), key.WithHelp("]/[", "next/prev server")),
+		PrevServer: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous server")),
+		Collapse:   key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "fold server")),
+		Keep:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+		OpenCell:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "full cells")),
 		Mode:       key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "form/JSON")),
 		FormNext:   key.NewBinding(key.WithKeys("down"), key.WithHelp("↓/↑", "field")),
 		FormPrev:   key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous field")),

@@ -125,7 +125,7 @@ func (l *list) draw(head string, n int, row func(i int) string) string {
 // ShortHelp is the footer of a list view.
 func (l *list) ShortHelp() []key.Binding {
 	k := l.e.c.keys
-	return []key.Binding{k.Up, k.Down, k.NextView, k.Policy, k.Client, k.Providers, k.Invoke, k.Wire}
+	return []key.Binding{k.Invoke, k.NextView, k.Policy, k.Client, k.Wire, k.Providers, k.Up, k.Down}
 }
 
 // FullHelp is the help screen's keys for a list view.

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/model"
@@ -166,11 +165,7 @@ func (m *Model) loginStatus() string {
 	return m.c.styles.WarnText.Render(fmt.Sprintf("%d login(s) waiting for the browser", running))
 }
 
-// ShortHelp is the list's keys, and L while a server needs a login.
-func (v *serversView) ShortHelp() []key.Binding {
-	keys := v.list.ShortHelp()
-	if v.e.login != nil && slices.ContainsFunc(v.e.surface.a.Servers, func(s live.Verdict) bool { return s.Status == live.NeedsLogin }) {
-		keys = append([]key.Binding{v.e.c.keys.Login}, keys...)
-	}
-	return keys
+// needsLogin reports whether a server waits for a login L can start.
+func (e *env) needsLogin() bool {
+	return e.login != nil && slices.ContainsFunc(e.surface.a.Servers, func(s live.Verdict) bool { return s.Status == live.NeedsLogin })
 }

@@ -23,16 +23,19 @@ type LogBackend interface {
 	SetLogLevel(server, level string) error
 }
 
-// A logView is the log pane: the log messages of every server, newest
-// last. It follows the newest messages until it is scrolled up, and again
-// once scrolled back to the end.
+// A logView is the log pane: the log messages of every server or of one,
+// newest last. It follows the newest messages until it is scrolled up, and
+// again once scrolled back to the end.
 type logView struct {
 	e             *env
 	width, height int
 	labels        []string
 	msgs          map[string][]loader.LogMessage
 	lost          map[string]int
-	shown         []loader.LogMessage // in time order, merged when they change
+	// only is the index of the server shown, or -1 for all of them: the
+	// level key then asks that server alone.
+	only  int
+	shown []loader.LogMessage // in time order, merged when they change
 	follow
 	// level is the index in loader.LogLevels of the level last asked
 	// for, -1 before any.
@@ -48,7 +51,7 @@ type logLevelMsg struct {
 }
 
 func newLogView(e *env, specs []config.ServerSpec) logView {
-	v := logView{e: e, msgs: map[string][]loader.LogMessage{}, lost: map[string]int{}, level: -1}
+	v := logView{e: e, msgs: map[string][]loader.LogMessage{}, lost: map[string]int{}, level: -1, only: -1}
 	for _, s := range specs {
 		v.labels = append(v.labels, s.Label)
 	}
@@ -67,12 +70,28 @@ func (v *logView) refresh(servers ...string) {
 	for _, server := range servers {
 		v.msgs[server], v.lost[server] = b.Logs(server)
 	}
-	v.shown = byTime(v.labels, v.msgs, func(m loader.LogMessage) time.Time { return m.At })
+	v.shown = v.merged()
+}
+
+// merged returns the messages shown, in time order.
+func (v *logView) merged() []loader.LogMessage {
+	if v.only >= 0 {
+		return v.msgs[v.labels[v.only]]
+	}
+	return byTime(v.labels, v.msgs, func(m loader.LogMessage) time.Time { return m.At })
+}
+
+// scope is the servers shown: one label, or every one.
+func (v *logView) scope() []string {
+	if v.only >= 0 {
+		return v.labels[v.only : v.only+1]
+	}
+	return v.labels
 }
 
 // takes reports whether msg is a key of the pane.
 func (v *logView) takes(msg tea.KeyPressMsg) bool {
-	return isMove(msg, v.e.c.keys) || key.Matches(msg, v.e.c.keys.LogLevel)
+	return isMove(msg, v.e.c.keys) || key.Matches(msg, v.e.c.keys.LogLevel, v.e.c.keys.LogServer)
 }
 
 // Update scrolls the pane, or asks the servers that log for the next
@@ -90,18 +109,26 @@ func (v *logView) Update(msg tea.Msg) tea.Cmd {
 			v.level = (v.level + 1) % len(loader.LogLevels)
 			return v.setLevel(loader.LogLevels[v.level])
 		}
+		if key.Matches(msg, v.e.c.keys.LogServer) {
+			if v.only++; v.only >= len(v.labels) {
+				v.only = -1
+			}
+			v.back = false
+			v.shown = v.merged()
+			return nil
+		}
 		v.scroll(msg, v.e.c.keys, len(v.shown), v.height-1)
 	}
 	return nil
 }
 
-// setLevel returns the command that asks every server that declared the
-// logging capability for level.
+// setLevel returns the command that asks every server shown that declared
+// the logging capability for level.
 func (v *logView) setLevel(level string) tea.Cmd {
 	b, ok := v.e.backend.(LogBackend)
 	var servers []string
 	for _, sv := range v.e.surface.snap.Servers {
-		if slices.Contains(sv.Facts.Capabilities, "logging") {
+		if slices.Contains(sv.Facts.Capabilities, "logging") && slices.Contains(v.scope(), sv.Label()) {
 			servers = append(servers, sv.Label())
 		}
 	}
@@ -132,20 +159,24 @@ func listOrNone(names []string) string {
 
 func (v *logView) ShortHelp() []key.Binding {
 	k := v.e.c.keys
-	return []key.Binding{k.Up, k.Down, k.LogLevel, k.Logs, k.Policy, k.Client}
+	return []key.Binding{k.Up, k.Down, k.LogServer, k.LogLevel, k.Logs, k.Client}
 }
 
 func (v *logView) FullHelp() [][]key.Binding {
 	k := v.e.c.keys
-	return tailHelp(k, k.LogLevel, k.Logs)
+	return tailHelp(k, k.LogServer, k.LogLevel, k.Logs)
 }
 
 func (v *logView) View() string {
 	c := v.e.c
 	s := c.styles
 	start, end := v.window(len(v.shown), v.height-1)
-	info := " all servers · " + strconv.Itoa(len(v.shown)) + " messages"
-	if lost := sumLost(v.lost); lost > 0 {
+	scope := "all servers"
+	if v.only >= 0 {
+		scope = model.Sanitize(v.labels[v.only])
+	}
+	info := " " + scope + " · " + strconv.Itoa(len(v.shown)) + " messages"
+	if lost := v.sumLost(v.scope()...); lost > 0 {
 		info += " · " + strconv.Itoa(lost) + " older dropped"
 	}
 	if v.level >= 0 {
@@ -155,10 +186,11 @@ func (v *logView) View() string {
 	return tailView(c, title, v.height, v.shown[start:end], logLine)
 }
 
-func sumLost(lost map[string]int) int {
+// sumLost is how many older messages of the servers were dropped.
+func (v *logView) sumLost(servers ...string) int {
 	n := 0
-	for _, l := range lost {
-		n += l
+	for _, s := range servers {
+		n += v.lost[s]
 	}
 	return n
 }

@@ -75,6 +75,19 @@ func outcomeText(o model.Outcome) string {
 	return o.Kind.String()
 }
 
+// outcomeWidth is len(outcomeText(o)) without building the text.
+func outcomeWidth(o *model.Outcome) int {
+	switch o.Kind {
+	case model.Displaced:
+		return len("displaced by ") + len(o.By)
+	case model.Filtered:
+		return len(o.Reason)
+	case model.Dropped:
+		return len("dropped: ") + len(o.Reason)
+	}
+	return len(o.Kind.String())
+}
+
 // outcomeStyle is how rows of kind k are drawn.
 func (c *common) outcomeStyle(k model.OutcomeKind) painter {
 	p := c.styles.painters()

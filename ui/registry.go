@@ -34,17 +34,12 @@ func (v *registryView) View() string {
 	sw := max(8, min(20, v.width/8))
 	cols := e.columns(v.width)
 	head := "  " + cell("REGISTERED NAME", w) + " " + cell("SERVER", sw) + " " + cell("WIRE NAME", cols.wire)
-	for _, p := range e.profiles {
-		head += " " + cell(p.Name, cols.profile)
-	}
+	head += e.checksHead(cols)
 	return v.draw(head, len(routes), func(i int) string {
 		r := routes[i]
 		o := model.Outcome{Server: r.Server, Wire: r.Wire, Name: r.Name, Index: r.Index}
 		row := "  " + e.c.styles.painters().renamed.Render(cell(model.Sanitize(r.Name), w)) + " " +
 			cell(model.Sanitize(r.Server), sw) + " " + cell(model.Sanitize(r.Wire), cols.wire)
-		for _, p := range e.profiles {
-			row += " " + cell(e.c.checkMark(p, o), cols.profile)
-		}
-		return row
+		return row + e.checks(cols, o)
 	})
 }

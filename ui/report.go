@@ -24,11 +24,16 @@ const ReportFile = "mcplens-report.md"
 type pinning struct {
 	lock *model.Lock
 	path string
-	// status is the footer's note on the last report written.
-	status string
+	// status is the footer's note on the last report written, until a
+	// key or its time clears it (status.go); lockNote is its note on the
+	// lock, which stays.
+	status, lockNote string
 	// confirming is set while the footer asks whether to replace a file
-	// at ReportFile that mcplens did not write.
+	// at ReportFile that this run did not write.
 	confirming bool
+	// wrote is set once this run wrote ReportFile: r then replaces it
+	// without asking.
+	wrote bool
 }
 
 // SetLock makes the interface compare each server's tools with l, read
@@ -41,7 +46,7 @@ func (m *Model) SetLock(path string, l *model.Lock) {
 	m.surface.lock, m.surface.lockPath = l, path
 	m.surface.dropFindings()
 	if l != nil && l.Outdated() {
-		m.pins.status = m.c.styles.WarnText.Render(model.Sanitize(live.OutdatedLock(path, l, false)))
+		m.pins.lockNote = m.c.styles.WarnText.Render(model.Sanitize(live.OutdatedLock(path, l, false)))
 	}
 }
 
@@ -73,6 +78,7 @@ func (m Model) Report() *report.Report {
 		Lock:     m.pins.lock,
 		LockPath: m.pins.path,
 		Registry: s.reg,
+		Gated:    s.sights.gated,
 	}
 	if s.observedAt == s.gen {
 		o.Observed = s.observed // the findings view's, as shown
@@ -81,23 +87,36 @@ func (m Model) Report() *report.Report {
 }
 
 // reportHeader starts every report the report key writes: a file at
-// ReportFile that starts so is one mcplens wrote, which it replaces
-// without asking.
+// ReportFile that starts so is a report of an earlier run, which r
+// replaces only after asking.
 const reportHeader = "# mcplens check: "
+
+// reportKey writes the current report to ReportFile: over the one this
+// run wrote without asking, over anything else only after a yes.
+func (m *Model) reportKey() tea.Cmd {
+	return writeReport(m.Report(), ReportFile, false, m.pins.wrote)
+}
 
 // writeReport returns the command that writes r to path as Markdown,
 // through safefile.Write: never through a link at path, never over a file
-// mcplens did not write unless replace is set (the user said yes).
-func writeReport(r *report.Report, path string, replace bool) tea.Cmd {
+// this run did not write (ours) unless replace is set (the user said yes).
+func writeReport(r *report.Report, path string, replace, ours bool) tea.Cmd {
 	return func() tea.Msg {
 		var b bytes.Buffer
 		err := report.Write(&b, r, "markdown")
+		earlier := false
 		if err == nil {
-			mine := func(content []byte) bool { return bytes.HasPrefix(content, []byte(reportHeader)) }
+			mine := func(content []byte) bool {
+				earlier = bytes.HasPrefix(content, []byte(reportHeader))
+				return ours && earlier
+			}
 			err = safefile.Write(path, b.Bytes(), safefile.Options{Mine: mine, Force: replace, Perm: 0o644})
 		}
 		msg := reportWrittenMsg{path: path, err: err}
 		if refused := (*safefile.RefusedError)(nil); errors.As(err, &refused) && refused.Forcible {
+			if earlier {
+				refused.Reason = "holds the report of an earlier run"
+			}
 			msg.refused, msg.err = refused, nil
 		}
 		if abs, aerr := filepath.Abs(path); aerr == nil {
@@ -117,9 +136,10 @@ func (m *Model) reportWritten(msg reportWrittenMsg) {
 		m.pins.status = st.WarnText.Render(fmt.Sprintf("%s %s: overwrite %s? y/n",
 			model.Sanitize(ReportFile), msg.refused.Reason, model.Sanitize(ReportFile)))
 	case msg.err != nil:
-		m.pins.status = st.ErrorText.Render(model.Sanitize(fmt.Sprintf("report not written: %v", msg.err)))
+		m.say(st.ErrorText.Render(model.Sanitize(fmt.Sprintf("report not written: %v", msg.err))))
 	default:
-		m.pins.status = st.OKText.Render("report written to " + model.Sanitize(msg.path))
+		m.pins.wrote = true
+		m.say(st.OKText.Render("report written to " + model.Sanitize(msg.path)))
 	}
 }
 
@@ -130,9 +150,9 @@ func (m *Model) confirmReport(msg tea.KeyPressMsg) tea.Cmd {
 	m.pins.confirming = false
 	if key.Matches(msg, m.c.keys.Yes) {
 		m.pins.status = ""
-		return writeReport(m.Report(), ReportFile, true)
+		return writeReport(m.Report(), ReportFile, true, true)
 	}
-	m.pins.status = m.c.styles.Muted.Render("report not written: " + model.Sanitize(ReportFile) + " left as it was")
+	m.say(m.c.styles.Muted.Render("report not written: " + model.Sanitize(ReportFile) + " left as it was"))
 	return nil
 }
 

@@ -22,13 +22,112 @@ type serversView struct {
 
 func (v *serversView) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyPressMsg)
-	if ok && key.Matches(k, v.e.c.keys.Login) {
+	if !ok {
+		return nil
+	}
+	if key.Matches(k, v.e.c.keys.Login) {
 		return v.e.startLogin(v.selected())
 	}
-	if ok && v.sc.move(k, v.e.c.keys, len(v.e.surface.rows), v.height-1) {
-		v.follow()
+	keys := v.e.c.keys
+	switch {
+	case key.Matches(k, keys.NextServer):
+		v.jumpServer(1)
+	case key.Matches(k, keys.PrevServer):
+		v.jumpServer(-1)
+	case key.Matches(k, keys.NextMatch):
+		v.nextMatch(1)
+	case key.Matches(k, keys.PrevMatch):
+		v.nextMatch(-1)
+	case key.Matches(k, keys.Collapse):
+		v.fold()
+	case v.sc.move(k, keys, len(v.e.surface.rows), v.height-1):
+	default:
+		return nil
 	}
+	v.follow()
 	return nil
+}
+
+// jumpServer moves the cursor to the first row of the next (step 1) or
+// previous (-1) server that has one, in the order laid out.
+func (v *serversView) jumpServer(step int) {
+	s := v.e.surface
+	if len(s.rows) == 0 {
+		return
+	}
+	cur := s.lines[s.rows[v.sc.cursor]].server
+	first := v.firstRowOf(v.sc.cursor)
+	if step < 0 && first != v.sc.cursor {
+		v.sc.cursor = first // back to the top of this server first
+		return
+	}
+	for k := v.sc.cursor + step; k >= 0 && k < len(s.rows); k += step {
+		if srv := s.lines[s.rows[k]].server; srv != cur {
+			v.sc.cursor = v.firstRowOf(k)
+			return
+		}
+	}
+}
+
+// firstRowOf returns the first row of the server of row k.
+func (v *serversView) firstRowOf(k int) int {
+	s := v.e.surface
+	srv := s.lines[s.rows[k]].server
+	for k > 0 && s.lines[s.rows[k-1]].server == srv {
+		k--
+	}
+	return k
+}
+
+// nextMatch moves to the next (1) or previous (-1) row a query kept,
+// round the end; every row shown is one.
+func (v *serversView) nextMatch(step int) {
+	n := len(v.e.surface.rows)
+	if !v.e.surface.filter.active() || n == 0 {
+		return
+	}
+	v.sc.cursor = (v.sc.cursor + step + n) % n
+}
+
+// fold folds the server of the selected row to its status line, or
+// unfolds the folded server selected. Under a query nothing folds.
+func (v *serversView) fold() {
+	s := v.e.surface
+	if len(s.rows) == 0 || s.filter.active() {
+		return
+	}
+	srv := s.lines[s.rows[v.sc.cursor]].server
+	if s.folded == nil {
+		s.folded = map[int]bool{}
+	}
+	s.folded[srv] = !s.folded[srv]
+	s.layout()
+	for k, li := range s.rows {
+		if s.lines[li].server == srv {
+			v.sc.cursor = k
+			return
+		}
+	}
+}
+
+// ShortHelp is the footer of the servers view: a list's keys, and finding
+// and jumping first, since they are what a long surface needs; L first
+// while a server needs a login.
+func (v *serversView) ShortHelp() []key.Binding {
+	k := v.e.c.keys
+	keys := append([]key.Binding{k.Invoke, k.Search, k.NextServer, k.Collapse}, v.list.ShortHelp()[1:]...)
+	if v.e.needsLogin() {
+		keys = append([]key.Binding{k.Login}, keys...)
+	}
+	return keys
+}
+
+// FullHelp is the help screen's keys for the servers view.
+func (v *serversView) FullHelp() [][]key.Binding {
+	k := v.e.c.keys
+	help := v.list.FullHelp()
+	help[0] = append(help[0], k.NextServer, k.Collapse, k.Search, k.NextMatch)
+	return help
 }
 
 // refresh keeps the cursor on a row of the surface as laid out now.
@@ -43,7 +142,8 @@ func (v *serversView) SetSize(width, height int) {
 }
 
 // follow keeps the cursor on a row, and the selected row, and its
-// server's header when it fits, inside the visible part of the view.
+// server's header when it fits, inside the visible part of the view,
+// below the header pinned to its top (pinned).
 func (v *serversView) follow() {
 	s := v.e.surface
 	v.sc.cursor = max(0, min(v.sc.cursor, len(s.rows)-1))
@@ -58,6 +158,32 @@ func (v *serversView) follow() {
 			v.sc.offset--
 		}
 	}
+	for range 4 {
+		p := v.pinned(v.sc.offset)
+		if at < v.sc.offset+v.height-p {
+			break
+		}
+		v.sc.offset = at - (v.height - p) + 1
+	}
+}
+
+// pinned is how many lines of the server whose block the view starts in,
+// offset lines down, stay at its top: its status line, and its column
+// heads once its first row has scrolled away. None when its status line
+// is in sight, or the view is too short to spare them.
+func (v *serversView) pinned(offset int) int {
+	s := v.e.surface
+	if offset <= 0 || offset >= len(s.lines) || v.height < 6 {
+		return 0
+	}
+	l := s.lines[offset]
+	if l.kind == lineServer || l.kind == lineBlank || l.top {
+		return 0
+	}
+	if l.kind == lineTool {
+		return 2
+	}
+	return 1
 }
 
 func (v *serversView) selected() (ref, bool) {
@@ -81,6 +207,13 @@ func (v *serversView) View() string {
 		sel = s.rows[v.sc.cursor]
 	}
 	cols := v.e.columns(v.width)
+	if p := v.pinned(v.sc.offset); p > 0 {
+		srv := s.lines[v.sc.offset].server
+		out = append(out, v.lineView(line{kind: lineServer, server: srv}, cols, false))
+		if p > 1 {
+			out = append(out, v.lineView(line{kind: lineColumns, server: srv}, cols, false))
+		}
+	}
 	for i := v.sc.offset; i < len(s.lines) && len(out) < v.height; i++ {
 		out = append(out, v.lineView(s.lines[i], cols, i == sel))
 	}
@@ -95,18 +228,25 @@ func (v *serversView) lineView(l line, cols columns, selected bool) string {
 	s := e.c.styles
 	switch l.kind {
 	case lineServer:
-		return truncate(v.serverLine(l.server), v.width, "…")
+		line := truncate(v.serverLine(l.server), v.width, "…")
+		if selected {
+			line = s.painters().selected.Render(line + strings.Repeat(" ", max(0, v.width-textWidth(line))))
+		}
+		return line
 	case lineColumns:
 		row := "   " + cell("WIRE NAME", cols.wire) + " " + cell("REGISTERED AS", cols.name) + " " +
 			cell("OUTCOME", cols.outcome)
-		for _, p := range e.profiles {
-			row += " " + cell(p.Name, cols.profile)
-		}
+		row += e.checksHead(cols)
 		return s.ColumnHead.Render(truncate(row, v.width, ""))
 	case lineTool:
 		return v.toolLine(l, cols, selected)
 	case lineError:
 		return truncate("  "+s.ErrorText.Render(e.c.text(l.text)), v.width, "…")
+	case lineIncomplete:
+		return truncate(s.WarnText.Render("▲ "+l.text), v.width, "…")
+	case lineFailure:
+		return truncate(s.ErrorText.Render("✗ "+model.Sanitize(e.surface.label(l.server))+" failed: ")+
+			s.ErrorText.Render(e.c.text(l.text)), v.width, "…")
 	case lineNote:
 		return truncate("  "+s.Muted.Render(e.c.text(l.text)), v.width, "…")
 	case lineURL:
@@ -139,6 +279,9 @@ func (v *serversView) serverLine(i int) string {
 		icon, state = s.OKText.Render("●"), s.OKText.Render("ok")
 	}
 	parts := []string{icon + " " + s.Section.Render(model.Sanitize(e.surface.label(i))), s.Muted.Render(st.transport), state}
+	if e.surface.folded[i] && !e.surface.filter.active() {
+		parts = append(parts, s.WarnText.Render("folded (space)"))
+	}
 	if r != nil {
 		if st.protocol != "" {
 			parts = append(parts, s.Muted.Render(st.protocol))
@@ -170,12 +313,10 @@ func (v *serversView) toolLine(l line, cols columns, selected bool) string {
 	}
 	marker += v.changeMark(l.server, o)
 	outcome, style := outcomeText(o), e.c.outcomeStyle(o.Kind)
-	row := marker + cell(model.Sanitize(wire), cols.wire) + " " +
-		style.Render(cell(model.Sanitize(o.Name), cols.name)) + " " +
+	row := marker + cellMid(model.Sanitize(wire), cols.wire) + " " +
+		style.Render(cellMid(model.Sanitize(o.Name), cols.name)) + " " +
 		style.Render(cell(model.Sanitize(outcome), cols.outcome))
-	for _, p := range e.profiles {
-		row += " " + cell(e.c.checkMark(p, o), cols.profile)
-	}
+	row += e.checks(cols, o)
 	row = truncate(row, v.width, "…")
 	if selected {
 		row = e.c.styles.painters().selected.Render(row + strings.Repeat(" ", max(0, v.width-textWidth(row))))

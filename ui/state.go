@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
@@ -25,8 +28,18 @@ type surface struct {
 	lines   []line
 	// logins are the logins L started, by server label (login.go).
 	logins map[string]*loginState
-	// rows indexes the selectable lines (tool rows) in lines.
+	// rows indexes the selectable lines in lines: the tool rows, and the
+	// status line of a folded server.
 	rows []int
+	// filter is the / query and the rows it keeps (search.go); folded
+	// are the servers space folded, by index.
+	filter rowFilter
+	folded map[int]bool
+	// sights are the snapshots of each client connected as (gated.go).
+	sights sightings
+	// widest is the widest wire name, registered name and outcome of the
+	// rows laid out, in bytes, for the columns (cells.go).
+	widest struct{ wire, name, outcome int }
 
 	// The assessment of each policy, computed once per change of the
 	// snapshot.
@@ -61,6 +74,11 @@ const (
 	lineError
 	lineBlank
 	lineURL // a login's URL: sanitized, not masked, so it can be copied (login.go)
+	// lineFailure is a failed server's label and error, pinned above
+	// the servers.
+	lineFailure
+	// lineIncomplete names the incomplete servers, above the servers.
+	lineIncomplete
 )
 
 // A line is one line of the servers view, kept as structure so that only
@@ -71,6 +89,8 @@ type line struct {
 	// outcome indexes the server's outcomes, for lineTool.
 	outcome int
 	text    string
+	// top marks the failures laid out above the servers.
+	top bool
 }
 
 func newSurface(specs []config.ServerSpec, policies []model.Policy) *surface {
@@ -121,23 +141,41 @@ func (s *surface) rebuild(i int) {
 		s.results = append(s.results, v.Result)
 	}
 	s.version++
+	s.refilter()
 	s.layout()
 }
 
-// layout flattens the servers into lines.
+// layout flattens the servers into lines, in the config's order, under
+// the failures: each failed server's error and stderr first, which would
+// otherwise wait below every healthy server's table. A folded server is its
+// status line alone, which is then a row itself (space unfolds it); a query
+// (search.go) keeps the matching rows and the servers that have one.
 func (s *surface) layout() {
 	s.lines = s.lines[:0]
 	s.rows = s.rows[:0]
+	s.widest = struct{ wire, name, outcome int }{}
+	if !s.filter.active() {
+		s.failures()
+	}
 	for i := range s.snap.Servers {
 		sv := &s.snap.Servers[i]
-		if i > 0 {
+		r := s.results[i]
+		if s.filter.active() {
+			s.matchedLines(i)
+			continue
+		}
+		if len(s.lines) > 0 {
 			s.lines = append(s.lines, line{kind: lineBlank, server: i})
+		}
+		if s.folded[i] && r != nil && len(r.Outcomes) > 0 {
+			s.rows = append(s.rows, len(s.lines))
+			s.lines = append(s.lines, line{kind: lineServer, server: i})
+			continue
 		}
 		s.lines = append(s.lines, line{kind: lineServer, server: i})
 		for _, f := range sv.Spec.Findings {
 			s.lines = append(s.lines, line{kind: lineNote, server: i, text: "config: " + f})
 		}
-		r := s.results[i]
 		switch {
 		case s.a.Servers[i].Status == live.NeedsLogin:
 			s.lines = append(s.lines, line{kind: lineError, server: i, text: sv.Err})
@@ -172,10 +210,74 @@ func (s *surface) layout() {
 			}
 			s.lines = append(s.lines, line{kind: lineColumns, server: i})
 			for j := range r.Outcomes {
-				s.rows = append(s.rows, len(s.lines))
-				s.lines = append(s.lines, line{kind: lineTool, server: i, outcome: j})
+				s.toolLine(i, j)
 			}
 		}
+	}
+}
+
+// toolLine lays out row j of server i, and measures its cells for the
+// widest (bytes stand for columns: a name is mostly ASCII, and a wider
+// guess only costs space).
+func (s *surface) toolLine(i, j int) {
+	s.rows = append(s.rows, len(s.lines))
+	s.lines = append(s.lines, line{kind: lineTool, server: i, outcome: j})
+	o := &s.results[i].Outcomes[j]
+	w := &s.widest
+	w.wire = max(w.wire, len(o.Wire))
+	w.name = max(w.name, len(o.Name))
+	w.outcome = max(w.outcome, outcomeWidth(o))
+}
+
+// failures lays out, at the top, each failed server's failure: its label
+// and error, then the tail of its stderr; then one line naming the
+// incomplete servers. Each one's own place in the config's order says it
+// again.
+func (s *surface) failures() {
+	var incomplete []string
+	for i := range s.snap.Servers {
+		if s.a.Servers[i].Status == live.Incomplete {
+			incomplete = append(incomplete, model.Sanitize(s.label(i)))
+		}
+	}
+	if len(incomplete) > 0 {
+		s.lines = append(s.lines, line{kind: lineIncomplete, top: true,
+			text: fmt.Sprintf("%d incomplete: %s", len(incomplete), strings.Join(incomplete, ", "))})
+	}
+	for i := range s.snap.Servers {
+		if s.a.Servers[i].Status != live.Failed {
+			continue
+		}
+		sv := &s.snap.Servers[i]
+		s.lines = append(s.lines, line{kind: lineFailure, server: i, text: sv.Err, top: true})
+		for _, t := range tail(sv.Stderr, 4) {
+			s.lines = append(s.lines, line{kind: lineNote, server: i, text: "stderr: " + t, top: true})
+		}
+	}
+}
+
+// matchedLines lays out server i under a query: its status line, the
+// column heads and the rows that match, or nothing when none does.
+func (s *surface) matchedLines(i int) {
+	r := s.results[i]
+	if r == nil {
+		return
+	}
+	var kept []int
+	for j := range r.Outcomes {
+		if s.filter.keeps(ref{i, j}) {
+			kept = append(kept, j)
+		}
+	}
+	if len(kept) == 0 {
+		return
+	}
+	if len(s.lines) > 0 {
+		s.lines = append(s.lines, line{kind: lineBlank, server: i})
+	}
+	s.lines = append(s.lines, line{kind: lineServer, server: i}, line{kind: lineColumns, server: i})
+	for _, j := range kept {
+		s.toolLine(i, j)
 	}
 }
 

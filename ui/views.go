@@ -96,3 +96,22 @@ func (s *surface) outcomeAt(r ref) (model.Outcome, model.Tool, bool) {
 	t, _ := s.toolAt(r)
 	return res.Outcomes[r.row], t, true
 }
+
+// listing returns view v's component.
+func (m *Model) listing(v view) listing {
+	switch v {
+	case viewRegistry:
+		return &m.registry
+	case viewCompare:
+		return &m.compare
+	case viewCollisions:
+		return &m.collisions
+	case viewFindings:
+		return &m.findings
+	case viewOffers:
+		return &m.offers
+	case viewGated:
+		return &m.gated
+	}
+	return &m.servers
+}
