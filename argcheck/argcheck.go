@@ -130,29 +130,39 @@ type Schema struct{ s *jsonschema.Schema }
 // Compile compiles an input schema, or returns why it cannot be used. An
 // empty schema compiles to nil, which checks nothing.
 func Compile(schema json.RawMessage) (*Schema, error) {
+	return CompileNamed("the input schema", schema)
+}
+
+// CompileNamed is Compile for a schema its errors call name (a tool's
+// outputSchema: "the outputSchema").
+func CompileNamed(name string, schema json.RawMessage) (*Schema, error) {
 	raw := bytes.TrimSpace(schema)
 	if len(raw) == 0 {
 		return nil, nil
 	}
 	if d, err := jsonx.Depth(raw); err != nil {
-		return nil, fmt.Errorf("reading the input schema: %w", err)
+		return nil, fmt.Errorf("reading %s: %w", name, err)
 	} else if d > maxDepth {
-		return nil, fmt.Errorf("the input schema nests %d levels deep, more than %d", d, maxDepth)
+		return nil, fmt.Errorf("%s nests %d levels deep, more than %d", name, d, maxDepth)
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
-		return nil, fmt.Errorf("reading the input schema: %w", err)
+		return nil, fmt.Errorf("reading %s: %w", name, err)
 	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.UseLoader(noLoader{})
 	const loc = "file:///mcplens/input-schema.json" // never read: added as a resource
 	if err := c.AddResource(loc, doc); err != nil {
-		return nil, fmt.Errorf("reading the input schema: %w", err)
+		return nil, fmt.Errorf("reading %s: %w", name, err)
 	}
 	s, err := c.Compile(loc)
 	if err != nil {
-		return nil, fmt.Errorf("compiling the input schema: %w", err)
+		// The library names the schema by its internal location and lists
+		// every failed keyword below; the first line says what is wrong.
+		msg, _, _ := strings.Cut(err.Error(), "\n")
+		msg = strings.ReplaceAll(msg, `"`+loc+`#" `, "")
+		return nil, fmt.Errorf("%s does not compile: %s", name, msg)
 	}
 	return &Schema{s: s}, nil
 }

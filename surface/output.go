@@ -1,14 +1,9 @@
 package surface
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
+	"github.com/mcplens/mcplens/argcheck"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -54,53 +49,25 @@ func OutputFindings(server string, tool model.Tool, result json.RawMessage, red 
 	return out
 }
 
-// outputProblems validates instance against schema, returning each
-// violation as "at /path: message" ("at the top" for the root).
+// outputProblems validates instance against schema with the check the
+// argument editor uses (argcheck), returning each violation as "at
+// /path: message" ("at the top" for the root), ordered by path.
 func outputProblems(schema, instance json.RawMessage) ([]string, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
-	if err != nil {
-		return nil, fmt.Errorf("the outputSchema is not JSON: %v", err)
-	}
-	const loc = "mcplens:///outputSchema.json"
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource(loc, doc); err != nil {
-		return nil, fmt.Errorf("the outputSchema cannot be read: %v", err)
-	}
-	sch, err := c.Compile(loc)
-	if err != nil {
-		return nil, fmt.Errorf("the outputSchema does not compile: %s", firstLineOf(err.Error()))
-	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(instance))
-	if err != nil {
-		return nil, fmt.Errorf("structuredContent is not JSON: %v", err)
-	}
-	err = sch.Validate(inst)
-	var verr *jsonschema.ValidationError
-	if !errors.As(err, &verr) {
+	sch, err := argcheck.CompileNamed("the outputSchema", schema)
+	if err != nil || sch == nil {
 		return nil, err
 	}
-	var problems []string
-	for _, u := range verr.BasicOutput().Errors {
-		if u.Error == nil {
-			continue
-		}
-		msg := u.Error.String()
-		if strings.HasPrefix(msg, "validation failed") {
-			continue // the summary of the errors listed
-		}
-		at := u.InstanceLocation
+	ps, err := sch.Check(instance)
+	if err != nil {
+		return nil, err
+	}
+	problems := make([]string, 0, len(ps))
+	for _, p := range ps {
+		at := p.Pointer
 		if at == "" {
 			at = "the top"
 		}
-		problems = append(problems, "at "+at+": "+msg)
-	}
-	if len(problems) == 0 {
-		problems = append(problems, firstLineOf(verr.Error()))
+		problems = append(problems, "at "+at+": "+p.Message)
 	}
 	return problems, nil
-}
-
-func firstLineOf(s string) string {
-	s, _, _ = strings.Cut(s, "\n")
-	return s
 }
