@@ -14,17 +14,19 @@ import (
 
 // An offerPanel is what the resources & prompts view shows over its list:
 // the form of a template's variables or a prompt's arguments (one text
-// input each; tab asks the server to complete the field), and what a read
-// or a prompts/get answered.
+// input each; tab asks the server to complete the field), or the wait for
+// a read. What the server answers opens in the reader; its esc comes back
+// to the form.
 type offerPanel struct {
 	server  string
 	backend offersBackend
 	// read is the resource to read when the panel opens, "" for a form.
-	read    string
-	form    *offerForm
-	content *offerContent
-	busy    bool
-	width   int
+	read string
+	form *offerForm
+	// answer is the reader the form's last answer opened.
+	answer *reader
+	busy   bool
+	width  int
 }
 
 // An offerForm is the fields of a template or a prompt.
@@ -49,14 +51,6 @@ type offerField struct {
 	name, desc string
 	required   bool
 	input      textinput.Model
-}
-
-// An offerContent is what a server answered, as lines to show.
-type offerContent struct {
-	title  string
-	lines  []string
-	err    string
-	offset int
 }
 
 func newField(name, desc string, required bool) offerField {
@@ -114,9 +108,11 @@ func (f *offerForm) focusField() tea.Cmd {
 	return cmd
 }
 
-// offerShownMsg carries what a read or a prompts/get answered.
+// offerShownMsg carries what a read or a prompts/get answered; name is
+// the resource's URI or the prompt's name.
 type offerShownMsg struct {
 	title  string
+	name   string
 	read   *loader.ResourceRead
 	prompt *loader.PromptResult
 	err    error
@@ -135,7 +131,7 @@ func (p *offerPanel) readCmd(uri string) tea.Cmd {
 		ctx, cancel := callContext()
 		defer cancel()
 		read, err := b.ReadResource(ctx, server, uri)
-		return offerShownMsg{title: "resources/read " + uri, read: &read, err: err}
+		return offerShownMsg{title: "resources/read " + uri, name: uri, read: &read, err: err}
 	}
 }
 
@@ -168,7 +164,7 @@ func (p *offerPanel) send() tea.Cmd {
 		ctx, cancel := callContext()
 		defer cancel()
 		got, err := b.GetPrompt(ctx, server, name, values)
-		return offerShownMsg{title: "prompts/get " + name, prompt: &got, err: err}
+		return offerShownMsg{title: "prompts/get " + name, name: name, prompt: &got, err: err}
 	}
 }
 
@@ -210,13 +206,19 @@ func (p *offerPanel) complete() tea.Cmd {
 }
 
 // update handles a message while the panel is open; a nil panel closes it.
+// An answer opens the reader and closes a panel with no form.
 func (p *offerPanel) update(e *env, msg tea.Msg) (*offerPanel, tea.Cmd) {
 	k := e.c.keys
 	switch msg := msg.(type) {
 	case offerShownMsg:
 		p.busy = false
-		p.content = showContent(e.c, msg)
-		return p, nil
+		r := answerReader(e, p.server, msg)
+		open := func() tea.Msg { return readMsg{r: r} }
+		if p.form == nil {
+			return nil, open
+		}
+		p.answer = r
+		return p, open
 	case completedMsg:
 		if f := p.form; f != nil && msg.field < len(f.fields) {
 			f.err, f.hints, f.hint, f.hintOf = "", nil, 0, msg.field
@@ -238,22 +240,14 @@ func (p *offerPanel) update(e *env, msg tea.Msg) (*offerPanel, tea.Cmd) {
 		return p, nil
 	case tea.KeyPressMsg:
 		if key.Matches(msg, k.Cancel) {
-			if p.content != nil && p.form != nil {
-				p.content = nil
-				return p, p.form.focusField()
-			}
 			return nil, nil
-		}
-		if p.content != nil {
-			p.content.scroll(msg, k, e.c.height)
-			return p, nil
 		}
 		if p.form == nil || p.busy {
 			return p, nil
 		}
 		return p, p.formKey(msg, k)
 	}
-	if p.form != nil && p.content == nil && len(p.form.fields) > 0 {
+	if p.form != nil && !p.reading() && len(p.form.fields) > 0 {
 		var cmd tea.Cmd
 		f := &p.form.fields[p.form.focus]
 		f.input, cmd = f.input.Update(msg)
@@ -288,31 +282,21 @@ func (p *offerPanel) formKey(msg tea.KeyPressMsg, k KeyMap) tea.Cmd {
 	return nil
 }
 
-func (c *offerContent) scroll(msg tea.KeyPressMsg, k KeyMap, height int) {
-	if o, ok := moved(msg, k, c.offset, len(c.lines)-1, max(1, height/2)); ok {
-		c.offset = o
-	}
-}
+// reading reports whether the answer the form sent for is open in the
+// reader: the reader takes the keys until its esc.
+func (p *offerPanel) reading() bool { return p.answer != nil && !p.answer.closed }
 
 func (p *offerPanel) help(k KeyMap) []key.Binding {
-	if p.content != nil || p.form == nil {
-		return []key.Binding{k.Up, k.Down, k.Cancel}
+	if p.form == nil {
+		return []key.Binding{k.Cancel}
 	}
 	return []key.Binding{k.FieldNext, k.FieldPrev, k.Complete, k.Send, k.Cancel}
 }
 
 // view draws the panel in the view's place.
 func (p *offerPanel) view(c common, width, height int) string {
-	switch {
-	case p.content != nil:
-		title := c.quote(p.server) + " · " + p.content.title
-		lines := p.content.lines
-		if p.content.err != "" {
-			lines = append([]string{c.styles.ErrorText.Render(c.text(p.content.err))}, lines...)
-		}
-		return contentBox(c, title, lines, p.content.offset, width, height)
-	case p.busy:
-		return contentBox(c, c.quote(p.server), []string{"waiting for the server…"}, 0, width, height)
+	if p.busy || p.form == nil {
+		return contentBox(c, c.quote(p.server), []string{"waiting for the server…"}, width, height)
 	}
 	f := p.form
 	var lines []string
@@ -336,5 +320,5 @@ func (p *offerPanel) view(c common, width, height int) string {
 	if f.err != "" {
 		lines = append(lines, c.styles.ErrorText.Render(c.text(f.err)))
 	}
-	return contentBox(c, c.quote(p.server+" · "+f.title), lines, 0, width, height)
+	return contentBox(c, c.quote(p.server+" · "+f.title), lines, width, height)
 }
