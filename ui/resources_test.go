@@ -93,6 +93,8 @@ func TestResourcesView(t *testing.T) {
 	m = press(m, "up")
 	m = step(t, m, "enter")
 	wantScreen(t, m, "reading the logo", "resource mem://alpha/logo   o saves it", "image/png · 4 B", "o save")
+	narrow, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	footerKeeps(t, screen(narrow))
 	dir := t.TempDir()
 	t.Chdir(dir)
 	m = pressRun(t, m, "o")
