@@ -149,12 +149,12 @@ func (v *offersView) open(at offerLine) tea.Cmd {
 	case offerResource:
 		p.read = o.Resources[at.i].URI
 	case offerTemplate:
-		p.form = templateForm(o.Templates[at.i], o.Completions)
+		p.form = templateForm(v.e, o.Templates[at.i], o.Completions)
 	case offerPrompt:
 		if !o.Prompts[at.i].NameOK {
 			return nil
 		}
-		p.form = promptForm(o.Prompts[at.i], o.Completions)
+		p.form = promptForm(v.e, o.Prompts[at.i], o.Completions)
 	default:
 		return nil
 	}

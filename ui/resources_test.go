@@ -106,7 +106,7 @@ func TestResourcesView(t *testing.T) {
 
 	wantScreen(t, m, "greet's detail", "under claude-code: /mcp__alpha__greet  renamed", "argument name*: Who to greet.", `as listed: {"name":"greet"`)
 	m = step(t, m, "enter") // greet's form
-	wantScreen(t, m, "greet's form", "prompt greet", "name*")
+	wantScreen(t, m, "greet's form", "prompt greet", "▸ name*", "Who to greet.")
 	m = step(t, m, "tab")
 	wantScreen(t, m, "completing name", "tab: ada · alan · grace")
 	m = step(t, m, "tab")
