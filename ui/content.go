@@ -58,11 +58,23 @@ func (c common) resultContent(result json.RawMessage) ([]string, []saveable) {
 	if err := json.Unmarshal(result, &r); err != nil {
 		return c.jsonLines(result), nil
 	}
+	return c.contentLines(r.Content, false)
+}
+
+// contentLines renders content items, or, when resource is set, the
+// contents of a resources/read result, each as an embedded resource is.
+func (c common) contentLines(items []json.RawMessage, resource bool) ([]string, []saveable) {
 	var lines []string
 	var saves []saveable
-	for _, raw := range r.Content {
+	for _, raw := range items {
 		var it contentItem
-		if json.Unmarshal(raw, &it) != nil {
+		err := json.Unmarshal(raw, &it)
+		if resource {
+			var res resourceInside
+			err = json.Unmarshal(raw, &res)
+			it = contentItem{Type: "resource", Resource: &res}
+		}
+		if err != nil {
 			lines = append(lines, c.jsonLines(raw)...)
 			continue
 		}
@@ -110,6 +122,8 @@ func (c common) itemLines(it contentItem, raw json.RawMessage) ([]string, *savea
 				l[0] += s.Muted.Render(saveHint)
 				return l, &saveable{mime: res.MIMEType, data: data}
 			}
+			l := c.resourceLines("resource", res.URI, "", "", res.MIMEType, "", nil)
+			return append(l, s.WarnText.Render(fmt.Sprintf("  its blob is not base64 (%d characters)", len(res.Blob)))), nil
 		}
 		size := int64(len(res.Text))
 		return append(c.resourceLines("resource", res.URI, "", "", res.MIMEType, "", &size), c.textLines(res.Text)...), nil

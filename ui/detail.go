@@ -12,8 +12,9 @@ import (
 	live "github.com/mcplens/mcplens/surface"
 )
 
-// detailView describes the selected row: its route, its provider checks
-// with their messages, its description and schema.
+// detailView describes the selected row: its annotations as badges, its
+// route, its provider checks with their messages, its description and
+// schema.
 func (m *Model) detailView(height int) string {
 	s := m.c.styles
 	r, ok := m.selected()
@@ -35,6 +36,9 @@ func (m *Model) detailLines(o model.Outcome, t model.Tool) []string {
 	}
 	head := s.Section.Render(san(o.Server)+" · "+san(wire)) + "  " + m.c.outcomeStyle(o.Kind).Render(san(outcomeText(o)))
 	lines := []string{head}
+	if b := m.c.badges(t); b != "" {
+		lines = append(lines, b)
+	}
 	if t.Title != "" {
 		lines = append(lines, s.Muted.Render("title: ")+m.c.quote(t.Title))
 	}
@@ -191,9 +195,6 @@ func (m *Model) detailFull(o model.Outcome, t model.Tool) []string {
 			!strings.HasPrefix(ansi.Strip(l), "output schema: ") {
 			lines = append(lines, l)
 		}
-	}
-	if b := m.c.badges(t); b != "" {
-		lines = append(lines[:1:1], append([]string{b}, lines[1:]...)...)
 	}
 	if t.Description != "" {
 		lines = append(lines, "", s.Section.Render("description"))

@@ -28,7 +28,8 @@
 // in a file with --history.
 // What is too long for its pane is read in one reader (reader.go, opened
 // from reading.go): a call's result rendered for reading (result.go,
-// content.go), a wire frame (wire.go), a tool's whole detail (detail.go).
+// content.go), a wire frame (wire.go), a tool's whole detail (detail.go),
+// a resource read or a prompt got (resourcescontent.go).
 // It scrolls, searches, copies and saves; what it shows is drawn by the
 // component that opened it, masked and sanitized as everywhere else.
 //

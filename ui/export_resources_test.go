@@ -10,7 +10,8 @@ import (
 // OfferResult runs cmd, and each command of a batch, each in its own
 // goroutine, and returns the first message of the resources & prompts
 // view one of them returns (a read, a prompts/get, a completion, a
-// subscription), or nil when all are done, or d passed, without one.
+// subscription, the reader an answer opens), or nil when all are done, or
+// d passed, without one.
 func OfferResult(cmd tea.Cmd, d time.Duration) tea.Msg {
 	found := make(chan tea.Msg, 16)
 	var wg sync.WaitGroup
@@ -25,7 +26,7 @@ func OfferResult(cmd tea.Cmd, d time.Duration) tea.Msg {
 				for _, c := range msg {
 					run(c)
 				}
-			case offerShownMsg, completedMsg, subscribedMsg:
+			case offerShownMsg, completedMsg, subscribedMsg, readMsg:
 				found <- msg
 			}
 		})

@@ -307,13 +307,15 @@ func (r *reader) View() string {
 	return joinLeft(head, r.vp.View(), truncate(foot, r.width, "…"))
 }
 
-// ShortHelp is the reader's keys: scrolling, searching, copying, saving.
+// ShortHelp is the reader's keys: scrolling, searching, closing, then
+// copying and saving. The footer keeps them first first (footer.go), so
+// esc close outlasts the keys a narrow footer drops.
 func (r *reader) ShortHelp() []key.Binding {
 	k := r.e.c.keys
 	if r.q.typing {
 		return []key.Binding{k.Reader.Done, k.Cancel}
 	}
-	keys := []key.Binding{k.Down, k.Bottom, k.Reader.Search}
+	keys := []key.Binding{k.Down, k.Bottom, k.Reader.Search, k.Cancel}
 	if r.q.query != "" {
 		keys = append(keys, k.Reader.Next)
 	}
@@ -326,7 +328,7 @@ func (r *reader) ShortHelp() []key.Binding {
 	if r.linked != nil {
 		keys = append(keys, k.Reader.Linked)
 	}
-	return append(keys, k.Cancel)
+	return keys
 }
 
 func (r *reader) FullHelp() [][]key.Binding {

@@ -105,7 +105,21 @@ func goldenAtSizes(t *testing.T, m tea.Model, name string) {
 		m, _ := m.Update(tea.WindowSizeMsg{Width: sz.w, Height: sz.h})
 		got := screen(m)
 		fits(t, got, sz.w)
+		footerKeeps(t, got)
 		golden(t, fmt.Sprintf("%s-%dx%d", name, sz.w, sz.h), steady(got))
+	}
+}
+
+// footerKeeps fails unless the footer of screen, a reader's, keeps esc
+// close, ? help and q quit, whatever else it had no room for.
+func footerKeeps(t *testing.T, screen string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
+	foot := lines[len(lines)-1]
+	for _, want := range []string{"esc close", "? help", "q quit"} {
+		if !strings.Contains(foot, want) {
+			t.Errorf("the reader's footer %q lacks %q", foot, want)
+		}
 	}
 }
 
@@ -131,6 +145,8 @@ func testResultReader(t *testing.T, bin string) {
 	if !strings.Contains(got, "\nline 300 of 300: the quick") || !strings.Contains(got, "/line 300: match 1 of 1") {
 		t.Errorf("searching /line 300 does not show the line:\n%s", got)
 	}
+	narrow, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	footerKeeps(t, screen(narrow))
 	m = press(m, "esc", "esc")
 	if got := screen(m); !strings.Contains(got, "CALL ─") || strings.Contains(got, "RESULT") {
 		t.Errorf("esc, esc does not leave the search, then the reader:\n%s", got)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"charm.land/bubbles/v2/key"
@@ -88,20 +89,17 @@ func (v *offersView) refresh() tea.Cmd { return nil }
 func (v *offersView) selected() (ref, bool) { return ref{}, false }
 
 // modal reports whether a form is open, or waits for the server: it takes
-// every key, as the fields take text.
+// every key, as the fields take text, but while the reader shows the
+// form's answer.
 func (v *offersView) modal() bool {
-	return v.panel != nil && (v.panel.busy || v.panel.form != nil && v.panel.content == nil)
+	return v.panel != nil && (v.panel.busy || v.panel.form != nil && !v.panel.reading())
 }
 
 // takes reports whether the view answers msg itself rather than the root:
-// enter opens the line under the cursor, u (un)subscribes, esc closes
-// what an answer shows.
+// enter opens the line under the cursor, u (un)subscribes.
 func (v *offersView) takes(msg tea.KeyPressMsg) bool {
 	k := v.e.c.keys
-	if v.panel != nil {
-		return key.Matches(msg, k.Cancel)
-	}
-	return key.Matches(msg, k.Open, k.Subscribe)
+	return v.panel == nil && key.Matches(msg, k.Open, k.Subscribe)
 }
 
 func (v *offersView) SetSize(width, height int) {
@@ -126,12 +124,7 @@ func (v *offersView) Update(msg tea.Msg) tea.Cmd {
 		at := lines[v.sc.cursor]
 		switch {
 		case key.Matches(k, v.e.c.keys.Open):
-			v.panel = v.open(at)
-			if v.panel != nil {
-				v.panel.setWidth(v.width)
-				return v.panel.start(v.e)
-			}
-			return nil
+			return v.open(at)
 		case key.Matches(k, v.e.c.keys.Subscribe) && at.kind == offerResource:
 			return v.subscribe(at)
 		}
@@ -140,31 +133,33 @@ func (v *offersView) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// open returns the panel enter opens on line at: a resource's content,
-// a template's or a prompt's form.
-func (v *offersView) open(at offerLine) *offerPanel {
+// open opens what enter opens on line at: a resource's content, a
+// template's or a prompt's form.
+func (v *offersView) open(at offerLine) tea.Cmd {
 	b, ok := v.backend()
 	sv := &v.e.surface.snap.Servers[at.server]
-	p := &offerPanel{server: sv.Label(), backend: b}
 	if !ok {
-		p.content = &offerContent{title: "resources and prompts", err: "this session cannot read resources or get prompts"}
-		return p
+		r := answerReader(v.e, sv.Label(), offerShownMsg{title: "resources and prompts",
+			err: errors.New("this session cannot read resources or get prompts")})
+		return func() tea.Msg { return readMsg{r: r} }
 	}
+	p := &offerPanel{server: sv.Label(), backend: b, width: v.width}
 	o := sv.Offers
 	switch at.kind {
 	case offerResource:
 		p.read = o.Resources[at.i].URI
 	case offerTemplate:
-		p.form = templateForm(o.Templates[at.i], o.Completions)
+		p.form = templateForm(v.e, o.Templates[at.i], o.Completions)
 	case offerPrompt:
 		if !o.Prompts[at.i].NameOK {
 			return nil
 		}
-		p.form = promptForm(o.Prompts[at.i], o.Completions)
+		p.form = promptForm(v.e, o.Prompts[at.i], o.Completions)
 	default:
 		return nil
 	}
-	return p
+	v.panel = p
+	return p.start(v.e)
 }
 
 // subscribe toggles the subscription to the resource of line at.

@@ -1,6 +1,7 @@
 package ui_test
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -35,12 +36,12 @@ func promptSession(t *testing.T) (*config.Config, *loader.Session) {
 }
 
 // step presses key and feeds back the view's answer to what it started,
-// if it started something.
+// if it started something, and the reader the answer opens.
 func step(t *testing.T, m tea.Model, key string) tea.Model {
 	t.Helper()
 	m, cmd := m.Update(ui.KeyPress(key))
-	if msg := ui.OfferResult(cmd, 10*time.Second); msg != nil {
-		m, _ = m.Update(msg)
+	for msg := ui.OfferResult(cmd, 10*time.Second); msg != nil; msg = ui.OfferResult(cmd, 10*time.Second) {
+		m, cmd = m.Update(msg)
 	}
 	return m
 }
@@ -58,7 +59,7 @@ func wantScreen(t *testing.T, m tea.Model, what string, wants ...string) {
 // TestResourcesView opens the resources & prompts view on two real
 // servers, under gemini-cli and claude-code (goldens), reads a resource,
 // fills a prompt's argument by completion and gets it, and reads a
-// template's resource.
+// template's resource; each answer opens in the reader.
 func TestResourcesView(t *testing.T) {
 	cfg, sess := promptSession(t)
 	mm := ui.New("prompts", cfg.Servers, sess)
@@ -76,8 +77,10 @@ func TestResourcesView(t *testing.T) {
 	// alpha's lines: heading, logo, notes, items/{id}, code review, greet.
 	m = press(m, "down", "down")
 	m = step(t, m, "enter")
-	wantScreen(t, m, "reading notes", "resources/read mem://alpha/notes", "notes of alpha")
+	wantScreen(t, m, "reading notes", "resources/read mem://alpha/notes", "resource mem://alpha/notes", "text/plain · 14 B",
+		"notes of alpha", "lines 1–3 of 3", "y copy")
 	m = press(m, "esc")
+	wantScreen(t, m, "back from reading", "SLASH COMMAND / TYPE")
 	m = step(t, m, "u")
 	wantScreen(t, m, "subscribing", "subscribed to mem://alpha/notes", "text/plain · subscribed")
 	if err := syscall.Kill(sess.Pid("alpha"), syscall.SIGUSR1); err != nil {
@@ -89,18 +92,29 @@ func TestResourcesView(t *testing.T) {
 	wantScreen(t, m, "after an update", "text/plain · subscribed · 1 updates", "updates: 1, the last at ")
 	m = press(m, "up")
 	m = step(t, m, "enter")
-	wantScreen(t, m, "reading the logo", "[blob image/png · 4 bytes]")
+	wantScreen(t, m, "reading the logo", "resource mem://alpha/logo   o saves it", "image/png · 4 B", "o save")
+	narrow, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	footerKeeps(t, screen(narrow))
+	dir := t.TempDir()
+	t.Chdir(dir)
+	m = pressRun(t, m, "o")
+	wantScreen(t, m, "saving the logo", "mcplens-alpha-mem___alpha_logo")
+	if b, err := os.ReadFile(filepath.Join(dir, "mcplens-alpha-mem___alpha_logo.png")); err != nil || string(b) != "\x89PNG" {
+		t.Fatalf("the logo saved: %q, %v; want \\x89PNG", b, err)
+	}
 	m = press(m, "esc", "down", "down", "down", "down")
 
 	wantScreen(t, m, "greet's detail", "under claude-code: /mcp__alpha__greet  renamed", "argument name*: Who to greet.", `as listed: {"name":"greet"`)
 	m = step(t, m, "enter") // greet's form
-	wantScreen(t, m, "greet's form", "prompt greet", "name*")
+	wantScreen(t, m, "greet's form", "prompt greet", "▸ name*", "Who to greet.")
 	m = step(t, m, "tab")
 	wantScreen(t, m, "completing name", "tab: ada · alan · grace")
 	m = step(t, m, "tab")
 	m = step(t, m, "ctrl+s")
-	wantScreen(t, m, "getting greet", "prompts/get greet", "user · text", "alpha greets alan")
-	m = press(m, "esc", "esc", "up", "up")
+	wantScreen(t, m, "getting greet", "prompts/get greet", "user · text", "alpha greets alan", "lines 1–")
+	m = press(m, "esc")
+	wantScreen(t, m, "back to greet's form", "prompt greet", "name*")
+	m = press(m, "esc", "up", "up")
 
 	m = step(t, m, "enter") // the template's form
 	m = step(t, m, "1")

@@ -1,65 +1,67 @@
 package ui
 
 import (
-	"fmt"
+	"encoding/json"
 	"strings"
-
-	"github.com/mcplens/mcplens/loader"
 )
 
-// What a read or a prompts/get answered, as the resources & prompts view
-// shows it.
+// What a read or a prompts/get answered opens in the reader, rendered as a
+// call's result is (content.go): text as text, a blob as its type and size
+// (o saves it), y copies the answer as sent.
 
-// showContent turns an answer into the lines the panel shows.
-func showContent(c common, msg offerShownMsg) *offerContent {
-	oc := &offerContent{title: c.quote(msg.title)}
+// answerReader is the reader of what server answered msg.
+func answerReader(e *env, server string, msg offerShownMsg) *reader {
+	s := e.c.styles
+	title := s.PaneTitle.Render(e.c.quote(server)) + " " + e.c.quote(msg.title)
+	_, saves, clip := answerLines(e.c, msg)
+	r := newReader(e, title, func() []string {
+		lines, _, _ := answerLines(e.c, msg)
+		return lines
+	})
+	r.saves, r.saveName = saves, server+"-"+msg.name
+	if clip != nil {
+		r.clipName, r.clip = "the answer", string(clip)
+	}
+	return r
+}
+
+// answerLines renders an answer: the error first, if any, then a read's
+// contents or a prompt's description and messages; and the bytes o saves
+// and the result y copies.
+func answerLines(c common, msg offerShownMsg) (lines []string, saves []saveable, result json.RawMessage) {
+	s := c.styles
 	if msg.err != nil {
-		oc.err = msg.err.Error()
-	}
-	text := func(prefix, s string) {
-		for _, l := range strings.Split(s, "\n") {
-			oc.lines = append(oc.lines, prefix+c.quote(l))
-		}
-	}
-	piece := func(ct loader.Content) {
-		switch {
-		case ct.BlobErr != "":
-			oc.lines = append(oc.lines, "  "+c.text(fmt.Sprintf("[%s %s: %s]", ct.Type, ct.MIMEType, ct.BlobErr)))
-		case len(ct.Blob) > 0:
-			oc.lines = append(oc.lines, "  "+c.quote(fmt.Sprintf("[%s %s · %d bytes]", ct.Type, dash(ct.MIMEType), len(ct.Blob))))
-		default:
-			text("  ", ct.Text)
-		}
+		lines = append(lines, s.ErrorText.Render("error: "+c.text(msg.err.Error())))
 	}
 	if r := msg.read; r != nil {
-		for _, ct := range r.Contents {
-			oc.lines = append(oc.lines, c.styles.Section.Render(c.quote(ct.URI+" · "+dash(ct.MIMEType))))
-			piece(ct)
+		raws := make([]json.RawMessage, len(r.Contents))
+		for i, ct := range r.Contents {
+			raws[i] = ct.Raw
 		}
+		l, items := c.contentLines(raws, true)
+		return append(lines, l...), items, r.Result
 	}
 	if pr := msg.prompt; pr != nil && msg.err == nil {
 		if pr.Description != "" {
-			text("", pr.Description)
+			lines = append(lines, c.textLines(pr.Description)...)
 		}
 		for _, m := range pr.Messages {
-			head := m.Role + " · " + m.Content.Type
-			if m.Content.URI != "" {
-				head += " · " + m.Content.URI
-			}
-			oc.lines = append(oc.lines, c.styles.Section.Render(c.quote(head)))
-			piece(m.Content)
+			l, items := c.contentLines([]json.RawMessage{m.Content.Raw}, false)
+			lines = append(lines, "", s.Section.Render(c.quote(m.Role+" · "+m.Content.Type)))
+			lines = append(lines, l...)
+			saves = append(saves, items...)
 		}
+		return lines, saves, pr.Result
 	}
-	return oc
+	return lines, nil, nil
 }
 
-// contentBox draws title and lines from offset in a plain box width by
-// height: the one place the view renders long content.
-func contentBox(c common, title string, lines []string, offset, width, height int) string {
+// contentBox draws title and lines in a plain box width by height: a
+// form, or the wait for the server's answer.
+func contentBox(c common, title string, lines []string, width, height int) string {
 	out := make([]string, 0, height)
 	out = append(out, c.styles.PaneTitle.Render(truncate(title, width, "…")))
-	offset = max(0, min(offset, len(lines)-1))
-	for i := offset; i < len(lines) && len(out) < height; i++ {
+	for i := 0; i < len(lines) && len(out) < height; i++ {
 		out = append(out, truncate(lines[i], width, "…"))
 	}
 	for len(out) < height {

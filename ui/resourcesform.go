@@ -1,30 +1,33 @@
 package ui
 
 import (
+	"encoding/json"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/yosida95/uritemplate/v3"
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/schemaform"
 )
 
 // An offerPanel is what the resources & prompts view shows over its list:
-// the form of a template's variables or a prompt's arguments (one text
-// input each; tab asks the server to complete the field), and what a read
-// or a prompts/get answered.
+// the form of a template's variables or a prompt's arguments (form.go's
+// form of a schema with one string property each; tab asks the server to
+// complete the field), or the wait for a read. What the server answers opens in the reader; its esc comes back
+// to the form.
 type offerPanel struct {
 	server  string
 	backend offersBackend
 	// read is the resource to read when the panel opens, "" for a form.
-	read    string
-	form    *offerForm
-	content *offerContent
-	busy    bool
-	width   int
+	read string
+	form *offerForm
+	// answer is the reader the form's last answer opened.
+	answer *reader
+	busy   bool
+	width  int
 }
 
 // An offerForm is the fields of a template or a prompt.
@@ -34,60 +37,98 @@ type offerForm struct {
 	prompt      string
 	tmpl        *uritemplate.Template
 	completions bool // the server offers completion/complete
-	fields      []offerField
-	focus       int
-	// hints are the values the last completion of field hintOf offered,
-	// hint the one in the field now.
+	view        *formView
+	// hints are the values the last completion of the field of row
+	// hintOf offered, hint the one in the field now.
 	hints  []string
 	hint   int
 	hintOf int
 	err    string
 }
 
-// An offerField is one argument or variable.
-type offerField struct {
+// An offerArg is one argument or variable of a form.
+type offerArg struct {
 	name, desc string
 	required   bool
-	input      textinput.Model
 }
 
-// An offerContent is what a server answered, as lines to show.
-type offerContent struct {
-	title  string
-	lines  []string
-	err    string
-	offset int
-}
-
-func newField(name, desc string, required bool) offerField {
-	in := textinput.New()
-	in.Prompt = ""
-	in.SetWidth(40)
-	return offerField{name: name, desc: desc, required: required, input: in}
-}
-
-// promptForm is the form of a prompt's arguments.
-func promptForm(p model.Prompt, completions bool) *offerForm {
-	f := &offerForm{title: "prompt " + p.Name, prompt: p.Name, completions: completions}
-	for _, a := range p.Arguments {
-		f.fields = append(f.fields, newField(a.Name, a.Description, a.Required))
+// newOfferForm is the form of args: the schema of an object with one
+// string property each, in their order, drawn and edited by form.go.
+func newOfferForm(e *env, f *offerForm, args []offerArg) *offerForm {
+	var props []string
+	required := []string{}
+	for _, a := range args {
+		prop := map[string]string{"type": "string"}
+		if a.desc != "" {
+			prop["description"] = a.desc
+		}
+		props = append(props, jsonValue(a.name)+":"+jsonValue(prop))
+		if a.required {
+			required = append(required, a.name)
+		}
 	}
+	schema := `{"type":"object","properties":{` + strings.Join(props, ",") + `},"required":` + jsonValue(required) + `}`
+	k := e.c.keys
+	f.view = newFormView(e, schemaform.New(json.RawMessage(schema), true), k.FieldNext, k.FieldPrev)
+	f.hintOf = -1
 	return f
 }
 
+// jsonValue is v as JSON.
+func jsonValue(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// promptForm is the form of a prompt's arguments.
+func promptForm(e *env, p model.Prompt, completions bool) *offerForm {
+	args := make([]offerArg, len(p.Arguments))
+	for i, a := range p.Arguments {
+		args[i] = offerArg{a.Name, a.Description, a.Required}
+	}
+	return newOfferForm(e, &offerForm{title: "prompt " + p.Name, prompt: p.Name, completions: completions}, args)
+}
+
 // templateForm is the form of a resource template's variables.
-func templateForm(t model.ResourceTemplate, completions bool) *offerForm {
+func templateForm(e *env, t model.ResourceTemplate, completions bool) *offerForm {
 	f := &offerForm{title: "template " + t.URITemplate, completions: completions}
 	tmpl, err := uritemplate.New(t.URITemplate)
 	if err != nil {
 		f.err = "the template does not parse: " + err.Error()
-		return f
+		return newOfferForm(e, f, nil)
 	}
 	f.tmpl = tmpl
+	var args []offerArg
 	for _, name := range tmpl.Varnames() {
-		f.fields = append(f.fields, newField(name, "", true))
+		args = append(args, offerArg{name: name, required: true})
 	}
-	return f
+	return newOfferForm(e, f, args)
+}
+
+// values are the form's values by name; an empty optional field is left
+// out.
+func (f *offerForm) values() map[string]string {
+	values := map[string]string{}
+	if raw, err := f.view.form.Value(); err == nil {
+		_ = json.Unmarshal(raw, &values) // every property is a string
+	}
+	return values
+}
+
+// field is the field of the form's focused row, nil when it has none.
+func (f *offerForm) field() *schemaform.Field {
+	if len(f.view.rows) == 0 {
+		return nil
+	}
+	return f.view.rows[f.view.focused].field
+}
+
+// setField puts value in the focused field, as if typed.
+func (f *offerForm) setField(value string) {
+	fd := f.field()
+	fd.Text, fd.Set = value, true
+	f.view.input.SetValue(value)
+	f.view.input.CursorEnd()
 }
 
 func (p *offerPanel) setWidth(w int) { p.width = w }
@@ -99,24 +140,14 @@ func (p *offerPanel) start(e *env) tea.Cmd {
 		p.busy = true
 		return p.readCmd(p.read)
 	}
-	return p.form.focusField()
+	return p.form.view.focus()
 }
 
-func (f *offerForm) focusField() tea.Cmd {
-	var cmd tea.Cmd
-	for i := range f.fields {
-		if i == f.focus {
-			cmd = f.fields[i].input.Focus()
-		} else {
-			f.fields[i].input.Blur()
-		}
-	}
-	return cmd
-}
-
-// offerShownMsg carries what a read or a prompts/get answered.
+// offerShownMsg carries what a read or a prompts/get answered; name is
+// the resource's URI or the prompt's name.
 type offerShownMsg struct {
 	title  string
+	name   string
 	read   *loader.ResourceRead
 	prompt *loader.PromptResult
 	err    error
@@ -135,7 +166,7 @@ func (p *offerPanel) readCmd(uri string) tea.Cmd {
 		ctx, cancel := callContext()
 		defer cancel()
 		read, err := b.ReadResource(ctx, server, uri)
-		return offerShownMsg{title: "resources/read " + uri, read: &read, err: err}
+		return offerShownMsg{title: "resources/read " + uri, name: uri, read: &read, err: err}
 	}
 }
 
@@ -143,12 +174,7 @@ func (p *offerPanel) readCmd(uri string) tea.Cmd {
 // values; an empty optional field is left out.
 func (p *offerPanel) send() tea.Cmd {
 	f := p.form
-	values := map[string]string{}
-	for _, fl := range f.fields {
-		if v := fl.input.Value(); v != "" || fl.required {
-			values[fl.name] = v
-		}
-	}
+	values := f.values()
 	if f.tmpl != nil {
 		vals := uritemplate.Values{}
 		for k, v := range values {
@@ -168,39 +194,40 @@ func (p *offerPanel) send() tea.Cmd {
 		ctx, cancel := callContext()
 		defer cancel()
 		got, err := b.GetPrompt(ctx, server, name, values)
-		return offerShownMsg{title: "prompts/get " + name, prompt: &got, err: err}
+		return offerShownMsg{title: "prompts/get " + name, name: name, prompt: &got, err: err}
 	}
 }
 
 // complete asks the server for values of the field focused.
 func (p *offerPanel) complete() tea.Cmd {
 	f := p.form
-	if len(f.fields) == 0 {
+	fd := f.field()
+	if fd == nil {
 		return nil
 	}
 	if !f.completions {
 		f.err = "the server does not offer completions"
 		return nil
 	}
-	if f.hintOf == f.focus && len(f.hints) > 1 {
+	if f.hintOf == f.view.focused && len(f.hints) > 1 {
 		// tab again: the next value offered
 		f.hint = (f.hint + 1) % len(f.hints)
-		f.fields[f.focus].input.SetValue(f.hints[f.hint])
-		f.fields[f.focus].input.CursorEnd()
+		f.setField(f.hints[f.hint])
 		return nil
 	}
 	ref := loader.CompletionRef{Prompt: f.prompt}
 	if f.tmpl != nil {
 		ref = loader.CompletionRef{Template: f.tmpl.Raw()}
 	}
-	known := map[string]string{}
-	for i, fl := range f.fields {
-		if v := fl.input.Value(); i != f.focus && v != "" {
-			known[fl.name] = v
+	known := f.values()
+	delete(known, fd.Name)
+	for name, v := range known {
+		if v == "" {
+			delete(known, name)
 		}
 	}
-	b, server, field := p.backend, p.server, f.focus
-	arg, value := f.fields[field].name, f.fields[field].input.Value()
+	b, server, field := p.backend, p.server, f.view.focused
+	arg, value := fd.Name, fd.Text
 	return func() tea.Msg {
 		ctx, cancel := callContext()
 		defer cancel()
@@ -210,15 +237,21 @@ func (p *offerPanel) complete() tea.Cmd {
 }
 
 // update handles a message while the panel is open; a nil panel closes it.
+// An answer opens the reader and closes a panel with no form.
 func (p *offerPanel) update(e *env, msg tea.Msg) (*offerPanel, tea.Cmd) {
 	k := e.c.keys
 	switch msg := msg.(type) {
 	case offerShownMsg:
 		p.busy = false
-		p.content = showContent(e.c, msg)
-		return p, nil
+		r := answerReader(e, p.server, msg)
+		open := func() tea.Msg { return readMsg{r: r} }
+		if p.form == nil {
+			return nil, open
+		}
+		p.answer = r
+		return p, open
 	case completedMsg:
-		if f := p.form; f != nil && msg.field < len(f.fields) {
+		if f := p.form; f != nil && msg.field == f.view.focused {
 			f.err, f.hints, f.hint, f.hintOf = "", nil, 0, msg.field
 			switch {
 			case msg.err != nil:
@@ -231,32 +264,21 @@ func (p *offerPanel) update(e *env, msg tea.Msg) (*offerPanel, tea.Cmd) {
 				for _, v := range msg.completion.Values {
 					f.hints = append(f.hints, e.c.quote(v))
 				}
-				f.fields[msg.field].input.SetValue(f.hints[0])
-				f.fields[msg.field].input.CursorEnd()
+				f.setField(f.hints[0])
 			}
 		}
 		return p, nil
 	case tea.KeyPressMsg:
 		if key.Matches(msg, k.Cancel) {
-			if p.content != nil && p.form != nil {
-				p.content = nil
-				return p, p.form.focusField()
-			}
 			return nil, nil
-		}
-		if p.content != nil {
-			p.content.scroll(msg, k, e.c.height)
-			return p, nil
 		}
 		if p.form == nil || p.busy {
 			return p, nil
 		}
 		return p, p.formKey(msg, k)
 	}
-	if p.form != nil && p.content == nil && len(p.form.fields) > 0 {
-		var cmd tea.Cmd
-		f := &p.form.fields[p.form.focus]
-		f.input, cmd = f.input.Update(msg)
+	if p.form != nil && !p.reading() {
+		cmd, _ := p.form.view.Update(msg)
 		return p, cmd
 	}
 	return p, nil
@@ -270,71 +292,42 @@ func (p *offerPanel) formKey(msg tea.KeyPressMsg, k KeyMap) tea.Cmd {
 		return p.send()
 	case key.Matches(msg, k.Complete):
 		return p.complete()
-	case key.Matches(msg, k.FieldNext) && len(f.fields) > 0:
-		f.focus = (f.focus + 1) % len(f.fields)
-		return f.focusField()
-	case key.Matches(msg, k.FieldPrev) && len(f.fields) > 0:
-		f.focus = (f.focus + len(f.fields) - 1) % len(f.fields)
-		return f.focusField()
-	case len(f.fields) > 0:
-		var cmd tea.Cmd
-		fl := &f.fields[f.focus]
-		fl.input, cmd = fl.input.Update(msg)
-		if f.hintOf == f.focus {
-			f.hints = nil // typed: the next tab asks again
-		}
-		return cmd
 	}
-	return nil
+	cmd, changed := f.view.Update(msg)
+	if changed && f.hintOf == f.view.focused {
+		f.hints = nil // typed: the next tab asks again
+	}
+	return cmd
 }
 
-func (c *offerContent) scroll(msg tea.KeyPressMsg, k KeyMap, height int) {
-	if o, ok := moved(msg, k, c.offset, len(c.lines)-1, max(1, height/2)); ok {
-		c.offset = o
-	}
-}
+// reading reports whether the answer the form sent for is open in the
+// reader: the reader takes the keys until its esc.
+func (p *offerPanel) reading() bool { return p.answer != nil && !p.answer.closed }
 
 func (p *offerPanel) help(k KeyMap) []key.Binding {
-	if p.content != nil || p.form == nil {
-		return []key.Binding{k.Up, k.Down, k.Cancel}
+	if p.form == nil {
+		return []key.Binding{k.Cancel}
 	}
 	return []key.Binding{k.FieldNext, k.FieldPrev, k.Complete, k.Send, k.Cancel}
 }
 
 // view draws the panel in the view's place.
 func (p *offerPanel) view(c common, width, height int) string {
-	switch {
-	case p.content != nil:
-		title := c.quote(p.server) + " · " + p.content.title
-		lines := p.content.lines
-		if p.content.err != "" {
-			lines = append([]string{c.styles.ErrorText.Render(c.text(p.content.err))}, lines...)
-		}
-		return contentBox(c, title, lines, p.content.offset, width, height)
-	case p.busy:
-		return contentBox(c, c.quote(p.server), []string{"waiting for the server…"}, 0, width, height)
+	if p.busy || p.form == nil {
+		return contentBox(c, c.quote(p.server), []string{"waiting for the server…"}, width, height)
 	}
 	f := p.form
-	var lines []string
-	for i, fl := range f.fields {
-		mark := "  "
-		if i == f.focus {
-			mark = "› "
-		}
-		name := c.quote(fl.name)
-		if fl.required {
-			name += "*"
-		}
-		lines = append(lines, mark+cell(name, 18)+" "+fl.input.View()+"  "+c.styles.Muted.Render(c.quote(firstLine(fl.desc, 120))))
-		if i == f.hintOf && len(f.hints) > 1 {
-			lines = append(lines, "    "+c.styles.Muted.Render("tab: "+strings.Join(f.hints, " · ")))
-		}
-	}
-	if len(f.fields) == 0 {
-		lines = append(lines, c.styles.Muted.Render("no arguments: ctrl+s sends"))
+	var foot []string
+	if f.hintOf == f.view.focused && len(f.hints) > 1 {
+		foot = append(foot, c.styles.Muted.Render("tab: "+strings.Join(f.hints, " · ")))
 	}
 	if f.err != "" {
-		lines = append(lines, c.styles.ErrorText.Render(c.text(f.err)))
+		foot = append(foot, c.styles.ErrorText.Render(c.text(f.err)))
 	}
-	return contentBox(c, c.quote(p.server+" · "+f.title), lines, 0, width, height)
+	lines := []string{c.styles.Muted.Render("no arguments: ctrl+s sends")}
+	if len(f.view.rows) > 0 {
+		f.view.height = max(1, height-1-len(foot))
+		lines = strings.Split(f.view.View(), "\n")
+	}
+	return contentBox(c, c.quote(p.server+" · "+f.title), append(lines, foot...), width, height)
 }
