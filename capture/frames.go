@@ -22,9 +22,6 @@ func (d *Decoder) keepFrame(server string, l *line) {
 	default:
 		return
 	}
-	if l.Cut > 0 {
-		f.Problem = "cut by the tap: the recording keeps the start of the frame"
-	}
 	log, ok := d.frames[server]
 	if !ok {
 		log = loader.NewFrameLog(server)
