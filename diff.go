@@ -39,7 +39,7 @@ type diffOptions struct {
 const diffUsage = "usage: mcplens diff A B [--client NAME[@VERSION] | --clients LIST|all] [--policy P] [--format text|markdown|json|sarif|junit] [--fail-on CLASSES]\n" +
 	"       mcplens diff --git REF[:PATH] [B] [flags]\n\n" +
 	"Compares two tool surfaces. Each side is a config (its servers are started and listed, as check does),\n" +
-	"a snapshot (check --snapshot), or a lock file (definitions only). --git REF:PATH takes A from git\n" +
+	"a snapshot (check --snapshot), a lock file (definitions only) or a tap's recording (what the client was shown). --git REF:PATH takes A from git\n" +
 	"(git show REF:PATH) and B from PATH in the working tree unless B is given; --git REF with one PATH\n" +
 	"compares PATH at REF with PATH now.\n" +
 	"Exit status: 0 when no change of a --fail-on class was found, 1 when one was, 2 for a usage or file error.\n\n"
@@ -185,7 +185,7 @@ func (o diffOptions) sides(ctx context.Context, pos []string) (sides []side, cle
 		switch {
 		case errors.Is(err, errAbsent):
 			// A config the change adds: every server of B is new.
-			b, err := loadSide(b, b, o.configFormat, max)
+			b, err := loadSide(b, b, o, max)
 			profiles, _ := parseProfiles(o.providers)
 			empty := side{name: ref + ":" + path, doc: surfacediff.Capture(ref+":"+path+" (absent)", "", surface.New(nil, nil), profiles)}
 			return []side{empty, b}, cleanup, err
@@ -198,7 +198,7 @@ func (o diffOptions) sides(ctx context.Context, pos []string) (sides []side, cle
 		return nil, cleanup, fmt.Errorf("want two sides, A and B, got %d (or --git REF[:PATH])", len(pos))
 	}
 	for i := range 2 {
-		s, err := loadSide(names[i], paths[i], o.configFormat, max)
+		s, err := loadSide(names[i], paths[i], o, max)
 		if err != nil {
 			return nil, cleanup, err
 		}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mcplens/mcplens/capture"
 	"github.com/mcplens/mcplens/internal/safefile"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
@@ -35,7 +36,8 @@ func writeSnapshot(path string, cfg *config.Config, snap *surface.Snapshot, o ch
 }
 
 // A side is one side of a diff: a config to connect to (cfg set), or a
-// document read from a snapshot or a lock file (doc set).
+// document read from a snapshot, a lock file or a tap's recording (doc
+// set).
 type side struct {
 	// name is how the diff names the side: its path, or REF:PATH.
 	name string
@@ -43,10 +45,15 @@ type side struct {
 	doc  *surfacediff.Document
 }
 
-// loadSide reads the file at path: a snapshot document, a lock (definitions
-// only), or else a config in any format (configFormat, "" to detect it),
-// at most max bytes.
-func loadSide(name, path, configFormat string, max int64) (side, error) {
+// loadSide reads the file at path: a tap's recording (the servers it shows
+// as the recorded client saw them, with o's provider verdicts), a snapshot
+// document, a lock (definitions only), or else a config in any format
+// (o.configFormat, "" to detect it), at most max bytes.
+func loadSide(name, path string, o diffOptions, max int64) (side, error) {
+	if capture.IsRecording(path) {
+		return recordingSide(name, path, o)
+	}
+	configFormat := o.configFormat
 	data, err := readBounded(path, max)
 	if err != nil {
 		return side{}, err
@@ -70,6 +77,22 @@ func loadSide(name, path, configFormat string, max int64) (side, error) {
 		return side{}, err
 	}
 	return side{name: name, cfg: cfg}, nil
+}
+
+// recordingSide is the side of the recording at path: its servers, none
+// started, as offline check opens them (captureSnapshot), taken as the
+// client whose clientInfo it shows when a profile sends it.
+func recordingSide(name, path string, o diffOptions) (side, error) {
+	c, err := capture.Read(path)
+	if err != nil {
+		return side{}, fmt.Errorf("%s: %w", name, err)
+	}
+	client := ""
+	if _, profile, ok := c.Client(); ok {
+		client = profile.Key()
+	}
+	profiles, _ := parseProfiles(o.providers)
+	return side{name: name, doc: surfacediff.Capture(name, client, captureSnapshot(c), profiles)}, nil
 }
 
 // isLock reports whether data reads as a lock file: an object with a

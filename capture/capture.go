@@ -23,6 +23,8 @@ const maxLine = 8 << 20
 type Capture struct {
 	Servers []*Server
 	Calls   []*Call
+	// frames are each server's frames, when read from files.
+	frames map[string]*loader.FrameLog
 }
 
 // Capture returns what d has read so far. The values are d's: they change
@@ -32,7 +34,7 @@ func (d *Decoder) Capture() *Capture {
 	copy(calls, d.calls)
 	servers := make([]*Server, len(d.servers))
 	copy(servers, d.servers)
-	return &Capture{Servers: servers, Calls: calls}
+	return &Capture{Servers: servers, Calls: calls, frames: d.frames}
 }
 
 // IsRecording reports whether the file at path is a regular file that
@@ -57,9 +59,11 @@ func isHeader(b []byte) bool {
 	return len(b) >= len(prefix) && string(b[:len(prefix)]) == string(prefix)
 }
 
-// Read reads the recordings at paths, in order, into one capture.
+// Read reads the recordings at paths, in order, into one capture, keeping
+// each server's frames (FrameLog).
 func Read(paths ...string) (*Capture, error) {
 	d := NewDecoder()
+	d.frames = map[string]*loader.FrameLog{}
 	for _, path := range paths {
 		if err := d.readFile(path); err != nil {
 			return nil, err
@@ -121,7 +125,7 @@ func (c *Capture) Events() []loader.Event {
 			continue
 		}
 		evs = append(evs, loader.Event{Server: sv.Label, State: loader.Ready, Tools: sv.Tools,
-			Protocol: sv.Protocol, ServerName: sv.ServerName, ServerVersion: sv.ServerVersion})
+			Protocol: sv.Protocol, ServerName: sv.ServerName, ServerVersion: sv.ServerVersion, Facts: sv.Facts})
 	}
 	return evs
 }
@@ -144,13 +148,14 @@ var ErrOffline = errors.New("offline recording: no server to call")
 // A Backend serves a capture to the interface as a session would, with no
 // server behind it: its events, then nothing; calls fail with ErrOffline.
 type Backend struct {
+	c      *Capture
 	events chan loader.Event
 }
 
 // NewBackend returns the backend of c.
 func NewBackend(c *Capture) *Backend {
 	evs := c.Events()
-	b := &Backend{events: make(chan loader.Event, len(evs))}
+	b := &Backend{c: c, events: make(chan loader.Event, len(evs))}
 	for _, ev := range evs {
 		b.events <- ev
 	}
@@ -161,8 +166,8 @@ func NewBackend(c *Capture) *Backend {
 // Events returns the capture's events; the channel is closed after them.
 func (b *Backend) Events() <-chan loader.Event { return b.events }
 
-// FrameLog returns nil: the recording's frames are not replayed.
-func (b *Backend) FrameLog(string) *loader.FrameLog { return nil }
+// FrameLog returns the frames recorded of server (Capture.FrameLog).
+func (b *Backend) FrameLog(server string) *loader.FrameLog { return b.c.FrameLog(server) }
 
 // Stderr returns "": a recording keeps stderr as frames.
 func (b *Backend) Stderr(string) string { return "" }

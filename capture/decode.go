@@ -27,6 +27,8 @@ type Server struct {
 	// Protocol, ServerName and ServerVersion are what the server answered.
 	Protocol                  string
 	ServerName, ServerVersion string
+	// Facts are the rest of what the server's initialize answer said.
+	Facts loader.ServerFacts
 	// Tools is the last listing the client received, pages joined.
 	Tools  []model.Tool
 	Listed bool
@@ -81,6 +83,9 @@ type Decoder struct {
 	pending map[string]pending
 	// early are answers awaiting their request, by server and id.
 	early map[string]early
+	// frames keep each server's frames (frames.go) when the decoder was
+	// made to; nil otherwise.
+	frames map[string]*loader.FrameLog
 }
 
 type pending struct {
@@ -104,6 +109,8 @@ type line struct {
 	Upstream string          `json:"upstream"`
 	Dir      string          `json:"dir"`
 	Frame    json.RawMessage `json:"frame"`
+	Text     *string         `json:"text"`
+	Cut      int             `json:"cut"`
 	Dropped  int             `json:"dropped"`
 }
 
@@ -134,7 +141,9 @@ func (d *Decoder) Line(b []byte) []Observation {
 	case l.Dropped > 0:
 		sv.Dropped += l.Dropped
 		return nil
-	case l.Frame == nil || l.Dir == "stderr":
+	}
+	d.keepFrame(sv.Label, &l)
+	if l.Frame == nil || l.Dir == "stderr" {
 		return nil
 	}
 	msgs := []json.RawMessage{l.Frame}
@@ -216,6 +225,7 @@ func (d *Decoder) answer(sv *Server, key string, t time.Time, m message) (Observ
 		}
 		_ = json.Unmarshal(m.Result, &r)
 		sv.Protocol, sv.ServerName, sv.ServerVersion = r.ProtocolVersion, r.ServerInfo.Name, r.ServerInfo.Version
+		sv.Facts, _ = loader.FactsOfInitialize(m.Result)
 		return Observation{Server: sv.Label, Kind: Initialized}, true
 	case "tools/list":
 		if m.Result == nil {

@@ -3,7 +3,9 @@
 // handshake with each server, the tools each server listed to it and every
 // tools/call it made, with its answer and latency. It turns a recording
 // into the loader events a surface.Snapshot folds, so that a recording
-// opens as a surface with no server started, and into a HAR file. It
+// opens as a surface with no server started (and a side of a diff), into
+// the frame logs the wire pane reads (Read keeps them; a live feed's
+// Decoder does not), and into a HAR file. It
 // imports model, loader (to read a listing as a session does) and
 // loader/config, and must not import ui, report, surface or relay: the
 // views and commands that show a capture read it, and judge its calls with

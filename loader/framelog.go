@@ -112,6 +112,23 @@ func (l *FrameLog) frame(f *frameInfo) {
 		Junk:    f.junk,
 		Problem: f.problem,
 	}
+	l.keep(kept)
+}
+
+// NewFrameLog returns an empty frame log of server, for frames read back
+// from elsewhere (a tap's recording) with Add.
+func NewFrameLog(server string) *FrameLog { return newFrameLog(server) }
+
+// Add keeps f, at most MaxFrameBytes of it, as a frame of the log's server
+// at f.At: a recorded frame as it crossed the wire.
+func (l *FrameLog) Add(f Frame) {
+	f.Server, f.Size = l.server, max(f.Size, len(f.Bytes))
+	f.Bytes = bytes.Clone(f.Bytes[:min(len(f.Bytes), MaxFrameBytes)])
+	l.keep(f)
+}
+
+// keep holds kept, dropping the oldest frame when the ring is full.
+func (l *FrameLog) keep(kept Frame) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.ring) < MaxFrames {

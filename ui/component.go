@@ -61,6 +61,9 @@ type env struct {
 	spin string
 	// hist is the calls made and the history view (history.go).
 	hist callHistory
+	// observed are the calls a recording shows a real client made
+	// (observed.go); none outside an offline recording.
+	observed observedCalls
 }
 
 func (e *env) activePolicy() model.Policy { return e.policies[e.policy] }
