@@ -24,6 +24,7 @@ func (m *Model) headerView() string {
 	if m.client != "" {
 		h += s.HeaderMuted.Render(" · client: ") + s.PolicyName.Render(m.client)
 	}
+	h += m.rootsHeader()
 	h += s.HeaderMuted.Render(" · policy: ") +
 		s.PolicyName.Render(p.Name) + s.HeaderMuted.Render(" ("+p.Summary+") · providers: "+strings.Join(names, " "))
 	return truncate(h, m.c.width, "…") + "\n" + m.tabsView()
