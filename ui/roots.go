@@ -64,14 +64,14 @@ func (m *Model) openRoots() tea.Cmd {
 	return m.rootsEd.text.Focus()
 }
 
-// updateRoots takes a key while the editor is open: esc closes it,
+// updateRoots takes a key while the editor is open: esc cancels it,
 // ctrl+s applies the folders, any other key edits them.
 func (m *Model) updateRoots(msg tea.KeyPressMsg) tea.Cmd {
 	ed, k := m.rootsEd, m.c.keys
 	switch {
 	case ed.applying:
 		return nil
-	case key.Matches(msg, k.Cancel):
+	case key.Matches(msg, k.Dismiss):
 		m.rootsEd = nil
 		return nil
 	case key.Matches(msg, k.ApplyRoots):
@@ -168,7 +168,7 @@ func (m *Model) rootsOverlay(body string) string {
 		lines = append(lines, s.Muted.Render(m.spin+" applying…"))
 	}
 	lines = append(lines, s.Muted.Render("relative paths are taken from the working directory; ~ is your home"),
-		m.help.ShortHelpView([]key.Binding{k.ApplyRoots, k.Cancel}))
+		m.help.ShortHelpView([]key.Binding{k.ApplyRoots, k.Dismiss}))
 	return lipgloss.Place(m.c.width, m.c.height, lipgloss.Center, lipgloss.Center,
 		s.Overlay.Render(strings.Join(lines, "\n")), lipgloss.WithWhitespaceChars(" "))
 }
