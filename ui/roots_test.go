@@ -1,6 +1,7 @@
 package ui_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/mcplens/mcplens/internal/everything"
 	"github.com/mcplens/mcplens/loader"
@@ -51,6 +53,28 @@ func rootsAsked(sess *loader.Session, server string) int {
 	return n
 }
 
+// everythingWithRoots connects server-everything as VS Code (roots with
+// listChanged), answering roots/list with the folder before; after is
+// another folder.
+func everythingWithRoots(t *testing.T) (cfg *config.Config, sess *loader.Session, before, after string) {
+	t.Helper()
+	entry := everything.Entry(t)
+	before, after = filepath.Join(t.TempDir(), "before-root"), filepath.Join(t.TempDir(), "after-root")
+	for _, d := range []string{before, after} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	vscode, err := model.ClientNamed("vscode")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg = &config.Config{Servers: []config.ServerSpec{{Label: "everything", Transport: config.TransportStdio, Command: "node", Args: []string{entry, "stdio"}}}}
+	sess = loader.Open(cfg, loader.Options{Timeout: 30 * time.Second, Handshake: vscode.Handshake, Answers: loader.Answers{Roots: []string{before}}})
+	t.Cleanup(func() { sess.Close() })
+	return cfg, sess, before, after
+}
+
 // TestRootsEditorEverything changes the roots from the interface, over a
 // real server-everything connected as VS Code (roots with listChanged):
 // folders that are not are refused with nothing sent; real ones are
@@ -58,24 +82,11 @@ func rootsAsked(sess *loader.Session, server string) int {
 // roots/list again, and its get-roots-list tool, invoked from the
 // interface, reports the new folder alone.
 func TestRootsEditorEverything(t *testing.T) {
-	entry := everything.Entry(t)
-	before, after := filepath.Join(t.TempDir(), "before-root"), filepath.Join(t.TempDir(), "after-root")
-	for _, d := range []string{before, after} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	cfg, sess, before, after := everythingWithRoots(t)
 	file := filepath.Join(t.TempDir(), "a-file")
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	vscode, err := model.ClientNamed("vscode")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := &config.Config{Servers: []config.ServerSpec{{Label: "everything", Transport: config.TransportStdio, Command: "node", Args: []string{entry, "stdio"}}}}
-	sess := loader.Open(cfg, loader.Options{Timeout: 30 * time.Second, Handshake: vscode.Handshake, Answers: loader.Answers{Roots: []string{before}}})
-	t.Cleanup(func() { sess.Close() })
 	var m tea.Model = ui.New("everything.json", cfg.Servers, sess)
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
 	m = settle(t, m, cfg, sess)
@@ -196,5 +207,29 @@ func TestRootDirs(t *testing.T) {
 				t.Errorf("RootDirs(%q) = %q, %v, want %q", tt.text, got, err, tt.want)
 			}
 		})
+	}
+}
+
+// TestRootsProgram changes the roots in the running program, typed key by
+// key: the footer says server-everything, connected as VS Code, was told.
+func TestRootsProgram(t *testing.T) {
+	cfg, sess, _, after := everythingWithRoots(t)
+	tm := teatest.NewTestModel(t, ui.New("everything.json", cfg.Servers, sess), teatest.WithInitialTermSize(160, 40))
+	waitFor := func(what string) {
+		t.Helper()
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(what)) },
+			teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	}
+	waitFor("get-roots-list")
+	tm.Send(ui.KeyPress("O"))
+	waitFor("the folders roots/list is answered with")
+	tm.Send(tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}) // the line before the cursor: the old root
+	tm.Type(after)
+	tm.Send(ui.KeyPress("ctrl+s"))
+	waitFor("list_changed sent to 1 server")
+	tm.Send(ui.KeyPress("q"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+	if r := sess.Roots(); len(r) != 1 || r[0] != after {
+		t.Errorf("roots = %q, want [%s]", r, after)
 	}
 }
