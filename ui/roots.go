@@ -16,6 +16,7 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcplens/mcplens/model"
 )
@@ -160,8 +161,11 @@ func (m *Model) rootsOverlay(body string) string {
 		"", ed.text.View(), "",
 	}
 	if ed.problem != "" {
-		for p := range strings.Lines(ed.problem) {
-			lines = append(lines, s.ErrorText.Render(model.Sanitize(strings.TrimRight(p, "\n"))))
+		// Each folder refused on lines of its own, wrapped to the editor.
+		for _, p := range strings.Split(ed.problem, "\n") {
+			for _, w := range strings.Split(ansi.Wrap(model.Sanitize(p), ed.text.Width(), "/"), "\n") {
+				lines = append(lines, s.ErrorText.Render(w))
+			}
 		}
 	}
 	if ed.applying {

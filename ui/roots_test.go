@@ -151,7 +151,7 @@ func TestRootsEditorEverything(t *testing.T) {
 }
 
 // TestRootsEditorGolden draws the roots editor at 80x24, over a session
-// whose roots are two folders.
+// whose roots are two folders, then with the folders it refused.
 func TestRootsEditorGolden(t *testing.T) {
 	cfg := demo.Config(os.Args[0])
 	for i := range cfg.Servers {
@@ -168,6 +168,9 @@ func TestRootsEditorGolden(t *testing.T) {
 	}
 	m = press(m, "O")
 	golden(t, "roots-editor-80x24", screen(m))
+	m = ui.SetRootsText(m, "/nonexistent-mcplens/api\n/nonexistent-mcplens/a/folder/whose/path/is/longer/than/the/editor/is/wide\n")
+	m = applyRoots(t, m)
+	golden(t, "roots-editor-refused-80x24", screen(m))
 }
 
 // TestRootDirs reads the editor's text as ctrl+s does.
