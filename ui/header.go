@@ -24,9 +24,9 @@ func (m *Model) headerView() string {
 	if m.client != "" {
 		h += s.HeaderMuted.Render(" · client: ") + s.PolicyName.Render(m.client)
 	}
-	h += m.rootsHeader()
 	h += s.HeaderMuted.Render(" · policy: ") +
-		s.PolicyName.Render(p.Name) + s.HeaderMuted.Render(" ("+p.Summary+") · providers: "+strings.Join(names, " "))
+		s.PolicyName.Render(p.Name) + s.HeaderMuted.Render(" ("+p.Summary+")") + m.rootsHeader() +
+		s.HeaderMuted.Render(" · providers: "+strings.Join(names, " "))
 	return truncate(h, m.c.width, "…") + "\n" + m.tabsView()
 }
 
