@@ -101,7 +101,7 @@ func DefaultKeyMap() KeyMap {
 		Logs:       key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "log pane")),
 		LogLevel:   key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "log: next level")),
 		Login:      key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "log in")),
-		Roots:      key.NewBinding(key.WithKeys("O"), key.WithHelp("O", "roots")),
+		Roots:      key.NewBinding(key.WithKeys("O"), key.WithHelp("O", "edit roots")),
 		ApplyRoots: key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "apply roots")),
 		LogServer:  key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "next server")),
 		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
