@@ -44,6 +44,7 @@ type Model struct {
 	result  *callView
 	calling *pendingCall // the call on its way, if any (calling.go)
 	ask     *asking      // the question a server asks, if any (askview.go)
+	rootsEd *rootsEditor // the roots editor, while open (roots.go)
 	help    help.Model
 	// full is set while the help screen is shown.
 	full    bool
@@ -175,11 +176,18 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.offers.Update(msg)
 	case callProgressMsg:
 		return m.callProgress(msg)
+	case rootsSetMsg:
+		m.rootsDone(msg)
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
 	default:
 		if m.ask != nil {
 			cmd, _ := m.ask.Update(msg)
+			return cmd
+		}
+		if m.rootsEd != nil {
+			var cmd tea.Cmd
+			m.rootsEd.text, cmd = m.rootsEd.text.Update(msg)
 			return cmd
 		}
 		if m.view == viewOffers && m.offers.modal() {
@@ -232,6 +240,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			return tea.Batch(cmd, m.answer(*reply))
 		}
 		return cmd
+	case m.rootsEd != nil:
+		return m.updateRoots(msg)
 	case m.invoke != nil || m.hist.browsing:
 		return m.updateInvoke(msg)
 	case m.find.typing:
@@ -260,6 +270,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.cycleClient(1)
 	case key.Matches(msg, k.ClientBack):
 		m.cycleClient(-1)
+	case key.Matches(msg, k.Roots):
+		return m.openRoots()
 	case key.Matches(msg, k.NextView):
 		m.view = (m.view + 1) % viewCount
 	case key.Matches(msg, k.PrevView):

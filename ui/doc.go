@@ -20,6 +20,8 @@
 // session's loader.Answers.Ask: the loader's goroutine blocks on a reply
 // channel, the question arrives as a message, and askview.go shows the form,
 // the URL or the conversation until it is answered.
+// The roots servers are answered with change in the roots editor (roots.go),
+// when the backend can change them (a SetRoots method).
 //
 // The argument editor (invoke.go, invokeview.go) edits one
 // schemaform.Form two ways: as JSON text and as a form (form.go, the same

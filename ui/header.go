@@ -25,7 +25,8 @@ func (m *Model) headerView() string {
 		h += s.HeaderMuted.Render(" · client: ") + s.PolicyName.Render(m.client)
 	}
 	h += s.HeaderMuted.Render(" · policy: ") +
-		s.PolicyName.Render(p.Name) + s.HeaderMuted.Render(" ("+p.Summary+") · providers: "+strings.Join(names, " "))
+		s.PolicyName.Render(p.Name) + s.HeaderMuted.Render(" ("+p.Summary+")") + m.rootsHeader() +
+		s.HeaderMuted.Render(" · providers: "+strings.Join(names, " "))
 	return truncate(h, m.c.width, "…") + "\n" + m.tabsView()
 }
 

@@ -58,6 +58,9 @@ type KeyMap struct {
 	// servers start (inputs.go).
 	Answer, Skip key.Binding
 
+	// Roots opens the roots editor (roots.go); ApplyRoots applies it.
+	Roots, ApplyRoots key.Binding
+
 	// The keys of the resources & prompts view (resources.go): open a
 	// line, (un)subscribe to a resource, and in its forms complete a field
 	// and move between fields.
@@ -98,6 +101,8 @@ func DefaultKeyMap() KeyMap {
 		Logs:       key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "log pane")),
 		LogLevel:   key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "log: next level")),
 		Login:      key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "log in")),
+		Roots:      key.NewBinding(key.WithKeys("O"), key.WithHelp("O", "edit roots")),
+		ApplyRoots: key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "apply roots")),
 		LogServer:  key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "next server")),
 		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),

@@ -28,6 +28,7 @@ func (m Model) View() tea.View {
 	}
 	body = joinLeft(body, m.footerView())
 	body = m.editorOverlay(body)
+	body = m.rootsOverlay(body)
 	if m.ask != nil {
 		body = m.ask.overlay(m.c.styles.Footer.Render(m.help.ShortHelpView(m.ask.ShortHelp())))
 	}
