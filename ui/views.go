@@ -89,6 +89,9 @@ func (s *surface) refOfWire(label, wire string) (ref, bool) {
 
 // outcomeAt returns the active policy's outcome for r and its tool.
 func (s *surface) outcomeAt(r ref) (model.Outcome, model.Tool, bool) {
+	if r.server < 0 || r.server >= len(s.results) {
+		return model.Outcome{}, model.Tool{}, false
+	}
 	res := s.results[r.server]
 	if res == nil || r.row >= len(res.Outcomes) {
 		return model.Outcome{}, model.Tool{}, false
