@@ -18,6 +18,7 @@ import (
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/schemaform"
 )
 
 // The tests below run each mode of the hostile server (testdata/servers/
@@ -403,9 +404,9 @@ func TestHostileHuge(t *testing.T) {
 			t.Errorf("SchemaProblem(%s) = %q, want %q", tool.Name, got, want[tool.Name])
 		}
 		start := time.Now()
-		sk := model.ArgumentSkeleton(tool.InputSchema)
+		sk := schemaform.Format(schemaform.New(tool.InputSchema, true).Value())
 		if !json.Valid([]byte(sk)) || time.Since(start) > 10*time.Second {
-			t.Errorf("ArgumentSkeleton(%s) = %.80q after %s, want a JSON object at once", tool.Name, sk, time.Since(start))
+			t.Errorf("the argument editor's skeleton of %s = %.80q after %s, want a JSON object at once", tool.Name, sk, time.Since(start))
 		}
 	}
 	// The wire keeps the 1 MB line cut to MaxFrameBytes.

@@ -239,22 +239,6 @@ func TestHiddenEvidenceSanitized(t *testing.T) {
 	}
 }
 
-// TestSkeletonKeepsHiddenCharacters checks the argument editor's skeleton
-// shows hidden characters escaped yet means the same: its keys and values
-// decode to what the schema holds, so a call sends the server's own names.
-func TestSkeletonKeepsHiddenCharacters(t *testing.T) {
-	key, def := "q\u00ad\ufe0f"+smuggle("hi"), "x"+tagged("yo")
-	schema, _ := json.Marshal(map[string]any{"properties": map[string]any{key: map[string]any{"type": "string", "default": def}}})
-	got := ArgumentSkeleton(schema)
-	if Suspicious(strings.ReplaceAll(got, "\n", "")) {
-		t.Errorf("ArgumentSkeleton(%s) = %q, holds characters that are not escaped", schema, got)
-	}
-	var back map[string]string
-	if err := json.Unmarshal([]byte(got), &back); err != nil || len(back) != 1 || back[key] != def {
-		t.Errorf("ArgumentSkeleton(%s) = %q, decodes to %q (%v), want {%q: %q}", schema, got, back, err, key, def)
-	}
-}
-
 func TestHiddenTextSpelledInASchemaIsBounded(t *testing.T) {
 	props := map[string]any{}
 	for i := range 50 {
