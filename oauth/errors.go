@@ -3,6 +3,7 @@ package oauth
 import (
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcplens/mcplens/model"
 )
@@ -95,7 +96,11 @@ func clip(s string) string {
 	const max = 300
 	s = model.Sanitize(s)
 	if len(s) > max {
-		s = s[:max] + "…"
+		cut := max
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut-- // never half a character
+		}
+		s = s[:cut] + "…"
 	}
 	return s
 }
