@@ -26,6 +26,23 @@ var tokenPattern = regexp.MustCompile(
 		`)[A-Za-z0-9_\-.]{16,}` +
 		`|\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`) // AWS access key IDs
 
+// tokenPrefixes holds, for every token tokenPattern matches, a string the
+// token contains: a text holding none of them holds no token, and is not
+// given to the expression (which costs a fraction of a microsecond a byte
+// even where it matches nothing).
+var tokenPrefixes = []string{"gh", "github_pat_", "sk-", "rk_", "pk_live_", "xox", "xapp-", "glpat-", "gldt-",
+	"hf_", "npm_", "pypi-", "AIza", "ya29.", "eyJ", "AKIA", "ASIA"}
+
+// mayHoldToken reports whether s contains one of tokenPrefixes.
+func mayHoldToken(s string) bool {
+	for _, p := range tokenPrefixes {
+		if strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // userinfoPattern matches the user:password@ of a connection string that
 // url.Parse cannot read (user:pass@tcp(h:3306)/db, or a password holding
 // '/' or '#').
@@ -38,7 +55,9 @@ func MaskTokens(s string) string {
 	if s == "" {
 		return s
 	}
-	s = tokenPattern.ReplaceAllLiteralString(s, Masked)
+	if mayHoldToken(s) {
+		s = tokenPattern.ReplaceAllLiteralString(s, Masked)
+	}
 	if strings.Contains(s, "@") {
 		s = userinfoPattern.ReplaceAllString(s, "${1}:"+Masked+"@")
 	}

@@ -86,3 +86,21 @@ func TestMaskKnown(t *testing.T) {
 		}
 	}
 }
+
+// Every text tokenPattern finds a token in holds one of tokenPrefixes, so
+// MaskTokens may leave texts holding none of them to themselves. The seeds
+// hold a token of every alternative of the pattern.
+func FuzzTokenPrefilter(f *testing.F) {
+	for _, seed := range []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "sk-", "sk-proj-", "sk-ant-",
+		"sk-live-", "sk-test-", "rk_live_", "rk_test_", "pk_live_", "xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-",
+		"xapp-", "glpat-", "gldt-", "hf_", "npm_", "pypi-", "AIza", "ya29.", "eyJ"} {
+		f.Add(`{"k":"` + seed + `ABCDEFGHIJKLMNOP0123"}`)
+	}
+	f.Add("id AKIAIOSFODNN7EXAMPLE end")
+	f.Add("ASIAIOSFODNN7EXAMPLE")
+	f.Fuzz(func(t *testing.T, s string) {
+		if tokenPattern.MatchString(s) && !mayHoldToken(s) {
+			t.Errorf("%q holds a token but none of tokenPrefixes", s)
+		}
+	})
+}

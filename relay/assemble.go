@@ -23,6 +23,10 @@ func (s *Stream) take(ch chunk) {
 		s.size += ch.skip // past the cap (Lines and Whole only)
 	}
 	switch s.framing {
+	case Lines:
+		if !ch.end {
+			s.record(ch.t, ch.data, ch.size, true)
+		}
 	case Whole:
 		s.keep(ch.data)
 		if ch.end {
@@ -37,8 +41,8 @@ func (s *Stream) take(ch chunk) {
 	}
 }
 
-// split divides ch's bytes into lines: each is a frame (Lines), or a
-// field of a server-sent event (Events).
+// split divides ch's bytes into the lines of an event stream, each a
+// field of a server-sent event.
 func (s *Stream) split(ch chunk) {
 	data := ch.data
 	for len(data) > 0 {
@@ -51,11 +55,9 @@ func (s *Stream) split(ch chunk) {
 		s.line(ch.t)
 		data = data[i+1:]
 	}
-	if ch.end && (s.size > 0 || s.framing == Events && len(s.evData) > 0) {
+	if ch.end && (s.size > 0 || len(s.evData) > 0) {
 		s.line(ch.t)
-		if s.framing == Events {
-			s.line(ch.t) // a blank line ends the last event
-		}
+		s.line(ch.t) // a blank line ends the last event
 	}
 }
 
@@ -67,16 +69,10 @@ func (s *Stream) keep(p []byte) {
 	}
 }
 
-// line completes the line under way.
+// line completes the line under way of an event stream.
 func (s *Stream) line(t time.Time) {
 	line, size, skip := s.buf, s.size, s.skip
 	s.buf, s.size, s.skip = s.buf[:0], 0, false
-	if s.framing == Lines {
-		if !skip {
-			s.record(t, line, size, true)
-		}
-		return
-	}
 	if bytes.HasSuffix(line, []byte("\r")) { // a CRLF line ending
 		line, size = line[:len(line)-1], size-1
 	}

@@ -45,8 +45,8 @@ type Sink interface {
 	Close() error
 }
 
-// A Copier takes copies of the bytes a relay passes and turns them, on a
-// goroutine of its own, into frames for its sinks (a Recording, a Feed).
+// A Copier takes copies of the bytes a relay passes and encodes them, on a
+// goroutine of its own, as frames for its sinks (a Recording, a Feed).
 // Handing it bytes never blocks: when its queue is full the copy is
 // dropped and counted, and the frame it belonged to is left out of the
 // recording. The nil *Copier copies nothing.
@@ -63,7 +63,8 @@ type Copier struct {
 
 	dropped atomic.Int64 // chunks dropped
 	done    chan struct{}
-	pool    chan []byte // buffers for chunks, see clone
+	small   chan []byte // buffers for lines, see spare
+	large   chan []byte
 }
 
 // A chunk is one piece of a stream handed to the copier, or the end of a
@@ -71,9 +72,10 @@ type Copier struct {
 type chunk struct {
 	s    *Stream
 	t    time.Time
-	data []byte
-	skip int  // bytes past the frame cap, passed but not copied, before data
-	gap  bool // bytes of s were dropped before this chunk
+	data []byte // a line's kept bytes (Lines), or a piece of the stream
+	size int    // the line's size, more than len(data) when cut (Lines)
+	skip int    // bytes past the frame cap, passed but not copied, before data
+	gap  bool   // bytes of s were dropped before this chunk
 	end  bool
 }
 
@@ -100,7 +102,8 @@ func NewCopier(opts CopierOptions, sinks ...Sink) *Copier {
 		sinks:    sinks,
 		queue:    make(chan chunk, queueChunks),
 		done:     make(chan struct{}),
-		pool:     make(chan []byte, queueBytes/poolSize),
+		small:    make(chan []byte, 64),
+		large:    make(chan []byte, 4),
 	}
 	go c.run()
 	return c
@@ -126,9 +129,13 @@ type Stream struct {
 	dir     Dir
 	framing Framing
 	meta    *httpMeta // nil for stdio
-	gap     bool      // a chunk was dropped since the last one sent
-	pos     int       // bytes of the frame under way handed so far
-	skipped int       // bytes past the frame cap not yet told
+	gap     bool      // bytes were lost since the last chunk sent (Lines: of the line under way)
+	pos     int       // bytes of the body handed so far (Whole)
+	skipped int       // bytes past the frame cap not yet told (Whole)
+
+	// The line under way (Lines), assembled by the writer.
+	pending  []byte // its first frameCap bytes
+	lineSize int    // its size so far
 
 	// The assembly, touched by the copier's goroutine only.
 	buf      []byte // what is kept of the line (or body) under way
@@ -147,39 +154,68 @@ func (c *Copier) Stream(dir Dir, framing Framing) *Stream {
 	return &Stream{c: c, dir: dir, framing: framing}
 }
 
-// Write hands a copy of p to the copier. Of a line or body longer than
-// the frame cap only the size of what is past the cap is handed over: the
-// copy would not keep those bytes, so they are not copied.
+// Write hands a copy of p to the copier. A stream of lines is assembled
+// here, so that only whole frames cross to the copier's goroutine; of a
+// line or body longer than the frame cap, the bytes past the cap are
+// counted, not copied.
 func (s *Stream) Write(p []byte) (int, error) {
 	if s == nil || s.c == nil || len(p) == 0 {
 		return len(p), nil
 	}
-	if s.framing == Events {
+	switch s.framing {
+	case Lines:
+		s.lines(p)
+	case Events:
 		s.hand(p) // an event's data lines are cut at the cap as they are taken
-		return len(p), nil
+	default:
+		keep := min(len(p), max(s.c.frameCap-s.pos, 0))
+		s.hand(p[:keep])
+		s.skipped += len(p) - keep // told with the next chunk
+		s.pos += len(p)
 	}
-	start := 0 // p[start:i] is to be copied and not yet handed
-	for i := 0; i < len(p); {
-		end := len(p) // the end of the frame's bytes in p, its newline left out
-		if s.framing == Lines {
-			if j := bytes.IndexByte(p[i:], '\n'); j >= 0 {
-				end = i + j
-			}
-		}
-		if over := end - i - max(s.c.frameCap-s.pos, 0); over > 0 {
-			s.hand(p[start : end-over])
-			s.skipped += over // told with the next chunk
-			start = end
-		}
-		s.pos += end - i
-		if end < len(p) { // the newline, copied with the next line
-			s.pos = 0
-			end++
-		}
-		i = end
-	}
-	s.hand(p[start:])
 	return len(p), nil
+}
+
+// lines adds p to the line under way, handing over each line it ends.
+func (s *Stream) lines(p []byte) {
+	for len(p) > 0 {
+		part, rest, ended := bytes.Cut(p, []byte{'\n'})
+		if room := s.c.frameCap - len(s.pending); room > 0 {
+			s.pending = append(s.pending, part[:min(room, len(part))]...)
+		}
+		s.lineSize += len(part)
+		if !ended {
+			return
+		}
+		s.handLine()
+		p = rest
+	}
+}
+
+// handLine hands the line under way to the copier as one frame: whole,
+// or when it is longer than the cap, as much of its beginning as a cut
+// frame records. A line that lost bytes (gap) is left out.
+func (s *Stream) handLine() {
+	data, size, lost := s.pending, s.lineSize, s.gap
+	s.lineSize, s.gap = 0, false
+	if lost {
+		s.pending = s.pending[:0]
+		return
+	}
+	if size > len(data) {
+		data = data[:min(len(data), CutKeep+cutMargin)]
+	}
+	if len(data) > smallFrame {
+		s.pending = s.c.spare(true) // data goes to the copier, which recycles it
+	} else {
+		data, s.pending = s.c.clone(data), s.pending[:0]
+	}
+	if s.c.queued.Load()+int64(len(data)) > queueBytes {
+		s.c.dropped.Add(1)
+		s.c.recycle(data)
+		return
+	}
+	s.c.send(chunk{s: s, t: time.Now(), data: data, size: size})
 }
 
 // hand queues a copy of data, after the bytes skipped before it.
@@ -197,32 +233,48 @@ func (s *Stream) hand(data []byte) {
 	s.gap = !s.c.send(ch)
 }
 
-// poolSize is the size of the buffers a copier reuses for the chunks it
-// queues: a chunk larger than a small frame is copied into one, so that
-// passing large frames makes no garbage (which a relay under its memory
-// limit would pay for in collections). Smaller chunks are cloned.
-const poolSize = 64 << 10
+// smallFrame is the size up to which a line is copied into a small buffer
+// to hand to the copier; a larger one is handed in the buffer it was
+// assembled in. The copier recycles both kinds (see spare), so that
+// passing frames makes no garbage for a relay under its memory limit to
+// collect.
+const smallFrame = 4 << 10
 
-// clone returns a copy of p, in a reused buffer when p is large.
-func (c *Copier) clone(p []byte) []byte {
-	if len(p) <= 4<<10 || len(p) > poolSize {
-		return bytes.Clone(p)
+// spare returns a buffer the copier recycled: a large one (which the
+// caller's append may grow) or one of smallFrame bytes.
+func (c *Copier) spare(large bool) []byte {
+	pool := c.small
+	if large {
+		pool = c.large
 	}
 	select {
-	case b := <-c.pool:
-		return append(b[:0], p...)
+	case b := <-pool:
+		return b[:0]
 	default:
-		return append(make([]byte, 0, poolSize), p...)
+		if large {
+			return nil
+		}
+		return make([]byte, 0, smallFrame)
 	}
 }
 
-// recycle keeps b, a chunk's data that has been taken, for reuse.
+// clone returns a copy of p in a recycled buffer.
+func (c *Copier) clone(p []byte) []byte {
+	return append(c.spare(len(p) > smallFrame), p...)
+}
+
+// recycle keeps b, a line's buffer that has been recorded, for reuse.
 func (c *Copier) recycle(b []byte) {
-	if cap(b) == poolSize {
-		select {
-		case c.pool <- b:
-		default:
-		}
+	pool := c.small
+	switch {
+	case cap(b) > smallFrame:
+		pool = c.large
+	case cap(b) < smallFrame:
+		return
+	}
+	select {
+	case pool <- b:
+	default:
 	}
 }
 
@@ -230,6 +282,9 @@ func (c *Copier) recycle(b []byte) {
 func (s *Stream) End() {
 	if s == nil || s.c == nil {
 		return
+	}
+	if s.framing == Lines && (s.lineSize > 0 || s.gap) {
+		s.handLine() // a last line without a newline
 	}
 	s.c.send(chunk{s: s, t: time.Now(), skip: s.skipped, gap: s.gap, end: true})
 	s.pos, s.skipped = 0, 0

@@ -263,7 +263,7 @@ func appendJSON(b []byte, v any) []byte {
 
 // appendValue appends the valid JSON value v on one line.
 func appendValue(b []byte, v []byte) []byte {
-	if bytes.ContainsAny(v, "\r\n") {
+	if bytes.IndexByte(v, '\n') >= 0 || bytes.IndexByte(v, '\r') >= 0 {
 		var c bytes.Buffer
 		if json.Compact(&c, v) == nil {
 			return append(b, c.Bytes()...)

@@ -36,6 +36,9 @@ type mark struct {
 	data []byte
 }
 
+// teeRead is the size of each read from a copy pipe.
+const teeRead = 64 << 10
+
 // copyPipeSize, when set, is the capacity asked for copy pipes instead of
 // pipeSize: tests make it small to fill them.
 var copyPipeSize int
@@ -147,8 +150,8 @@ func (t *teePipe) loseLocked() {
 func (t *teePipe) read() {
 	defer close(t.done)
 	defer t.s.End()
-	buf := make([]byte, poolSize) // a chunk of the copier's reused size
-	var off int64                 // of buf in the copy
+	buf := make([]byte, teeRead)
+	var off int64 // of buf in the copy
 	for {
 		n, err := t.r.Read(buf)
 		p := buf[:n]
