@@ -9,8 +9,9 @@
 //
 // The passthrough never depends on the copy. Bytes are passed on first and
 // then handed to a Copier, which queues them without blocking (a full queue
-// drops the copy and counts it) and assembles frames on its own goroutine
-// for its sinks; a feed reader that is slow, full or gone loses lines, never
+// drops the copy and counts it; lines are assembled before they are
+// queued, so that only whole frames cross) and encodes frames on its own
+// goroutine for its sinks; a feed reader that is slow, full or gone loses lines, never
 // the relay's time. On Linux the stdio relay passes bytes through the
 // kernel (splice) and tees the copy into a pipe of its own (tee), so that
 // no byte passed is copied into the relay, and only the copy reads them.
