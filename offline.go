@@ -119,7 +119,6 @@ func offlineUI(cfg *config.Config, c *capture.Capture, policy, who string) int {
 	m := ui.New(cfg.Path+" (offline recording)", cfg.Servers, capture.NewBackend(c))
 	m.SetPolicy(policy)
 	m.SetClient(who)
-	m.SetObserved(c.Calls)
 	if _, err := tea.NewProgram(withTestHooks(m)).Run(); err != nil {
 		fmt.Fprintf(os.Stderr, "mcplens: %v\n", err)
 		return 1

@@ -1,27 +1,26 @@
 package main
 
 import (
-	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/mcplens/mcplens/capture"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/relay"
 	"github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/ui"
 )
-
-// watchRescan is how often watch looks for taps that started since.
-const watchRescan = 250 * time.Millisecond
 
 // runWatch is `mcplens watch`: it reads the live feed of every running tap
 // and prints, as it happens, each server's client handshake, the tools it
@@ -32,11 +31,28 @@ func runWatch(args []string, stdout, stderr io.Writer) int {
 	fset.SetOutput(stderr)
 	policy := fset.String("policy", "", "naming policy to judge calls by (default: the observed client's)")
 	dir := fset.String("dir", "", "the directory of the taps' feeds (default: $XDG_RUNTIME_DIR/mcplens)")
-	_, code, ok := parseCommand(fset, args, stderr, "usage: mcplens watch [--policy P] [--dir DIR]\n\n"+
-		"Prints what the running taps see as it happens: each server's initialize from the client, the tools\n"+
-		"it listed, and every tools/call, marked matching or contradicting the predicted route.\n\n")
+	plain := fset.Bool("lines", false, "print a line per event even on a terminal (off a terminal, lines are printed anyway)")
+	pos, code, ok := parseCommand(fset, args, stderr, "usage: mcplens watch [CONFIG] [--policy P] [--dir DIR] [--lines]\n\n"+
+		"Shows what the running taps see as it happens: each server's initialize from the client, the tools\n"+
+		"it listed, and every tools/call, marked matching or contradicting the predicted route. On a terminal\n"+
+		"it opens the interface on them (t lists the client's calls); otherwise it prints a line per event.\n"+
+		"CONFIG, the tapped client's config, gives its servers' order, which first-wins policies depend on;\n"+
+		"without it, servers are in the order their taps started.\n\n")
 	if !ok {
 		return code
+	}
+	if len(pos) > 1 {
+		fmt.Fprintln(stderr, "mcplens watch: at most one CONFIG")
+		return exitUsage
+	}
+	var cfg *config.Config
+	if len(pos) == 1 {
+		c, err := config.Load(pos[0])
+		if err != nil {
+			fmt.Fprintf(stderr, "mcplens watch: %v\n", err)
+			return exitUsage
+		}
+		cfg = c
 	}
 	if *policy != "" {
 		if _, ok := model.PolicyNamed(*policy); !ok {
@@ -54,64 +70,76 @@ func runWatch(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	if f, ok := stdout.(*os.File); ok && !*plain && isTerminal(f) {
+		return watchUI(ctx, *dir, *policy, cfg, stderr)
+	}
 	fmt.Fprintf(stderr, "mcplens watch: watching the taps in %s (Ctrl-C to stop)\n", *dir)
-	watch(ctx, *dir, *policy, stdout)
+	watch(ctx, *dir, *policy, order(cfg), stdout)
 	return exitOK
 }
 
-// watch reads the feeds in dir until ctx ends, printing to w.
-func watch(ctx context.Context, dir, policy string, w io.Writer) {
-	lines := make(chan []byte, 256)
-	connected := map[string]bool{}
-	gone := make(chan string, 16)
+// order is the labels of cfg's servers, in its order; nil for none.
+func order(cfg *config.Config) []string {
+	if cfg == nil {
+		return nil
+	}
+	labels := make([]string, len(cfg.Servers))
+	for i, s := range cfg.Servers {
+		labels[i] = s.Label
+	}
+	return labels
+}
+
+// watch reads the feeds in dir until ctx ends, printing to w; calls are
+// judged with the servers in order (the labels given first).
+func watch(ctx context.Context, dir, policy string, order []string, w io.Writer) {
+	lines := make(chan capture.FeedLine, 256)
+	go capture.Follow(ctx, dir, lines)
 	d := capture.NewDecoder()
-	tick := time.NewTicker(watchRescan)
-	defer tick.Stop()
+	labels := map[string]string{} // feed → its server, for its end
 	for {
-		socks, _ := filepath.Glob(filepath.Join(dir, "*.sock"))
-		for _, s := range socks {
-			if !connected[s] {
-				if conn, err := net.Dial("unix", s); err == nil {
-					connected[s] = true
-					go readFeed(ctx, conn, s, lines, gone)
-				}
-			}
-		}
 		select {
 		case <-ctx.Done():
 			return
-		case s := <-gone:
-			delete(connected, s)
-		case line := <-lines:
-			for _, ob := range d.Line(line) {
-				if out := watchLine(d.Capture(), ob, policy); out != "" {
+		case fl := <-lines:
+			if fl.Line == nil {
+				if label, ok := labels[fl.Feed]; ok {
+					fmt.Fprintln(w, model.Sanitize(time.Now().Format("15:04:05.000")+" "+label+" tap ended"))
+				}
+				continue
+			}
+			for _, ob := range d.Line(fl.Line) {
+				if ob.Kind == capture.Tapped {
+					labels[fl.Feed] = ob.Server
+				}
+				if out := watchLine(d.Capture().Ordered(order), ob, policy); out != "" {
 					fmt.Fprintln(w, out)
 				}
 			}
-		case <-tick.C:
 		}
 	}
 }
 
-// readFeed sends conn's lines to lines until it ends.
-func readFeed(ctx context.Context, conn net.Conn, path string, lines chan<- []byte, gone chan<- string) {
-	defer func() { gone <- path }()
-	defer conn.Close()
-	go func() { <-ctx.Done(); conn.Close() }()
-	r := bufio.NewReaderSize(conn, 64<<10)
-	for {
-		line, err := r.ReadBytes('\n')
-		if len(line) > 0 {
-			select {
-			case lines <- line:
-			case <-ctx.Done():
-				return
-			}
-		}
-		if err != nil {
-			return
-		}
+// watchUI opens the interface on the taps in dir: their servers appear as
+// they start (cfg's first, in its order, waiting for their taps), and the
+// calls pane (t) lists the client's calls.
+func watchUI(ctx context.Context, dir, policy string, cfg *config.Config, stderr io.Writer) int {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	title, specs := "taps in "+dir+" (watching)", []config.ServerSpec(nil)
+	if cfg != nil {
+		title, specs = cfg.Path+" (watching its taps)", cfg.Servers
 	}
+	m := ui.New(title, specs, capture.NewLive(ctx, dir))
+	if policy != "" {
+		m.PickPolicy(policy)
+	}
+	p := tea.NewProgram(withTestHooks(m), tea.WithContext(ctx))
+	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && ctx.Err() == nil {
+		fmt.Fprintf(stderr, "mcplens watch: %v\n", err)
+		return 1
+	}
+	return exitOK
 }
 
 // watchLine is what watch prints of one observation, "" for nothing.

@@ -3,9 +3,14 @@ package main
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcplens/mcplens/capture"
+	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/demo"
 )
 
@@ -22,7 +27,7 @@ func TestWatch(t *testing.T) {
 	var out tapBuffer
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { defer close(done); watch(ctx, dir, "lionagi-legacy", &out) }()
+	go func() { defer close(done); watch(ctx, dir, "lionagi-legacy", []string{"alpha", "beta"}, &out) }()
 	defer func() { cancel(); <-done }()
 
 	for _, label := range []string{"alpha", "beta"} {
@@ -52,4 +57,72 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// TestWatchLive drives two real taps (alpha and beta, mcp-go's client
+// presenting itself as Cursor) under the backend mcplens watch's interface
+// reads: each tap declares its server, whose listing arrives as Ready; the
+// client's calls, one to a name no server listed among them, are observed
+// with their answers; a second tap of alpha while the first runs is told
+// apart as alpha#2; a tap that ends closes its server.
+func TestWatchLive(t *testing.T) {
+	bin := build(t, ".")
+	runtime := t.TempDir()
+	t.Setenv("XDG_RUNTIME_DIR", runtime)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	live := capture.NewLive(ctx, runtime+"/mcplens")
+	var mu sync.Mutex
+	var evs []loader.Event
+	go func() {
+		for ev := range live.Events() {
+			mu.Lock()
+			evs = append(evs, ev)
+			mu.Unlock()
+		}
+	}()
+	seen := func(server string, state loader.State, declared bool) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, ev := range evs {
+			if ev.Server == server && ev.State == state && !ev.Frames && (ev.Declare != nil) == declared {
+				return true
+			}
+		}
+		return false
+	}
+	env := []string{"XDG_RUNTIME_DIR=" + runtime}
+	alpha, actx := tapClient(t, bin, env, "--name", "alpha", "--", bin, demo.Subcommand, "alpha")
+	driveDemo(t, actx, alpha, "cursor-vscode", "1.0.0", "request")
+	beta, bctx := tapClient(t, bin, env, "--name", "beta", "--", bin, demo.Subcommand, "beta")
+	driveDemo(t, bctx, beta, "cursor-vscode", "1.0.0", "request")
+	nope := mcp.CallToolRequest{}
+	nope.Params.Name = "nope"
+	if res, err := beta.CallTool(bctx, nope); err == nil && !res.IsError {
+		t.Fatalf("beta answered a call to a tool it does not have: %+v", res)
+	}
+	for _, s := range []string{"alpha", "beta"} {
+		waitUntil(t, s+" declared", func() bool { return seen(s, loader.Connecting, true) })
+		waitUntil(t, s+" ready", func() bool { return seen(s, loader.Ready, false) })
+	}
+	waitUntil(t, "three calls answered", func() bool {
+		calls := live.Observed()
+		return len(calls) == 3 && calls[0].Answered && calls[1].Answered && calls[2].Answered
+	})
+	calls := live.Observed()
+	if calls[0].Server != "alpha" || calls[1].Server != "beta" || calls[2].Wire != "nope" || !calls[2].IsError {
+		t.Errorf("calls %+v", calls)
+	}
+	if _, p, ok := live.Client(); !ok || p.Name != "cursor" {
+		t.Errorf("client profile %s (%v), want cursor's", p.Key(), ok)
+	}
+	if f := live.FrameLog("beta"); f == nil || f.Len() < 6 {
+		t.Errorf("beta's frame log %v", f)
+	}
+
+	again, gctx := tapClient(t, bin, env, "--name", "alpha", "--", bin, demo.Subcommand, "alpha")
+	driveDemo(t, gctx, again, "cursor-vscode", "1.0.0")
+	waitUntil(t, "the second alpha told apart", func() bool { return seen("alpha#2", loader.Ready, false) })
+	beta.Close()
+	waitUntil(t, "beta's tap closed", func() bool { return seen("beta", loader.Closed, false) })
 }

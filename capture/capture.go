@@ -8,6 +8,8 @@ import (
 	"errors"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
@@ -97,18 +99,32 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 	}
 }
 
+// Ordered returns c with its servers in the order of labels: those not
+// among them after, in the order first seen. A first-wins policy's
+// registry depends on the order, which a recording or feed does not hold:
+// the client's config does.
+func (c *Capture) Ordered(labels []string) *Capture {
+	if len(labels) == 0 {
+		return c
+	}
+	rank := func(sv *Server) int {
+		if i := slices.Index(labels, sv.Label); i >= 0 {
+			return i
+		}
+		return len(labels)
+	}
+	out := *c
+	out.Servers = slices.Clone(c.Servers)
+	slices.SortStableFunc(out.Servers, func(a, b *Server) int { return rank(a) - rank(b) })
+	return &out
+}
+
 // Specs returns a config entry for each server of c, as the snapshot of a
 // capture declares them: its label and what the tap ran or proxied.
 func (c *Capture) Specs() []config.ServerSpec {
 	specs := make([]config.ServerSpec, len(c.Servers))
 	for i, sv := range c.Servers {
-		spec := config.ServerSpec{Label: sv.Label, Transport: config.TransportStdio}
-		if sv.Upstream != "" {
-			spec.URL, spec.Transport = sv.Upstream, config.TransportHTTP
-		} else if len(sv.Command) > 0 {
-			spec.Command, spec.Args = sv.Command[0], sv.Command[1:]
-		}
-		specs[i] = spec
+		specs[i] = specOf(sv)
 	}
 	return specs
 }
@@ -121,7 +137,8 @@ func (c *Capture) Events() []loader.Event {
 	for _, sv := range c.Servers {
 		evs = append(evs, loader.Event{Server: sv.Label, State: loader.Connecting})
 		if !sv.Listed {
-			evs = append(evs, loader.Event{Server: sv.Label, State: loader.Failed, Err: "the recording holds no tools/list answer"})
+			evs = append(evs, loader.Event{Server: sv.Label, State: loader.Failed, Err: "the recording holds no tools/list answer",
+				Stderr: strings.Join(sv.Stderr, "\n")})
 			continue
 		}
 		evs = append(evs, loader.Event{Server: sv.Label, State: loader.Ready, Tools: sv.Tools,
@@ -171,6 +188,12 @@ func (b *Backend) FrameLog(server string) *loader.FrameLog { return b.c.FrameLog
 
 // Stderr returns "": a recording keeps stderr as frames.
 func (b *Backend) Stderr(string) string { return "" }
+
+// Observed returns the calls the recording shows the client made.
+func (b *Backend) Observed() []Call { return copyCalls(b.c.Calls) }
+
+// Client returns the client profile matching the recorded clientInfo.
+func (b *Backend) Client() (model.ClientInfo, model.Client, bool) { return b.c.Client() }
 
 // Call fails: there is no server.
 func (b *Backend) Call(context.Context, string, string, json.RawMessage) (loader.CallResult, error) {

@@ -34,6 +34,27 @@ type Server struct {
 	Listed bool
 	// Dropped counts chunks of bytes the tap left out of the recording.
 	Dropped int
+	// Stderr is the tail of what the server wrote to stderr (at most
+	// maxStderr lines), as recorded: not sanitized.
+	Stderr []string
+}
+
+// Bounds on the stderr a Server keeps: its last maxStderr lines, each cut
+// to maxStderrLine bytes.
+const (
+	maxStderr     = 40
+	maxStderrLine = 1 << 10
+)
+
+// addStderr keeps one line of the server's stderr.
+func (sv *Server) addStderr(text string) {
+	if len(text) > maxStderrLine {
+		text = text[:maxStderrLine]
+	}
+	if len(sv.Stderr) == maxStderr {
+		sv.Stderr = slices.Delete(slices.Clone(sv.Stderr), 0, 1) // a copy: a capture taken before keeps its own
+	}
+	sv.Stderr = append(sv.Stderr, text)
 }
 
 // A Call is one tools/call the client made.
@@ -86,6 +107,8 @@ type Decoder struct {
 	// frames keep each server's frames (frames.go) when the decoder was
 	// made to; nil otherwise.
 	frames map[string]*loader.FrameLog
+	// maxCalls, when set, bounds the calls kept: the oldest are let go.
+	maxCalls int
 }
 
 type pending struct {
@@ -143,7 +166,16 @@ func (d *Decoder) Line(b []byte) []Observation {
 		return nil
 	}
 	d.keepFrame(sv.Label, &l)
-	if l.Frame == nil || l.Dir == "stderr" {
+	if l.Dir == "stderr" {
+		switch {
+		case l.Text != nil:
+			sv.addStderr(*l.Text)
+		case l.Frame != nil:
+			sv.addStderr(string(l.Frame))
+		}
+		return nil
+	}
+	if l.Frame == nil {
 		return nil
 	}
 	msgs := []json.RawMessage{l.Frame}
@@ -286,6 +318,9 @@ func (d *Decoder) request(sv *Server, key string, t time.Time, m message) (Obser
 		}
 		_ = json.Unmarshal(m.Params, &r)
 		p.call = &Call{Server: sv.Label, Wire: r.Name, Args: r.Arguments, Sent: t}
+		if d.maxCalls > 0 && len(d.calls) >= d.maxCalls {
+			d.calls = slices.Clone(d.calls[len(d.calls)-d.maxCalls*3/4:]) // the newest three quarters
+		}
 		d.calls = append(d.calls, p.call)
 		return Observation{Server: sv.Label, Kind: CallMade, Call: p.call}, true
 	}

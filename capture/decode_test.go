@@ -3,6 +3,8 @@ package capture
 import (
 	"strings"
 	"testing"
+
+	"github.com/mcplens/mcplens/loader"
 )
 
 // TestDecoder reads a recording by hand: a paged listing joined, a batch,
@@ -59,5 +61,48 @@ func TestDecoder(t *testing.T) {
 	}
 	if _, p, ok := c.Client(); !ok || p.Name != "claude-code" {
 		t.Errorf("client profile %v, %v", p.Key(), ok)
+	}
+	if got := strings.Join(sv.Stderr, "|"); got != "log line" {
+		t.Errorf("stderr %q, want the recorded line", got)
+	}
+}
+
+// TestOrdered: a capture's servers in a config's order, those it does not
+// list after, as first seen; the capture itself keeps its order.
+func TestOrdered(t *testing.T) {
+	d := NewDecoder()
+	for _, label := range []string{"c", "x", "a", "b"} {
+		d.Line([]byte(`{"format":"mcplens-tap","version":1,"server":"` + label + `","t":"2026-12-01T10:00:00Z"}`))
+	}
+	c := d.Capture()
+	labels := func(c *Capture) string {
+		var out []string
+		for _, sv := range c.Servers {
+			out = append(out, sv.Label)
+		}
+		return strings.Join(out, ",")
+	}
+	if got := labels(c.Ordered([]string{"a", "b", "c"})); got != "a,b,c,x" {
+		t.Errorf("ordered %s, want a,b,c,x", got)
+	}
+	if got := labels(c); got != "c,x,a,b" {
+		t.Errorf("the capture itself became %s", got)
+	}
+}
+
+// TestEventsFailedStderr: a recorded server that never listed its tools
+// fails with the recording's stderr tail, as a live server that failed
+// shows its own.
+func TestEventsFailedStderr(t *testing.T) {
+	d := NewDecoder()
+	for _, l := range []string{
+		`{"format":"mcplens-tap","version":1,"server":"broken","t":"2026-12-01T10:00:00Z","command":["srv"]}`,
+		`{"t":"2026-12-01T10:00:01Z","server":"broken","dir":"stderr","text":"boom: missing API_KEY"}`,
+	} {
+		d.Line([]byte(l))
+	}
+	evs := d.Capture().Events()
+	if last := evs[len(evs)-1]; last.State != loader.Failed || last.Stderr != "boom: missing API_KEY" {
+		t.Errorf("last event %+v, want broken failed with its stderr", last)
 	}
 }

@@ -77,6 +77,10 @@ type Event struct {
 	// NeedsLogin, set with Failed, says the server waits for a login
 	// (Options.HTTPAuth); Err says how to log in.
 	NeedsLogin bool
+	// Declare, set with Connecting by a source of servers no config lists
+	// (the taps mcplens watch finds as they start), is the server's entry:
+	// a snapshot adds the server it does not know yet.
+	Declare *config.ServerSpec
 }
 
 // Options tune a Session.

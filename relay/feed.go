@@ -20,8 +20,18 @@ import (
 // lines are dropped for that reader and counted.
 const readerQueue = 1 << 20
 
+// Bounds on a feed's opening: its first openingLines lines, at most
+// openingBytes of them.
+const (
+	openingLines = 64
+	openingBytes = 256 << 10
+)
+
 // A Feed serves the recording's lines live on a unix socket: every reader
-// that connects gets the header line, then each line from then on. A slow,
+// that connects gets the header line, the feed's opening (its first lines,
+// which hold the client's handshake and first listing, up to openingLines
+// and openingBytes: a client speaks first, before a reader started with it
+// can connect), then each line from then on. A slow,
 // gone or full reader never holds the feed up: each has a bounded queue,
 // and a line that does not fit is dropped for that reader alone and
 // counted (the reader is told how many before its next line). It is a
@@ -36,6 +46,9 @@ type Feed struct {
 	mu      sync.Mutex
 	readers map[*feedReader]bool
 	closed  bool
+	opening [][]byte // the first lines, while kept
+	held    int      // bytes in opening
+	opened  bool     // the opening is complete: no more lines are kept
 	wg      sync.WaitGroup
 }
 
@@ -129,6 +142,9 @@ func (f *Feed) accept() {
 		}
 		f.readers[r] = true
 		r.offer(f.header, &f.dropped)
+		for _, line := range f.opening {
+			r.offer(line, &f.dropped)
+		}
 		f.wg.Add(1)
 		f.mu.Unlock()
 		go f.serve(r)
@@ -179,8 +195,13 @@ func (r *feedReader) offer(line []byte, total *atomic.Int64) {
 func (f *Feed) WriteLine(line []byte) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if len(f.readers) > 0 {
+	keep := !f.opened && len(f.opening) < openingLines && f.held+len(line) <= openingBytes
+	f.opened = !keep
+	if len(f.readers) > 0 || keep {
 		line = bytes.Clone(line) // one copy, shared by the readers
+	}
+	if keep {
+		f.opening, f.held = append(f.opening, line), f.held+len(line)
 	}
 	for r := range f.readers {
 		r.offer(line, &f.dropped)

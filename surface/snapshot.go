@@ -2,6 +2,7 @@ package surface
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"time"
 
@@ -130,10 +131,16 @@ func (s *Snapshot) Gen() int { return s.gen }
 
 // Apply records a loader event, reporting whether it changed the snapshot.
 // Wire events and events of servers the config does not declare change
-// nothing. A server's Tools, Faults and Prev are replaced, never written
+// nothing, but for an event that declares its server (Event.Declare):
+// that server is added, after the others. A server's Tools, Faults and Prev are replaced, never written
 // to, so a shallow copy of Servers (Clone) stays as it was.
 func (s *Snapshot) Apply(ev loader.Event) bool {
 	i, ok := s.byLabel[ev.Server]
+	if !ok && ev.Declare != nil && ev.Declare.Label == ev.Server && !ev.Frames {
+		i, ok = len(s.Servers), true
+		s.Servers = append(s.Servers, Server{Spec: *ev.Declare, Endpoint: EndpointOf(*ev.Declare)})
+		s.byLabel[ev.Server] = i
+	}
 	if !ok || ev.Frames {
 		return false
 	}
@@ -187,6 +194,7 @@ func ListSize(tools []model.Tool) int {
 func (s *Snapshot) Clone() *Snapshot {
 	c := *s
 	c.Servers = slices.Clone(s.Servers)
+	c.byLabel = maps.Clone(s.byLabel) // Apply may declare servers
 	return &c
 }
 

@@ -170,3 +170,29 @@ func TestFindingsOrder(t *testing.T) {
 		t.Errorf("FindingsWith lists %d findings, Assess %d", len(again), len(a.Findings))
 	}
 }
+
+// A server no config lists joins the snapshot when an event declares it
+// (a tap mcplens watch finds), after the configured ones; an undeclared
+// stranger changes nothing, and a clone taken before keeps its servers.
+func TestApplyDeclares(t *testing.T) {
+	snap := surface.New([]config.ServerSpec{{Label: "alpha", Command: "a"}}, nil)
+	before := snap.Clone()
+	if snap.Apply(loader.Event{Server: "stranger", State: loader.Ready, Tools: []model.Tool{tool("x")}}) {
+		t.Fatal("an undeclared server changed the snapshot")
+	}
+	spec := config.ServerSpec{Label: "beta", Transport: config.TransportStdio, Command: "node", Args: []string{"b.js"}}
+	if !snap.Apply(loader.Event{Server: "beta", State: loader.Connecting, Declare: &spec}) {
+		t.Fatal("a declared server did not change the snapshot")
+	}
+	snap.Apply(loader.Event{Server: "beta", State: loader.Ready, Tools: []model.Tool{tool("echo")}})
+	i, ok := snap.Index("beta")
+	if !ok || i != 1 || len(snap.Servers) != 2 || !snap.Servers[1].Listed || snap.Servers[1].Endpoint.Shown != "node b.js" {
+		t.Fatalf("beta at %d (%v) of %d: %+v", i, ok, len(snap.Servers), snap.Servers)
+	}
+	if _, ok := before.Index("beta"); ok || len(before.Servers) != 1 {
+		t.Errorf("the clone taken before saw beta: %d servers", len(before.Servers))
+	}
+	if got := snap.Catalogues(); len(got) != 1 || got[0].Server != "beta" {
+		t.Errorf("catalogues = %+v, want beta's", got)
+	}
+}

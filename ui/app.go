@@ -21,6 +21,7 @@ const (
 	paneResult
 	paneWire
 	paneLog
+	paneCalls
 )
 
 // Model is the root Bubble Tea model of mcplens: it routes messages to the
@@ -40,6 +41,7 @@ type Model struct {
 	pane    pane
 	wire    wireView
 	logs    logView
+	calls   callsView
 	invoke  *invoke
 	result  *callView
 	calling *pendingCall // the call on its way, if any (calling.go)
@@ -79,6 +81,7 @@ func New(title string, specs []config.ServerSpec, backend Backend) Model {
 		navigation: newNavigation(e),
 		wire:       newWireView(e, specs),
 		logs:       newLogView(e, specs),
+		calls:      callsView{e: e},
 		help:       help.New(),
 		spinner:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 	}
@@ -214,8 +217,10 @@ func (m *Model) handleEvents(evs ...loader.Event) {
 		}
 		if !ev.Frames && m.surface.apply(ev) {
 			changed = true
+			m.declared()
 		}
 	}
+	m.takeObserved()
 	if m.pane == paneWire {
 		m.wire.refresh(servers...)
 	}
@@ -297,6 +302,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.toggleLogs()
 	case m.pane == paneLog && m.logs.takes(msg):
 		return m.logs.Update(msg)
+	case key.Matches(msg, k.Calls):
+		m.toggleCalls()
+	case m.pane == paneCalls && m.calls.takes(msg):
+		return m.calls.Update(msg)
 	case m.view == viewOffers && m.offers.takes(msg):
 		return m.offers.Update(msg)
 	case m.calling != nil && key.Matches(msg, k.CancelCall):
@@ -339,6 +348,8 @@ func (m *Model) focus() component {
 		return &m.wire
 	case m.pane == paneLog:
 		return &m.logs
+	case m.pane == paneCalls:
+		return &m.calls
 	}
 	return m.listing(m.view)
 }

@@ -20,6 +20,7 @@ type KeyMap struct {
 	Wire       key.Binding
 	WireServer key.Binding
 	Logs       key.Binding
+	Calls      key.Binding
 	LogLevel   key.Binding
 	LogServer  key.Binding
 	Login      key.Binding
@@ -100,6 +101,7 @@ func DefaultKeyMap() KeyMap {
 		WireServer: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "wire: next server")),
 		Logs:       key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "log pane")),
 		LogLevel:   key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "log: next level")),
+		Calls:      key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tapped client's calls")),
 		Login:      key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "log in")),
 		Roots:      key.NewBinding(key.WithKeys("O"), key.WithHelp("O", "edit roots")),
 		ApplyRoots: key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "apply roots")),

@@ -2,27 +2,58 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/capture"
 	"github.com/mcplens/mcplens/model"
 )
 
-// observedCalls are the calls a recording shows a real client made.
-type observedCalls []*capture.Call
+// An ObservedBackend is a Backend that shows what a real client did
+// through a tap (a recording opened offline, or mcplens watch): the calls
+// it made, and the clientInfo it sent.
+type ObservedBackend interface {
+	Observed() []capture.Call
+	Client() (model.ClientInfo, model.Client, bool)
+}
 
-// SetObserved gives the calls a real client made, as a tap recorded them:
-// the detail pane of the row each reached says how many, and whether they
-// match or contradict the route the registry shown predicts
-// (model.JudgeCall, judged again when the policy changes).
-func (m *Model) SetObserved(calls []*capture.Call) { m.observed = calls }
+// observedCalls are the calls a tap shows a real client made.
+type observedCalls []capture.Call
+
+// PickPolicy makes the policy named the one shown, as p does: a client
+// the backend then shows does not change it. It reports whether the
+// policy exists.
+func (m *Model) PickPolicy(name string) bool {
+	m.clients.policyPicked = m.SetPolicy(name)
+	return m.clients.policyPicked
+}
+
+// takeObserved takes the calls the backend shows so far and, the first
+// time it knows the client, and neither a client nor a policy was chosen,
+// takes that client's profile and policy.
+func (m *Model) takeObserved() {
+	b, ok := m.backend.(ObservedBackend)
+	if !ok {
+		return
+	}
+	m.observed = b.Observed()
+	if m.client != "" || m.clients.policyPicked {
+		return
+	}
+	if _, p, ok := b.Client(); ok {
+		m.SetClient(p.Key())
+		m.SetPolicy(p.Policy)
+	}
+}
 
 // observedLines is the line the detail pane gives the calls recorded to
 // o's server carrying its wire name: their number, the slowest answer, and
 // the verdict, which is the same for each (it depends on server and wire
 // alone).
 func (m *Model) observedLines(o model.Outcome) []string {
-	s := m.c.styles
 	n, answered := 0, 0
 	var slowest time.Duration
 	for _, c := range m.observed {
@@ -41,10 +72,111 @@ func (m *Model) observedLines(o model.Outcome) []string {
 	if answered > 0 {
 		took += ", slowest " + slowest.Round(time.Microsecond).String()
 	}
-	v := model.JudgeCall(m.surface.reg, o.Server, o.Wire)
+	return []string{m.c.styles.Muted.Render(took+" · ") + m.verdict(o.Server, o.Wire)}
+}
+
+// verdict is whether a call to server carrying wire matches the route the
+// registry shown predicts (model.JudgeCall), and why.
+func (e *env) verdict(server, wire string) string {
+	s := e.c.styles
+	v := model.JudgeCall(e.surface.reg, server, wire)
 	mark := s.OKText.Render("✓ matches")
 	if !v.Matches {
 		mark = s.ErrorText.Render("✗ contradicts")
 	}
-	return []string{s.Muted.Render(took+" · ") + mark + " " + model.Sanitize(v.Why)}
+	return mark + " " + model.Sanitize(v.Why)
+}
+
+// A callsView is the calls pane: every call the tapped client made, in
+// the order made, each judged against the registry shown. It follows the
+// newest until scrolled up. A call to a name no listed tool has is here
+// too, though no row of the views is its.
+type callsView struct {
+	e             *env
+	width, height int
+	follow
+}
+
+func (v *callsView) SetSize(width, height int) { v.width, v.height = width, height }
+
+func (v *callsView) takes(msg tea.KeyPressMsg) bool { return isMove(msg, v.e.c.keys) }
+
+func (v *callsView) Update(msg tea.Msg) tea.Cmd {
+	if msg, ok := msg.(tea.KeyPressMsg); ok {
+		v.scroll(msg, v.e.c.keys, len(v.e.observed), v.height-1)
+	}
+	return nil
+}
+
+func (v *callsView) ShortHelp() []key.Binding {
+	k := v.e.c.keys
+	return []key.Binding{k.Up, k.Down, k.Calls, k.Policy, k.Client}
+}
+
+func (v *callsView) FullHelp() [][]key.Binding { return tailHelp(v.e.c.keys, v.e.c.keys.Calls) }
+
+func (v *callsView) View() string {
+	m, c := v.e, v.e.c
+	calls := m.observed
+	info := " " + strconv.Itoa(len(calls)) + " calls · judged under " + m.policies[m.policy].Name
+	if m.client != "" {
+		info += " · client " + model.Sanitize(m.client)
+	}
+	if _, ok := m.backend.(ObservedBackend); !ok {
+		info = " none: this pane shows a tapped client's calls (mcplens watch, or a recording opened)"
+	}
+	title := c.styles.PaneTitle.Render("CLIENT CALLS") + c.styles.Muted.Render(info)
+	start, end := v.window(len(calls), v.height-1)
+	return tailView(c, title, v.height, calls[start:end], func(c common, call capture.Call) string {
+		return callRow(c, call) + "  " + m.verdict(call.Server, call.Wire)
+	})
+}
+
+// callRow is one call: when it was made, its server, wire name, arguments
+// (cut, escaped) and how it was answered.
+func callRow(c common, call capture.Call) string {
+	s := c.styles
+	took := "no answer yet"
+	if call.Answered {
+		took = call.Latency.Round(time.Microsecond).String()
+		if call.IsError {
+			took += " error"
+			if call.Error != "" {
+				took += ": " + cut(c, call.Error, 60)
+			}
+		}
+	}
+	head := s.Muted.Render(call.Sent.Local().Format("15:04:05.000")) + " " + model.Sanitize(call.Server) + " " +
+		s.Text.Render(model.Sanitize(call.Wire))
+	return head + " " + c.quote(cut(c, string(call.Args), 60)) + " " + s.Muted.Render("("+model.Sanitize(took)+")")
+}
+
+// toggleCalls opens the calls pane, or closes it when open.
+func (m *Model) toggleCalls() {
+	if m.pane == paneCalls {
+		m.pane = paneDetail
+		return
+	}
+	m.pane = paneCalls
+}
+
+// declared gives the servers the snapshot gained from events that
+// declared them (a tap mcplens watch found) their places in the wire and
+// log panes' cycles.
+func (m *Model) declared() {
+	servers := m.surface.snap.Servers
+	for i := len(m.wire.labels); i < len(servers); i++ {
+		m.wire.labels = append(m.wire.labels, servers[i].Label())
+	}
+	for i := len(m.logs.labels); i < len(servers); i++ {
+		m.logs.labels = append(m.logs.labels, servers[i].Label())
+	}
+}
+
+// noServers is what the servers view says while it has none.
+func (e *env) noServers() string {
+	if _, ok := e.backend.(ObservedBackend); ok {
+		return "No tap has started yet: run a client whose config runs mcplens tap (mcplens tap install CONFIG)."
+	}
+	return "No servers: the config declares none."
 }

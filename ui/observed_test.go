@@ -1,12 +1,16 @@
 package ui_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/capture"
+	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/ui"
 )
 
@@ -16,7 +20,14 @@ import (
 // events read from the offline backend.
 func offlineModel(t *testing.T, policy string) tea.Model {
 	t.Helper()
-	c, err := capture.Read("../testdata/recordings/alpha.jsonl", "../testdata/recordings/beta.jsonl")
+	return openRecordings(t, policy, "../testdata/recordings/alpha.jsonl", "../testdata/recordings/beta.jsonl")
+}
+
+// openRecordings opens the recordings at paths as `mcplens CAPTURE.jsonl`
+// does, under policy.
+func openRecordings(t *testing.T, policy string, paths ...string) tea.Model {
+	t.Helper()
+	c, err := capture.Read(paths...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +35,6 @@ func offlineModel(t *testing.T, policy string) tea.Model {
 	m := ui.New("recordings (offline recording)", c.Specs(), b)
 	m.SetPolicy(policy)
 	m.SetClient("claude-code@2.1")
-	m.SetObserved(c.Calls)
 	var tm tea.Model = m
 	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 140, Height: 40})
 	for {
@@ -86,3 +96,75 @@ func TestOfflineObservedCalls(t *testing.T) {
 	}
 	golden(t, "offline-wire", steady(wire))
 }
+
+// TestCallsPane: t lists every call the tapped client made, in order, each
+// judged against the registry shown, a call to a name no server listed
+// among them (it has no row in the views), and follows the policy.
+func TestCallsPane(t *testing.T) {
+	beta, err := os.ReadFile("../testdata/recordings/beta.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stray := `{"t":"2026-12-01T14:06:04Z","server":"beta","dir":"c2s","frame":{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"nope","arguments":{"x":1}}}}
+{"t":"2026-12-01T14:06:04.0021Z","server":"beta","dir":"s2c","frame":{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"unknown tool nope"}}}
+`
+	path := filepath.Join(t.TempDir(), "beta.jsonl")
+	if err := os.WriteFile(path, append(beta, stray...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := openRecordings(t, "lionagi-legacy", "../testdata/recordings/alpha.jsonl", path)
+	got := screen(press(m, "t"))
+	for _, want := range []string{
+		"CLIENT CALLS 3 calls · judged under lionagi-legacy · client claude-code@2.1",
+		`alpha request {"verb":"list"}`, "✓ matches request routes to alpha's request",
+		"✗ contradicts reached beta, but the registry routes request to alpha's request",
+		`beta nope {"x":1} (2.1ms error: unknown tool nope)`, "✗ contradicts",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the calls pane lacks %q:\n%s", want, got)
+		}
+	}
+	golden(t, "calls-pane", steady(got))
+	if got := screen(press(m, "t", "t")); strings.Contains(got, "CLIENT CALLS") {
+		t.Errorf("t did not close the calls pane:\n%s", got)
+	}
+}
+
+// TestDeclaredServers: servers no config lists join the interface when
+// their first event declares them (the taps mcplens watch finds), with
+// their tools, and a place in the wire pane's cycle.
+func TestDeclaredServers(t *testing.T) {
+	events := make(chan loader.Event, 4)
+	gamma := config.ServerSpec{Label: "gamma", Transport: config.TransportStdio, Command: "node", Args: []string{"g.js"}}
+	events <- loader.Event{Server: "gamma", State: loader.Connecting, Declare: &gamma}
+	events <- loader.Event{Server: "gamma", State: loader.Ready, Tools: listed(`{"name":"fetch","description":"Fetches."}`)}
+	close(events)
+	b := chanBackend{events: events}
+	var m tea.Model = ui.New("taps (watching)", nil, b)
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	for {
+		msg := ui.NextEvents(b)
+		if ui.Events(msg) == nil {
+			break
+		}
+		m, _ = m.Update(msg)
+	}
+	m = ui.Settle(m)
+	if got := screen(m); !strings.Contains(got, "gamma") || !strings.Contains(got, "fetch") {
+		t.Fatalf("the declared server and its tool are not shown:\n%s", got)
+	}
+	if got := screen(press(m, "w", "s")); !strings.Contains(got, "gamma") {
+		t.Errorf("the wire pane's server cycle lacks gamma:\n%s", got)
+	}
+	if got := screen(press(m, "t")); !strings.Contains(got, "CLIENT CALLS none") {
+		t.Errorf("the calls pane of a backend that shows no client says otherwise:\n%s", got)
+	}
+}
+
+// chanBackend serves the events of its channel.
+type chanBackend struct {
+	quietBackend
+	events chan loader.Event
+}
+
+func (b chanBackend) Events() <-chan loader.Event { return b.events }

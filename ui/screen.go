@@ -13,6 +13,7 @@ func (m *Model) layout() {
 	}
 	m.wire.SetSize(m.c.width, m.paneHeight())
 	m.logs.SetSize(m.c.width, m.paneHeight())
+	m.calls.SetSize(m.c.width, m.paneHeight())
 	if m.invoke != nil {
 		m.invoke.SetSize(m.c.width, m.c.height)
 	}
@@ -40,7 +41,7 @@ func (m Model) View() tea.View {
 // paneHeight is the height of the bottom pane, border included.
 func (m *Model) paneHeight() int {
 	switch m.pane {
-	case paneWire, paneLog:
+	case paneWire, paneLog, paneCalls:
 		return max(6, m.c.height/2)
 	case paneResult:
 		return max(6, min(14, m.c.height/2))
@@ -59,6 +60,8 @@ func (m *Model) paneView() string {
 		return m.wire.View()
 	case paneLog:
 		return m.logs.View()
+	case paneCalls:
+		return m.calls.View()
 	case paneResult:
 		if m.calling != nil {
 			return m.callingView(m.paneHeight())

@@ -217,6 +217,9 @@ func (v *serversView) View() string {
 	for i := v.sc.offset; i < len(s.lines) && len(out) < v.height; i++ {
 		out = append(out, v.lineView(s.lines[i], cols, i == sel))
 	}
+	if len(s.snap.Servers) == 0 {
+		out = append(out, v.e.c.styles.Muted.Render(v.e.noServers()))
+	}
 	for len(out) < v.height {
 		out = append(out, "")
 	}
@@ -263,6 +266,9 @@ func (v *serversView) serverLine(i int) string {
 	st := e.surface.statusOf(i)
 	r := e.surface.results[i]
 	icon, state := e.spin, s.Muted.Render("connecting"+countdown(st.deadline))
+	if _, watching := e.backend.(ObservedBackend); watching {
+		state = s.Muted.Render("waiting for its tap") // a tap's client connects it, not mcplens
+	}
 	switch st.status {
 	case live.Failed:
 		icon, state = s.ErrorText.Render("✗"), s.ErrorText.Render("failed")

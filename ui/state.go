@@ -103,6 +103,9 @@ func (s *surface) apply(ev loader.Event) bool {
 	if !s.snap.Apply(ev) {
 		return false
 	}
+	for len(s.relists) < len(s.snap.Servers) { // a server the event declared
+		s.relists = append(s.relists, relisting{})
+	}
 	if i, ok := s.snap.Index(ev.Server); ok {
 		s.relisted(i)
 	}
