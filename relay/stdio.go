@@ -14,7 +14,7 @@ import (
 // pipeGrace is how long the server's stdout and stderr may stay idle after
 // it exits before the relay stops reading them: a grandchild that
 // inherited them must not keep the relay alive.
-const pipeGrace = 500 * time.Millisecond
+var pipeGrace = 500 * time.Millisecond
 
 // bufSize is the size of each read the relay passes on.
 const bufSize = 256 << 10
@@ -78,11 +78,12 @@ func (s *Stdio) Run() (int, error) {
 		}
 	}
 
-	var exited atomic.Bool
+	exited := newExitNote()
+	defer exited.close()
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() { defer wg.Done(); drain(s.Stdout, outR, s.Copy.Stream(ServerToClient, Lines), &exited) }()
-	go func() { defer wg.Done(); drain(s.Stderr, errR, s.Copy.Stream(Stderr, Lines), &exited) }()
+	go func() { defer wg.Done(); drain(s.Stdout, outR, s.Copy.Stream(ServerToClient, Lines), exited) }()
+	go func() { defer wg.Done(); drain(s.Stderr, errR, s.Copy.Stream(Stderr, Lines), exited) }()
 	go feed(inW, s.Stdin, s.Copy.Stream(ClientToServer, Lines))
 
 	done := make(chan struct{})
@@ -98,7 +99,7 @@ func (s *Stdio) Run() (int, error) {
 	}()
 	waitErr := cmd.Wait()
 	close(done)
-	exited.Store(true)
+	exited.set()
 	outR.SetReadDeadline(time.Now().Add(pipeGrace))
 	errR.SetReadDeadline(time.Now().Add(pipeGrace))
 	wg.Wait()
@@ -133,7 +134,7 @@ func feed(dst *os.File, src io.Reader, copy *Stream) {
 // or dst fails (then the server's end is closed, so that it sees the
 // broken pipe it would have seen), or the server has exited and the pipe
 // stayed idle for pipeGrace.
-func drain(dst io.Writer, src *os.File, copy *Stream, exited *atomic.Bool) {
+func drain(dst io.Writer, src *os.File, copy *Stream, exited *exitNote) {
 	if drainSpliced(dst, src, copy, exited) {
 		return
 	}
@@ -154,6 +155,37 @@ func drain(dst io.Writer, src *os.File, copy *Stream, exited *atomic.Bool) {
 		if err != nil {
 			return
 		}
+	}
+}
+
+// An exitNote tells the drains that the server has exited: Load for a
+// drain reading through the runtime (with a deadline), and a pipe whose
+// write end is closed then, for a drain waiting in poll(2).
+type exitNote struct {
+	atomic.Bool
+	r, w *os.File
+}
+
+func newExitNote() *exitNote {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return &exitNote{}
+	}
+	return &exitNote{r: r, w: w}
+}
+
+// set says the server exited.
+func (e *exitNote) set() {
+	e.Store(true)
+	if e.w != nil {
+		e.w.Close()
+	}
+}
+
+// close lets the note's pipe go, once no drain waits on it.
+func (e *exitNote) close() {
+	if e.r != nil {
+		e.r.Close()
 	}
 }
 
