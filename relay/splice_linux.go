@@ -59,8 +59,9 @@ func drainSpliced(dst io.Writer, src *os.File, copy *Stream, exited *exitNote) (
 // waitServer waits until the server's pipe fd has bytes or is hung up,
 // and reports whether it has; once the server has exited, it gives up
 // when the pipe stays idle for pipeGrace (a grandchild may hold it). It
-// polls, level-triggered, rather than waiting in the runtime's poller,
-// whose edge of the pipe's hangup could be taken before it waits.
+// polls, level-triggered: waiting in the runtime's poller instead, a
+// relay passing large frames now and then missed the hangup of its
+// server's pipe and outlived the server by the whole grace.
 func waitServer(fd int, exited *exitNote) bool {
 	p := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}, {Fd: int32(exited.fd()), Events: unix.POLLIN}}
 	for {
