@@ -48,7 +48,7 @@ func (c *conn) startChild() *client.Client {
 	}
 	c.proc, c.tap, c.client, c.lister = p, stdout, cl, &lister{pager: c.pages}
 	c.mu.Unlock()
-	c.s.wg.Go(func() { c.watchExit(p) })
+	c.s.wg.Go(func() { c.watchExit(p, stdout.eof) })
 	return cl
 }
 
@@ -95,9 +95,11 @@ func startErr(err error) error {
 	return err
 }
 
-// watchExit reports a child that dies after its connection was ready.
-// While connecting, the connect path reports the failure with its phase.
-func (c *conn) watchExit(p *process) {
+// watchExit reports a child that dies after its connection was ready,
+// once what it wrote before is read (its stdout to the end, which records
+// its last frames, and its stderr), for at most pipeGrace. While
+// connecting, the connect path reports the failure with its phase.
+func (c *conn) watchExit(p *process, stdoutEOF <-chan struct{}) {
 	<-p.exited
 	<-c.attempt
 	c.mu.Lock()
@@ -106,9 +108,15 @@ func (c *conn) watchExit(p *process) {
 	if !ready || c.closing.Load() {
 		return
 	}
-	select {
-	case <-p.stderrDone:
-	case <-time.After(pipeGrace):
+	grace := time.NewTimer(pipeGrace)
+	defer grace.Stop()
+read:
+	for _, done := range []<-chan struct{}{stdoutEOF, p.stderrDone} {
+		select {
+		case <-done:
+		case <-grace.C:
+			break read
+		}
 	}
 	c.fail("server exited ("+p.status()+")", c.stderr.String())
 }
