@@ -132,12 +132,14 @@ func TestCallsPane(t *testing.T) {
 
 // TestDeclaredServers: servers no config lists join the interface when
 // their first event declares them (the taps mcplens watch finds), with
-// their tools, and a place in the wire pane's cycle.
+// their tools, kept as last listed when the tap ends, and a place in the
+// wire pane's cycle.
 func TestDeclaredServers(t *testing.T) {
 	events := make(chan loader.Event, 4)
 	gamma := config.ServerSpec{Label: "gamma", Transport: config.TransportStdio, Command: "node", Args: []string{"g.js"}}
 	events <- loader.Event{Server: "gamma", State: loader.Connecting, Declare: &gamma}
 	events <- loader.Event{Server: "gamma", State: loader.Ready, Tools: listed(`{"name":"fetch","description":"Fetches."}`)}
+	events <- loader.Event{Server: "gamma", State: loader.Closed, Err: "the tap ended"}
 	close(events)
 	b := chanBackend{events: events}
 	var m tea.Model = ui.New("taps (watching)", nil, b)
@@ -150,8 +152,8 @@ func TestDeclaredServers(t *testing.T) {
 		m, _ = m.Update(msg)
 	}
 	m = ui.Settle(m)
-	if got := screen(m); !strings.Contains(got, "gamma") || !strings.Contains(got, "fetch") {
-		t.Fatalf("the declared server and its tool are not shown:\n%s", got)
+	if got := screen(m); !strings.Contains(got, "gamma") || !strings.Contains(got, "fetch") || !strings.Contains(got, "ended: as last listed") {
+		t.Fatalf("the declared server, its tool and the end of its tap are not shown:\n%s", got)
 	}
 	if got := screen(press(m, "w", "s")); !strings.Contains(got, "gamma") {
 		t.Errorf("the wire pane's server cycle lacks gamma:\n%s", got)

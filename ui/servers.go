@@ -288,6 +288,9 @@ func (v *serversView) serverLine(i int) string {
 	if e.surface.folded[i] && !e.surface.filter.active() {
 		parts = append(parts, s.WarnText.Render("folded (space)"))
 	}
+	if st.ended {
+		parts = append(parts, s.Muted.Render("ended: as last listed"))
+	}
 	if r != nil {
 		if st.protocol != "" {
 			parts = append(parts, s.Muted.Render(st.protocol))

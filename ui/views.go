@@ -3,6 +3,7 @@ package ui
 import (
 	"time"
 
+	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 	live "github.com/mcplens/mcplens/surface"
@@ -45,12 +46,15 @@ type serverStatus struct {
 	status live.Status
 	// deadline is when a connect in progress gives up.
 	deadline time.Time
+	// ended is set when the server's connection ended after its tools
+	// were listed: they are what it last listed (a tap that ended).
+	ended bool
 }
 
 func (s *surface) statusOf(i int) serverStatus {
 	sv := &s.snap.Servers[i]
 	st := serverStatus{transport: sv.Spec.Transport, protocol: sv.Protocol, info: sv.Info(),
-		status: s.a.Servers[i].Status, deadline: sv.Deadline}
+		status: s.a.Servers[i].Status, deadline: sv.Deadline, ended: sv.State == loader.Closed && sv.Listed}
 	if st.transport == "" {
 		st.transport = config.TransportStdio
 	}
