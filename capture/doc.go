@@ -5,7 +5,10 @@
 // into the loader events a surface.Snapshot folds, so that a recording
 // opens as a surface with no server started (and a side of a diff), into
 // the frame logs the wire pane reads (Read keeps them; a live feed's
-// Decoder does not), and into a HAR file. It
+// Decoder does not), and into a HAR file. Follow reads the live feeds of
+// the running taps as they start and end; Live serves them to the
+// interface (mcplens watch) as a Backend would: a server declared by each
+// tap, its listing, frames and the client's calls, as they happen. It
 // imports model, loader (to read a listing as a session does) and
 // loader/config, and must not import ui, report, surface or relay: the
 // views and commands that show a capture read it, and judge its calls with

@@ -47,4 +47,12 @@
 // listing, a case in Model.listing and a key in KeyMap.Views. The / prompt
 // (search.go) takes every key while a query is typed; the query filters
 // the servers view's rows, which the surface lays out (state.go).
+//
+// A backend that shows what a real client did through a tap (an
+// ObservedBackend: a recording opened offline, or mcplens watch's live
+// taps) gives the calls pane (observed.go) the client's calls, judged by
+// model.JudgeCall against the registry shown, and its client profile. The
+// taps' servers need no config: an event that declares a server adds it
+// (surface.Snapshot.Apply), and the panes that cycle servers make room
+// for it.
 package ui
