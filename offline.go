@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -136,19 +135,9 @@ func callLine(c *capture.Call, v model.CallVerdict) string {
 	if len(args) > maxArgs {
 		args = args[:maxArgs] + "…"
 	}
-	took := "no answer"
-	if c.Answered {
-		took = c.Latency.Round(time.Microsecond).String()
-		if c.IsError {
-			took += " error"
-			if c.Error != "" {
-				took += ": " + c.Error
-			}
-		}
-	}
 	mark := "✓ matches"
 	if !v.Matches {
 		mark = "✗ contradicts"
 	}
-	return model.Sanitize(fmt.Sprintf("%s %s %s (%s) %s: %s", c.Server, c.Wire, args, took, mark, v.Why))
+	return model.Sanitize(fmt.Sprintf("%s %s %s (%s) %s: %s", c.Server, c.Wire, args, c.Took(), mark, v.Why))
 }

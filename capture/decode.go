@@ -73,6 +73,23 @@ type Call struct {
 	Error    string
 }
 
+// Took says how the call went, as watch, check and the interface show it:
+// "no answer yet", or its latency, then " error" and the error's message
+// when it failed. The text is the server's: sanitize it to show it.
+func (c Call) Took() string {
+	if !c.Answered {
+		return "no answer yet"
+	}
+	took := c.Latency.Round(time.Microsecond).String()
+	if c.IsError {
+		took += " error"
+		if c.Error != "" {
+			took += ": " + c.Error
+		}
+	}
+	return took
+}
+
 // An Observation is what one recorded line showed: a server's header, its
 // client's initialize, a completed listing, a call made or answered.
 type Observation struct {

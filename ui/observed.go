@@ -136,19 +136,9 @@ func (v *callsView) View() string {
 // (cut, escaped) and how it was answered.
 func callRow(c common, call capture.Call) string {
 	s := c.styles
-	took := "no answer yet"
-	if call.Answered {
-		took = call.Latency.Round(time.Microsecond).String()
-		if call.IsError {
-			took += " error"
-			if call.Error != "" {
-				took += ": " + cut(c, call.Error, 60)
-			}
-		}
-	}
 	head := s.Muted.Render(call.Sent.Local().Format("15:04:05.000")) + " " + model.Sanitize(call.Server) + " " +
 		s.Text.Render(model.Sanitize(call.Wire))
-	return head + " " + c.quote(cut(c, string(call.Args), 60)) + " " + s.Muted.Render("("+model.Sanitize(took)+")")
+	return head + " " + c.quote(cut(c, string(call.Args), 60)) + " " + s.Muted.Render("("+c.quote(cut(c, call.Took(), 80))+")")
 }
 
 // toggleCalls opens the calls pane, or closes it when open.

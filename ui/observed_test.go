@@ -106,7 +106,7 @@ func TestCallsPane(t *testing.T) {
 		t.Fatal(err)
 	}
 	stray := `{"t":"2026-12-01T14:06:04Z","server":"beta","dir":"c2s","frame":{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"nope","arguments":{"x":1}}}}
-{"t":"2026-12-01T14:06:04.0021Z","server":"beta","dir":"s2c","frame":{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"unknown tool nope"}}}
+{"t":"2026-12-01T14:06:04.0021Z","server":"beta","dir":"s2c","frame":{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"unknown tool nope\u001b]0;pwned\u0007"}}}
 `
 	path := filepath.Join(t.TempDir(), "beta.jsonl")
 	if err := os.WriteFile(path, append(beta, stray...), 0o600); err != nil {
@@ -118,11 +118,14 @@ func TestCallsPane(t *testing.T) {
 		"CLIENT CALLS 3 calls · judged under lionagi-legacy · client claude-code@2.1",
 		`alpha request {"verb":"list"}`, "✓ matches request routes to alpha's request",
 		"✗ contradicts reached beta, but the registry routes request to alpha's request",
-		`beta nope {"x":1} (2.1ms error: unknown tool nope)`, "✗ contradicts",
+		`beta nope {"x":1} (2.1ms error: unknown tool nope\x1b]0;pwned\a)`, "✗ contradicts",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the calls pane lacks %q:\n%s", want, got)
 		}
+	}
+	if raw := press(m, "t").View().Content; strings.Contains(raw, "\x1b]0;") {
+		t.Errorf("the server's error text reached the terminal unsanitized: %q", raw)
 	}
 	golden(t, "calls-pane", steady(got))
 	if got := screen(press(m, "t", "t")); strings.Contains(got, "CLIENT CALLS") {
