@@ -35,16 +35,20 @@ func openRecordings(t *testing.T, policy string, paths ...string) tea.Model {
 	m := ui.New("recordings (offline recording)", c.Specs(), b)
 	m.SetPolicy(policy)
 	m.SetClient("claude-code@2.1")
-	var tm tea.Model = m
-	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 140, Height: 40})
+	return readAll(m, b, 140, 40)
+}
+
+// readAll sizes m and gives it every event of b, until b closes them.
+func readAll(m tea.Model, b ui.Backend, width, height int) tea.Model {
+	m, _ = m.Update(tea.WindowSizeMsg{Width: width, Height: height})
 	for {
 		msg := ui.NextEvents(b)
 		if ui.Events(msg) == nil {
 			break
 		}
-		tm, _ = tm.Update(msg)
+		m, _ = m.Update(msg)
 	}
-	return ui.Settle(tm)
+	return ui.Settle(m)
 }
 
 // detailOf moves the cursor down until the detail pane is of head.
@@ -145,16 +149,7 @@ func TestDeclaredServers(t *testing.T) {
 	events <- loader.Event{Server: "gamma", State: loader.Closed, Err: "the tap ended"}
 	close(events)
 	b := chanBackend{events: events}
-	var m tea.Model = ui.New("taps (watching)", nil, b)
-	m, _ = m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
-	for {
-		msg := ui.NextEvents(b)
-		if ui.Events(msg) == nil {
-			break
-		}
-		m, _ = m.Update(msg)
-	}
-	m = ui.Settle(m)
+	m := readAll(ui.New("taps (watching)", nil, b), b, 120, 30)
 	if got := screen(m); !strings.Contains(got, "gamma") || !strings.Contains(got, "fetch") || !strings.Contains(got, "ended: as last listed") {
 		t.Fatalf("the declared server, its tool and the end of its tap are not shown:\n%s", got)
 	}
