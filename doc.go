@@ -24,7 +24,7 @@
 //	                     run a server for a real client, recording every frame
 //	mcplens tap install|uninstall CONFIG
 //	                     put the tap in front of a config's servers, or take it out
-//	mcplens watch        print what the running taps see, each call judged
+//	mcplens watch        show what the running taps see, each call judged
 //	mcplens [check] CAPTURE.jsonl...
 //	                     open a tap's recordings offline; mcplens tap har turns them into HAR
 //	mcplens read PATH SERVER URI

@@ -111,7 +111,7 @@ func run(args []string, stderr io.Writer) int {
 			"       mcplens call [CONFIG] NAME [--args JSON|@FILE] [--arg K=V]... [--server LABEL] [-- CMD ARGS...]   (mcplens call -h)\n"+
 			"       mcplens diff A B [flags]   (mcplens diff -h)\n"+
 			"       mcplens tap [--name LABEL] [--record FILE] -- CMD ARGS...   (mcplens tap -h)\n"+
-			"       mcplens tap install|uninstall CONFIG · mcplens tap har CAPTURE.jsonl · mcplens watch\n"+
+			"       mcplens tap install|uninstall CONFIG · mcplens tap har CAPTURE.jsonl · mcplens watch [CONFIG]\n"+
 			"       mcplens [check] CAPTURE.jsonl...   (a tap's recordings, offline)\n"+
 			"       mcplens login CONFIG [SERVER] [--client-id ID [--client-secret S]]\n"+
 			"       mcplens logout CONFIG [SERVER|--all]\n"+

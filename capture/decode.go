@@ -224,6 +224,11 @@ func (d *Decoder) server(label string) *Server {
 // maxEarly bounds the answers kept waiting for their request.
 const maxEarly = 64
 
+// maxPending bounds the requests kept waiting for their answer: past it
+// (a server that answers nothing, a client that floods), those waiting
+// are forgotten, and their calls stay unanswered.
+const maxPending = 4096
+
 // An early answer was recorded before its request: the copies of the two
 // directions are read apart, so a recording may hold a quick answer first.
 type early struct {
@@ -309,6 +314,9 @@ func (d *Decoder) answer(sv *Server, key string, t time.Time, m message) (Observ
 // request reads a request the client sent.
 func (d *Decoder) request(sv *Server, key string, t time.Time, m message) (Observation, bool) {
 	p := pending{method: m.Method}
+	if len(d.pending) >= maxPending {
+		clear(d.pending)
+	}
 	defer func() { d.pending[key] = p }()
 	switch m.Method {
 	case "initialize":

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -104,5 +105,23 @@ func TestEventsFailedStderr(t *testing.T) {
 	evs := d.Capture().Events()
 	if last := evs[len(evs)-1]; last.State != loader.Failed || last.Stderr != "boom: missing API_KEY" {
 		t.Errorf("last event %+v, want broken failed with its stderr", last)
+	}
+}
+
+// TestPendingBounded: a client whose requests go unanswered does not grow
+// the decoder without bound; a later request is still paired.
+func TestPendingBounded(t *testing.T) {
+	d := NewDecoder()
+	d.Line([]byte(`{"format":"mcplens-tap","version":1,"server":"a","t":"2026-12-01T10:00:00Z"}`))
+	for i := range 3 * maxPending {
+		d.Line(fmt.Appendf(nil, `{"t":"2026-12-01T10:00:01Z","server":"a","dir":"c2s","frame":{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"x"}}}`, i))
+		if len(d.pending) > maxPending {
+			t.Fatalf("%d requests pending", len(d.pending))
+		}
+	}
+	last := 3*maxPending - 1
+	d.Line(fmt.Appendf(nil, `{"t":"2026-12-01T10:00:02Z","server":"a","dir":"s2c","frame":{"jsonrpc":"2.0","id":%d,"result":{}}}`, last))
+	if c := d.Capture().Calls; !c[len(c)-1].Answered {
+		t.Error("the last call was not paired with its answer")
 	}
 }
