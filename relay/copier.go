@@ -154,30 +154,37 @@ func (c *Copier) Stream(dir Dir, framing Framing) *Stream {
 	return &Stream{c: c, dir: dir, framing: framing}
 }
 
-// Write hands a copy of p to the copier. A stream of lines is assembled
-// here, so that only whole frames cross to the copier's goroutine; of a
-// line or body longer than the frame cap, the bytes past the cap are
-// counted, not copied.
+// Write hands a copy of p, passed now, to the copier (WriteAt).
 func (s *Stream) Write(p []byte) (int, error) {
-	if s == nil || s.c == nil || len(p) == 0 {
-		return len(p), nil
-	}
-	switch s.framing {
-	case Lines:
-		s.lines(p)
-	case Events:
-		s.hand(p) // an event's data lines are cut at the cap as they are taken
-	default:
-		keep := min(len(p), max(s.c.frameCap-s.pos, 0))
-		s.hand(p[:keep])
-		s.skipped += len(p) - keep // told with the next chunk
-		s.pos += len(p)
-	}
+	s.WriteAt(p, time.Now())
 	return len(p), nil
 }
 
-// lines adds p to the line under way, handing over each line it ends.
-func (s *Stream) lines(p []byte) {
+// WriteAt hands a copy of p, passed at time at, to the copier: a frame is
+// recorded at the time its last byte passed. A stream of lines is
+// assembled here, so that only whole frames cross to the copier's
+// goroutine; of a line or body longer than the frame cap, the bytes past
+// the cap are counted, not copied.
+func (s *Stream) WriteAt(p []byte, at time.Time) {
+	if s == nil || s.c == nil || len(p) == 0 {
+		return
+	}
+	switch s.framing {
+	case Lines:
+		s.lines(p, at)
+	case Events:
+		s.hand(p, at) // an event's data lines are cut at the cap as they are taken
+	default:
+		keep := min(len(p), max(s.c.frameCap-s.pos, 0))
+		s.hand(p[:keep], at)
+		s.skipped += len(p) - keep // told with the next chunk
+		s.pos += len(p)
+	}
+}
+
+// lines adds p, passed at time at, to the line under way, handing over
+// each line it ends.
+func (s *Stream) lines(p []byte, at time.Time) {
 	for len(p) > 0 {
 		part, rest, ended := bytes.Cut(p, []byte{'\n'})
 		if room := s.c.frameCap - len(s.pending); room > 0 {
@@ -187,15 +194,15 @@ func (s *Stream) lines(p []byte) {
 		if !ended {
 			return
 		}
-		s.handLine()
+		s.handLine(at)
 		p = rest
 	}
 }
 
 // handLine hands the line under way to the copier as one frame: whole,
 // or when it is longer than the cap, as much of its beginning as a cut
-// frame records. A line that lost bytes (gap) is left out.
-func (s *Stream) handLine() {
+// frame records, stamped at. A line that lost bytes (gap) is left out.
+func (s *Stream) handLine(at time.Time) {
 	data, size, lost := s.pending, s.lineSize, s.gap
 	s.lineSize, s.gap = 0, false
 	if lost {
@@ -215,11 +222,12 @@ func (s *Stream) handLine() {
 		s.c.recycle(data)
 		return
 	}
-	s.c.send(chunk{s: s, t: time.Now(), data: data, size: size})
+	s.c.send(chunk{s: s, t: at, data: data, size: size})
 }
 
-// hand queues a copy of data, after the bytes skipped before it.
-func (s *Stream) hand(data []byte) {
+// hand queues a copy of data, passed at time at, after the bytes skipped
+// before it.
+func (s *Stream) hand(data []byte, at time.Time) {
 	if len(data) == 0 {
 		return
 	}
@@ -228,7 +236,7 @@ func (s *Stream) hand(data []byte) {
 		s.gap = true
 		return
 	}
-	ch := chunk{s: s, t: time.Now(), data: s.c.clone(data), skip: s.skipped, gap: s.gap}
+	ch := chunk{s: s, t: at, data: s.c.clone(data), skip: s.skipped, gap: s.gap}
 	s.skipped = 0
 	s.gap = !s.c.send(ch)
 }
@@ -284,7 +292,7 @@ func (s *Stream) End() {
 		return
 	}
 	if s.framing == Lines && (s.lineSize > 0 || s.gap) {
-		s.handLine() // a last line without a newline
+		s.handLine(time.Now()) // a last line without a newline
 	}
 	s.c.send(chunk{s: s, t: time.Now(), skip: s.skipped, gap: s.gap, end: true})
 	s.pos, s.skipped = 0, 0

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"sync"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -22,18 +23,68 @@ type teePipe struct {
 	r, w *os.File
 	wfd  int
 
-	mu    sync.Mutex
-	teed  int64  // bytes teed so far
-	marks []mark // what the copy holds besides the pipe, by offset
-	held  int    // bytes in marks
+	mu     sync.Mutex
+	teed   int64   // bytes teed so far
+	stamps []stamp // when the bytes not yet read were passed
+	marks  []mark  // what the copy holds besides the pipe, by offset
+	held   int     // bytes in marks
 
 	done chan struct{}
 }
 
-// A mark is bytes held at an offset of the copy, or (data nil) a gap.
+// A mark is bytes held at an offset of the copy, or (data nil) a gap;
+// t is when the bytes passed.
 type mark struct {
 	at   int64
 	data []byte
+	t    time.Time
+}
+
+// A stamp says when the bytes of the copy up to offset end were passed
+// (teed): a frame is recorded at the time its last byte passed, not at
+// the time the copy read it, which may be later, and later on one
+// direction than on the other.
+type stamp struct {
+	end int64
+	t   time.Time
+}
+
+// maxStamps bounds the stamps a teePipe keeps: a copy that far behind
+// stamps its oldest bytes with the time of the oldest stamp kept.
+const maxStamps = 1024
+
+// addTeed counts n more bytes teed, now; t.mu is held.
+func (t *teePipe) addTeed(n int64) {
+	t.teed += n
+	if len(t.stamps) == maxStamps {
+		t.stamps = append(t.stamps[:0], t.stamps[1:]...)
+	}
+	t.stamps = append(t.stamps, stamp{end: t.teed, t: time.Now()})
+}
+
+// stampOf returns when the byte of the copy at offset off passed, and the
+// end of the bytes passed at that time; stamps before off are let go.
+func (t *teePipe) stampOf(off int64) (time.Time, int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for len(t.stamps) > 0 && t.stamps[0].end <= off {
+		t.stamps = t.stamps[1:]
+	}
+	if len(t.stamps) == 0 {
+		return time.Now(), 1 << 62
+	}
+	return t.stamps[0].t, t.stamps[0].end
+}
+
+// write hands the copy's bytes p, which begin at offset off, to the
+// Stream, each piece at the time it passed.
+func (t *teePipe) write(p []byte, off int64) {
+	for len(p) > 0 {
+		at, end := t.stampOf(off)
+		k := int(min(int64(len(p)), end-off))
+		t.s.WriteAt(p[:k], at)
+		p, off = p[k:], off+int64(k)
+	}
 }
 
 // teeRead is the size of each read from a copy pipe.
@@ -84,7 +135,7 @@ func (t *teePipe) tee(fd int) (n int, full bool, err error) {
 		m, err := unix.Tee(fd, t.wfd, spliceMax, unix.SPLICE_F_NONBLOCK)
 		if err == nil && m > 0 {
 			t.mu.Lock()
-			t.teed += m
+			t.addTeed(m)
 			t.mu.Unlock()
 			return int(m), false, nil
 		}
@@ -107,11 +158,11 @@ func (t *teePipe) teeSome(fd, n int) int {
 		return n
 	}
 	m, err := unix.Tee(fd, t.wfd, min(n, spliceMax), unix.SPLICE_F_NONBLOCK)
-	if err != nil || m < 0 {
-		m = 0
+	if err != nil || m <= 0 {
+		return 0
 	}
 	t.mu.Lock()
-	t.teed += m
+	t.addTeed(m)
 	t.mu.Unlock()
 	return int(m)
 }
@@ -125,7 +176,7 @@ func (t *teePipe) hold(p []byte) {
 		t.loseLocked()
 		return
 	}
-	t.marks = append(t.marks, mark{at: t.teed, data: bytes.Clone(p)})
+	t.marks = append(t.marks, mark{at: t.teed, data: bytes.Clone(p), t: time.Now()})
 	t.held += len(p)
 }
 
@@ -155,21 +206,22 @@ func (t *teePipe) read() {
 	for {
 		n, err := t.r.Read(buf)
 		p := buf[:n]
+		at := off // the offset of p
 		for m, ok := t.markBefore(off + int64(n)); ok; m, ok = t.markBefore(off + int64(n)) {
-			k := m.at - (off + int64(n) - int64(len(p)))
-			t.s.Write(p[:k])
-			p = p[k:]
+			k := m.at - at
+			t.write(p[:k], at)
+			p, at = p[k:], m.at
 			if m.data != nil {
-				t.s.Write(m.data)
+				t.s.WriteAt(m.data, m.t)
 			} else {
 				t.s.gap = true
 			}
 		}
-		t.s.Write(p)
+		t.write(p, at)
 		off += int64(n)
 		if err != nil {
 			for m, ok := t.markBefore(1 << 62); ok; m, ok = t.markBefore(1 << 62) {
-				t.s.Write(m.data) // held after the last byte teed
+				t.s.WriteAt(m.data, m.t) // held after the last byte teed
 			}
 			return
 		}

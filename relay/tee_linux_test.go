@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // lineSink keeps the lines a copier writes.
@@ -29,7 +30,9 @@ func (s *lineSink) Close() error { return nil }
 // TestTeePipeFull relays frames through cat, one answer at a time, while
 // the copy's pipe holds one page, so that frames find it full: they pass
 // by read and write, and the copy holds them at their place, so that every
-// frame is recorded, in order, and the client gets every byte.
+// frame is recorded, in order, and the client gets every byte. Each frame
+// is recorded at the time it passed, whenever the copy read it: each
+// request before its echo, each echo before the next request.
 func TestTeePipeFull(t *testing.T) {
 	copyPipeSize = 4096
 	defer func() { copyPipeSize = 0 }()
@@ -74,9 +77,11 @@ func TestTeePipeFull(t *testing.T) {
 		t.Fatalf("the client got %d bytes, want the %d sent", got.Len(), want.Len())
 	}
 	ids := map[string][]int{}
+	times := map[string][]time.Time{}
 	for _, line := range sink.lines {
 		var r struct {
-			Dir   string `json:"dir"`
+			T     time.Time `json:"t"`
+			Dir   string    `json:"dir"`
 			Frame struct {
 				ID int `json:"id"`
 			} `json:"frame"`
@@ -86,6 +91,13 @@ func TestTeePipeFull(t *testing.T) {
 			t.Fatalf("recorded %s (%v)", line, err)
 		}
 		ids[r.Dir] = append(ids[r.Dir], r.Frame.ID)
+		times[r.Dir] = append(times[r.Dir], r.T)
+	}
+	for i := range min(len(times["c2s"]), len(times["s2c"])) {
+		if times["s2c"][i].Before(times["c2s"][i]) || i > 0 && times["c2s"][i].Before(times["s2c"][i-1]) {
+			t.Fatalf("frame %d: request recorded at %s, its echo at %s: not in the order they passed",
+				i, times["c2s"][i].Format(time.StampMicro), times["s2c"][i].Format(time.StampMicro))
+		}
 	}
 	for _, dir := range []string{"c2s", "s2c"} {
 		if len(ids[dir]) != 200 {
