@@ -37,11 +37,12 @@
 //	{"t":"...","server":"alpha","dir":"s2c","text":"log: not JSON"}
 //	{"t":"...","server":"alpha","dir":"stderr","text":"listening on stdio"}
 //
-// "t" is when the copy took the frame's last byte, at or just after it
-// passed (RFC 3339, nanoseconds, UTC); "dir" is c2s, s2c or stderr. The
-// directions are copied apart: a quick answer may be recorded a line
-// before its request, and "t" orders them. A frame that is valid JSON is kept as the
-// JSON value "frame" (on one line); anything else, as the string "text"
+// "t" is when the frame's last byte passed the relay (RFC 3339,
+// nanoseconds, UTC; over HTTP, when the proxy handed it on); "dir" is
+// c2s, s2c or stderr. The directions are copied apart: a quick answer may
+// be recorded a line before its request, and "t" orders them. A frame
+// that is valid JSON is kept as the JSON value "frame" (on one line);
+// anything else, as the string "text"
 // (invalid UTF-8 becomes U+FFFD). Over stdio a frame is one line, and a
 // last line without a newline is a frame too. Over HTTP, a request or
 // response body is a frame, and so is each server-sent event's data (with
