@@ -49,15 +49,16 @@ type stamp struct {
 	t   time.Time
 }
 
-// maxStamps bounds the stamps a teePipe keeps: a copy that far behind
-// stamps its oldest bytes with the time of the oldest stamp kept.
+// maxStamps bounds the stamps a teePipe keeps: when a copy falls that far
+// behind, the older half is let go, and the bytes they stamped take the
+// time of the oldest stamp kept.
 const maxStamps = 1024
 
 // addTeed counts n more bytes teed, now; t.mu is held.
 func (t *teePipe) addTeed(n int64) {
 	t.teed += n
-	if len(t.stamps) == maxStamps {
-		t.stamps = append(t.stamps[:0], t.stamps[1:]...)
+	if len(t.stamps) >= maxStamps {
+		t.stamps = append(t.stamps[:0], t.stamps[maxStamps/2:]...)
 	}
 	t.stamps = append(t.stamps, stamp{end: t.teed, t: time.Now()})
 }
