@@ -55,10 +55,14 @@ func blockingPipe(t *testing.T) (r, w *os.File) {
 }
 
 // TestRelayEndsWithServer: a relay returns as its server ends, its output
-// passed, and does not wait out pipeGrace (an hour here).
+// passed, and does not wait out pipeGrace (an hour here), even when the
+// copy's pipe is full as the server's ends (tee(2) then says EAGAIN at the
+// end of the server's pipe, as if more were to come).
 func TestRelayEndsWithServer(t *testing.T) {
 	defer func(g time.Duration) { pipeGrace = g }(pipeGrace)
 	pipeGrace = time.Hour
+	copyPipeSize = 4096
+	defer func() { copyPipeSize = 0 }()
 	frames := strings.Repeat(`{"text":"`+strings.Repeat("x", 1<<20)+`"}`+"\n", 5)
 	for i := range 20 {
 		if got := runBriefly(t, frames, "cat"); got != frames {

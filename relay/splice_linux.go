@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -21,28 +22,29 @@ const spliceMax = pipeSize
 
 // drainSpliced is drain through the kernel; handled is false, with
 // nothing passed, when dst is not a file.
-func drainSpliced(dst io.Writer, src *os.File, copy *Stream, exited *exitNote) (handled bool) {
+func drainSpliced(dst io.Writer, src *os.File, copy *Stream, exited *atomic.Bool) (handled bool) {
 	df, ok := dst.(*os.File)
 	if !ok {
 		return false
 	}
-	dfd, sfd := rawFD(df), rawFD(src)
+	dfd, sfd, ok := rawFD(df), rawFD(src), true
 	if dfd < 0 || sfd < 0 {
 		return false
 	}
+	src.SetReadDeadline(time.Time{}) // a file's own, not one a caller left
+	rc, _ := src.SyscallConn()
 	t := newTeePipe(copy)
 	defer t.close(copy)
 	buf := []byte(nil) // for a dst splice refuses
-	for {
-		n, full, err := t.tee(sfd)
-		if err == unix.EAGAIN {
-			if !waitServer(sfd, exited) {
-				return true // the server exited and its pipe stayed idle
-			}
-			continue
-		}
-		if err != nil || n == 0 {
-			return true // the server's end closed
+	for ok {
+		var n int
+		var full bool
+		var terr error
+		if err := rc.Read(func(fd uintptr) bool {
+			n, full, terr = t.tee(int(fd))
+			return terr != unix.EAGAIN
+		}); err != nil || terr != nil || n == 0 {
+			return true // the server's end closed, or it exited and stayed idle
 		}
 		if full {
 			ok = t.passUntee(dfd, sfd, n, &buf)
@@ -51,36 +53,12 @@ func drainSpliced(dst io.Writer, src *os.File, copy *Stream, exited *exitNote) (
 		}
 		if !ok {
 			src.Close()
-			return true
 		}
-	}
-}
-
-// waitServer waits until the server's pipe fd has bytes or is hung up,
-// and reports whether it has; once the server has exited, it gives up
-// when the pipe stays idle for pipeGrace (a grandchild may hold it). It
-// polls, level-triggered: waiting in the runtime's poller instead, a
-// relay passing large frames now and then missed the hangup of its
-// server's pipe and outlived the server by the whole grace.
-func waitServer(fd int, exited *exitNote) bool {
-	p := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}, {Fd: int32(exited.fd()), Events: unix.POLLIN}}
-	for {
-		timeout := -1
 		if exited.Load() {
-			timeout, p = int(pipeGrace/time.Millisecond), p[:1]
+			src.SetReadDeadline(time.Now().Add(pipeGrace))
 		}
-		k, err := unix.Poll(p, timeout)
-		switch {
-		case err == unix.EINTR:
-		case err != nil || p[0].Revents&unix.POLLNVAL != 0:
-			return false
-		case p[0].Revents != 0:
-			return true
-		case k == 0 && timeout >= 0:
-			return false
-		}
-		// The exit note hung up: wait again, for pipeGrace at most.
 	}
+	return true
 }
 
 // feedSpliced is feed through the kernel, by way of a pipe of the relay's
@@ -248,13 +226,4 @@ func available(fd int) (int, error) {
 		return 0, nil
 	}
 	return 0, unix.EAGAIN
-}
-
-// fd is the descriptor of the note's pipe, which hangs up when the server
-// exits; -1 (which poll(2) ignores) without one.
-func (e *exitNote) fd() int {
-	if e.r == nil {
-		return -1
-	}
-	return rawFD(e.r)
 }

@@ -78,12 +78,11 @@ func (s *Stdio) Run() (int, error) {
 		}
 	}
 
-	exited := newExitNote()
-	defer exited.close()
+	var exited atomic.Bool
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() { defer wg.Done(); drain(s.Stdout, outR, s.Copy.Stream(ServerToClient, Lines), exited) }()
-	go func() { defer wg.Done(); drain(s.Stderr, errR, s.Copy.Stream(Stderr, Lines), exited) }()
+	go func() { defer wg.Done(); drain(s.Stdout, outR, s.Copy.Stream(ServerToClient, Lines), &exited) }()
+	go func() { defer wg.Done(); drain(s.Stderr, errR, s.Copy.Stream(Stderr, Lines), &exited) }()
 	go feed(inW, s.Stdin, s.Copy.Stream(ClientToServer, Lines))
 
 	done := make(chan struct{})
@@ -99,7 +98,7 @@ func (s *Stdio) Run() (int, error) {
 	}()
 	waitErr := cmd.Wait()
 	close(done)
-	exited.set()
+	exited.Store(true)
 	outR.SetReadDeadline(time.Now().Add(pipeGrace))
 	errR.SetReadDeadline(time.Now().Add(pipeGrace))
 	wg.Wait()
@@ -134,7 +133,7 @@ func feed(dst *os.File, src io.Reader, copy *Stream) {
 // or dst fails (then the server's end is closed, so that it sees the
 // broken pipe it would have seen), or the server has exited and the pipe
 // stayed idle for pipeGrace.
-func drain(dst io.Writer, src *os.File, copy *Stream, exited *exitNote) {
+func drain(dst io.Writer, src *os.File, copy *Stream, exited *atomic.Bool) {
 	if drainSpliced(dst, src, copy, exited) {
 		return
 	}
@@ -155,37 +154,6 @@ func drain(dst io.Writer, src *os.File, copy *Stream, exited *exitNote) {
 		if err != nil {
 			return
 		}
-	}
-}
-
-// An exitNote tells the drains that the server has exited: Load for a
-// drain reading through the runtime (with a deadline), and a pipe whose
-// write end is closed then, for a drain waiting in poll(2).
-type exitNote struct {
-	atomic.Bool
-	r, w *os.File
-}
-
-func newExitNote() *exitNote {
-	r, w, err := os.Pipe()
-	if err != nil {
-		return &exitNote{}
-	}
-	return &exitNote{r: r, w: w}
-}
-
-// set says the server exited.
-func (e *exitNote) set() {
-	e.Store(true)
-	if e.w != nil {
-		e.w.Close()
-	}
-}
-
-// close lets the note's pipe go, once no drain waits on it.
-func (e *exitNote) close() {
-	if e.r != nil {
-		e.r.Close()
 	}
 }
 

@@ -143,9 +143,11 @@ func (t *teePipe) tee(fd int) (n int, full bool, err error) {
 		if err != unix.EAGAIN {
 			break // the end, or a tee that failed: the pipe says which
 		}
-		// Nothing waits, or the copy is full.
-		if n, err := unix.IoctlGetInt(fd, unix.TIOCINQ); err != nil || n == 0 {
-			return 0, false, unix.EAGAIN
+		// Nothing waits, or the copy is full: tee says EAGAIN for a full
+		// copy even at the pipe's end, which the pipe itself tells (and
+		// waiting for its hangup would wait for an edge long gone).
+		if n, err := available(fd); err != nil || n == 0 {
+			return 0, false, err
 		}
 	}
 	n, err = available(fd)
