@@ -58,24 +58,20 @@ func (l *Live) run(ctx context.Context, lines <-chan FeedLine) {
 	tick := time.NewTicker(frameTick)
 	defer tick.Stop()
 	for {
+		var evs []loader.Event
 		select {
 		case <-ctx.Done():
 			return
 		case fl := <-lines:
-			for _, ev := range l.take(fl) {
-				select {
-				case l.events <- ev:
-				case <-ctx.Done():
-					return
-				}
-			}
+			evs = l.take(fl)
 		case <-tick.C:
-			for _, ev := range l.framesArrived() {
-				select {
-				case l.events <- ev:
-				case <-ctx.Done():
-					return
-				}
+			evs = l.framesArrived()
+		}
+		for _, ev := range evs {
+			select {
+			case l.events <- ev:
+			case <-ctx.Done():
+				return
 			}
 		}
 	}
