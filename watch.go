@@ -104,7 +104,7 @@ func watch(ctx context.Context, dir, policy string, order []string, w io.Writer)
 		case fl := <-lines:
 			if fl.Line == nil {
 				if label, ok := labels[fl.Feed]; ok {
-					fmt.Fprintln(w, model.Sanitize(time.Now().Format("15:04:05.000")+" "+label+" tap ended"))
+					fmt.Fprintln(w, model.Sanitize(time.Now().Format("15:04:05.000")+" "+label+" tap ended"+unlisted(d.Capture(), label)))
 				}
 				continue
 			}
@@ -140,6 +140,21 @@ func watchUI(ctx context.Context, dir, policy string, cfg *config.Config, stderr
 		return 1
 	}
 	return exitOK
+}
+
+// unlisted is what watch adds to the end of a tap whose server never
+// listed its tools: that, and the last of its stderr.
+func unlisted(c *capture.Capture, label string) string {
+	for _, sv := range c.Servers {
+		if sv.Label == label && !sv.Listed {
+			out := " before its server listed its tools"
+			if n := len(sv.Stderr); n > 0 {
+				out += "; stderr: " + sv.Stderr[n-1]
+			}
+			return out
+		}
+	}
+	return ""
 }
 
 // watchLine is what watch prints of one observation, "" for nothing.

@@ -18,7 +18,8 @@ import (
 // of its server, driven by mcp-go's client presenting itself as Cursor)
 // and watches their feeds: watch prints each initialize with the client's
 // profile, each listing, and each call with its verdict: under a policy
-// where alpha wins request, the call that reached beta contradicts it.
+// where alpha wins request, the call that reached beta contradicts it. A
+// tap whose server fails before listing ends with the server's stderr.
 func TestWatch(t *testing.T) {
 	bin := build(t, ".")
 	runtime := t.TempDir()
@@ -45,6 +46,15 @@ func TestWatch(t *testing.T) {
 	} {
 		waitUntil(t, "watch to print "+want, func() bool { return strings.Contains(out.String(), want) })
 	}
+
+	broken, kctx := tapClient(t, bin, []string{"XDG_RUNTIME_DIR=" + runtime}, "--name", "broken", "--",
+		"sh", "-c", "read line; echo 'boom: missing API_KEY' >&2; exit 3")
+	waitUntil(t, "broken tapped", func() bool { return strings.Contains(out.String(), "broken tapped: ") })
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+	_, _ = broken.Initialize(kctx, init)
+	want := "broken tap ended before its server listed its tools; stderr: boom: missing API_KEY"
+	waitUntil(t, "watch to print "+want, func() bool { return strings.Contains(out.String(), want) })
 }
 
 // waitUntil polls cond until it holds or a deadline passes.
@@ -64,7 +74,8 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 // reads: each tap declares its server, whose listing arrives as Ready; the
 // client's calls, one to a name no server listed among them, are observed
 // with their answers; a second tap of alpha while the first runs is told
-// apart as alpha#2; a tap that ends closes its server.
+// apart as alpha#2; a tap that ends closes its server, or fails it with its
+// stderr when it never listed.
 func TestWatchLive(t *testing.T) {
 	bin := build(t, ".")
 	runtime := t.TempDir()
@@ -125,4 +136,24 @@ func TestWatchLive(t *testing.T) {
 	waitUntil(t, "the second alpha told apart", func() bool { return seen("alpha#2", loader.Ready, false) })
 	beta.Close()
 	waitUntil(t, "beta's tap closed", func() bool { return seen("beta", loader.Closed, false) })
+
+	// A server that fails on the client's first request: its tap ends
+	// before any listing, and its server fails with what it said on stderr.
+	broken, kctx := tapClient(t, bin, env, "--name", "broken", "--", "sh", "-c", "read line; echo 'boom: missing API_KEY' >&2; exit 3")
+	waitUntil(t, "broken declared", func() bool { return seen("broken", loader.Connecting, true) })
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+	if _, err := broken.Initialize(kctx, init); err == nil {
+		t.Fatal("the broken server answered initialize")
+	}
+	waitUntil(t, "broken failed with its stderr", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, ev := range evs {
+			if ev.Server == "broken" && ev.State == loader.Failed && strings.Contains(ev.Stderr, "boom: missing API_KEY") {
+				return true
+			}
+		}
+		return false
+	})
 }

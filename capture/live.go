@@ -29,7 +29,8 @@ var ErrWatching = errors.New("watching taps: the calls are the real client's to 
 // show it: a server for each tap (declared by its first event, since no
 // config lists it), connecting until its client's listing passes, then
 // ready with that listing, again at each new one; its frames, the client's
-// calls, and the end of each tap (Closed).
+// calls, and the end of each tap (Closed, or Failed with the server's
+// stderr when it never listed).
 type Live struct {
 	events chan loader.Event
 
@@ -88,6 +89,10 @@ func (l *Live) take(fl FeedLine) []loader.Event {
 		delete(l.alias, fl.Feed)
 		if !ok {
 			return nil
+		}
+		if sv := l.d.byLabel[label]; !sv.Listed {
+			return []loader.Event{{Server: label, State: loader.Failed, Err: "the tap ended before its server listed its tools",
+				Stderr: strings.Join(sv.Stderr, "\n")}}
 		}
 		return []loader.Event{{Server: label, State: loader.Closed, Err: "the tap ended"}}
 	}
