@@ -79,8 +79,8 @@ func New(title string, specs []config.ServerSpec, backend Backend) Model {
 		findings:   newFindingsView(e),
 		offers:     newOffersView(e),
 		navigation: newNavigation(e),
-		wire:       newWireView(e, specs),
-		logs:       newLogView(e, specs),
+		wire:       newWireView(e),
+		logs:       newLogView(e),
 		calls:      callsView{e: e},
 		help:       help.New(),
 		spinner:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
@@ -217,7 +217,6 @@ func (m *Model) handleEvents(evs ...loader.Event) {
 		}
 		if !ev.Frames && m.surface.apply(ev) {
 			changed = true
-			m.declared()
 		}
 	}
 	m.takeObserved()
@@ -294,7 +293,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.pane = paneDetail
 		} else {
 			m.pane = paneWire
-			m.wire.refresh(m.wire.labels...)
+			m.wire.refresh(m.surface.labels()...)
 		}
 	case m.pane == paneWire && m.wire.takes(msg):
 		return m.wire.Update(msg)

@@ -72,9 +72,10 @@ func (m *Model) cycleClient(step int) {
 	}
 	cs.policyPicked = false
 	cs.pending = map[string]bool{}
-	cs.reconnected, cs.of = 0, len(m.wire.labels)
+	labels := m.surface.labels()
+	cs.reconnected, cs.of = 0, len(labels)
 	r, can := m.backend.(reconnector)
-	for _, label := range m.wire.labels {
+	for _, label := range labels {
 		if can && r.Reconnect(label, h) {
 			cs.pending[label] = true
 			cs.reconnected++

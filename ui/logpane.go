@@ -11,7 +11,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/loader"
-	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -29,7 +28,6 @@ type LogBackend interface {
 type logView struct {
 	e             *env
 	width, height int
-	labels        []string
 	msgs          map[string][]loader.LogMessage
 	lost          map[string]int
 	// only is the index of the server shown, or -1 for all of them: the
@@ -50,12 +48,8 @@ type logLevelMsg struct {
 	asked, apart []string // apart: the servers that refused or failed
 }
 
-func newLogView(e *env, specs []config.ServerSpec) logView {
-	v := logView{e: e, msgs: map[string][]loader.LogMessage{}, lost: map[string]int{}, level: -1, only: -1}
-	for _, s := range specs {
-		v.labels = append(v.labels, s.Label)
-	}
-	return v
+func newLogView(e *env) logView {
+	return logView{e: e, msgs: map[string][]loader.LogMessage{}, lost: map[string]int{}, level: -1, only: -1}
 }
 
 func (v *logView) SetSize(width, height int) { v.width, v.height = width, height }
@@ -76,17 +70,17 @@ func (v *logView) refresh(servers ...string) {
 // merged returns the messages shown, in time order.
 func (v *logView) merged() []loader.LogMessage {
 	if v.only >= 0 {
-		return v.msgs[v.labels[v.only]]
+		return v.msgs[v.e.surface.label(v.only)]
 	}
-	return byTime(v.labels, v.msgs, func(m loader.LogMessage) time.Time { return m.At })
+	return byTime(v.e.surface.labels(), v.msgs, func(m loader.LogMessage) time.Time { return m.At })
 }
 
 // scope is the servers shown: one label, or every one.
 func (v *logView) scope() []string {
 	if v.only >= 0 {
-		return v.labels[v.only : v.only+1]
+		return []string{v.e.surface.label(v.only)}
 	}
-	return v.labels
+	return v.e.surface.labels()
 }
 
 // takes reports whether msg is a key of the pane.
@@ -110,7 +104,7 @@ func (v *logView) Update(msg tea.Msg) tea.Cmd {
 			return v.setLevel(loader.LogLevels[v.level])
 		}
 		if key.Matches(msg, v.e.c.keys.LogServer) {
-			if v.only++; v.only >= len(v.labels) {
+			if v.only++; v.only >= len(v.e.surface.snap.Servers) {
 				v.only = -1
 			}
 			v.back = false
@@ -173,7 +167,7 @@ func (v *logView) View() string {
 	start, end := v.window(len(v.shown), v.height-1)
 	scope := "all servers"
 	if v.only >= 0 {
-		scope = model.Sanitize(v.labels[v.only])
+		scope = model.Sanitize(v.e.surface.label(v.only))
 	}
 	info := " " + scope + " · " + strconv.Itoa(len(v.shown)) + " messages"
 	if lost := v.sumLost(v.scope()...); lost > 0 {
@@ -224,7 +218,7 @@ func (m *Model) toggleLogs() {
 		return
 	}
 	m.pane = paneLog
-	m.logs.refresh(m.logs.labels...)
+	m.logs.refresh(m.surface.labels()...)
 }
 
 // logStatus is the footer's note on the level last asked for, while the

@@ -150,19 +150,6 @@ func (m *Model) toggleCalls() {
 	m.pane = paneCalls
 }
 
-// declared gives the servers the snapshot gained from events that
-// declared them (a tap mcplens watch found) their places in the wire and
-// log panes' cycles.
-func (m *Model) declared() {
-	servers := m.surface.snap.Servers
-	for i := len(m.wire.labels); i < len(servers); i++ {
-		m.wire.labels = append(m.wire.labels, servers[i].Label())
-	}
-	for i := len(m.logs.labels); i < len(servers); i++ {
-		m.logs.labels = append(m.logs.labels, servers[i].Label())
-	}
-}
-
 // noServers is what the servers view says while it has none.
 func (e *env) noServers() string {
 	if _, ok := e.backend.(ObservedBackend); ok {

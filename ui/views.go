@@ -21,6 +21,16 @@ type ref struct {
 // label is server i's label.
 func (s *surface) label(i int) string { return s.snap.Servers[i].Label() }
 
+// labels returns every server's label, in the snapshot's order: the
+// servers the wire and log panes cycle through.
+func (s *surface) labels() []string {
+	out := make([]string, len(s.snap.Servers))
+	for i := range s.snap.Servers {
+		out[i] = s.label(i)
+	}
+	return out
+}
+
 // toolsOf returns the tools server i listed, and whether it listed them.
 func (s *surface) toolsOf(i int) ([]model.Tool, bool) {
 	sv := &s.snap.Servers[i]

@@ -10,7 +10,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/loader"
-	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -23,7 +22,6 @@ import (
 type wireView struct {
 	e             *env
 	width, height int
-	labels        []string
 	frames        map[string][]loader.Frame
 	// only is the index of the server shown, or -1 for all of them.
 	only int
@@ -43,12 +41,8 @@ type wireView struct {
 	q queryLine
 }
 
-func newWireView(e *env, specs []config.ServerSpec) wireView {
-	w := wireView{e: e, frames: make(map[string][]loader.Frame, len(specs)), only: -1, q: newQueryLine(), metas: metaCache{}}
-	for _, s := range specs {
-		w.labels = append(w.labels, s.Label)
-	}
-	return w
+func newWireView(e *env) wireView {
+	return wireView{e: e, frames: map[string][]loader.Frame{}, only: -1, q: newQueryLine(), metas: metaCache{}}
 }
 
 func (w *wireView) SetSize(width, height int) {
@@ -132,7 +126,7 @@ func (w *wireView) Update(msg tea.Msg) tea.Cmd {
 	switch {
 	case key.Matches(k, keys.WireServer):
 		w.only++
-		if w.only >= len(w.labels) {
+		if w.only >= len(w.e.surface.snap.Servers) {
 			w.only = -1
 		}
 		w.back = false
@@ -198,9 +192,9 @@ func (w *wireView) FullHelp() [][]key.Binding {
 // merged returns the frames shown, in time order.
 func (w *wireView) merged() []loader.Frame {
 	if w.only >= 0 {
-		return w.frames[w.labels[w.only]]
+		return w.frames[w.e.surface.label(w.only)]
 	}
-	return byTime(w.labels, w.frames, func(f loader.Frame) time.Time { return f.At })
+	return byTime(w.e.surface.labels(), w.frames, func(f loader.Frame) time.Time { return f.At })
 }
 
 func (w *wireView) View() string {
@@ -211,7 +205,7 @@ func (w *wireView) View() string {
 	start, end := w.sc.offset, min(len(w.rows), w.sc.offset+body)
 	scope := "all servers"
 	if w.only >= 0 {
-		scope = w.labels[w.only]
+		scope = w.e.surface.label(w.only)
 	}
 	count := strconv.Itoa(len(w.shown)) + " frames"
 	if w.q.query != "" {
