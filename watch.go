@@ -15,6 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/capture"
+	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/relay"
@@ -96,21 +97,21 @@ func watch(ctx context.Context, dir, policy string, order []string, w io.Writer)
 	lines := make(chan capture.FeedLine, 256)
 	go capture.Follow(ctx, dir, lines)
 	d := capture.NewDecoder()
-	labels := map[string]string{} // feed → its server, for its end
+	tapped := map[string]string{} // feed → its server, for its end
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case fl := <-lines:
 			if fl.Line == nil {
-				if label, ok := labels[fl.Feed]; ok {
-					fmt.Fprintln(w, model.Sanitize(time.Now().Format("15:04:05.000")+" "+label+" tap ended"+unlisted(d.Capture(), label)))
+				if sv := d.Capture().Server(tapped[fl.Feed]); sv != nil {
+					fmt.Fprintln(w, model.Sanitize(time.Now().Format("15:04:05.000")+" "+endLine(sv)))
 				}
 				continue
 			}
 			for _, ob := range d.Line(fl.Line) {
 				if ob.Kind == capture.Tapped {
-					labels[fl.Feed] = ob.Server
+					tapped[fl.Feed] = ob.Server
 				}
 				if out := watchLine(d.Capture().Ordered(order), ob, policy); out != "" {
 					fmt.Fprintln(w, out)
@@ -142,29 +143,23 @@ func watchUI(ctx context.Context, dir, policy string, cfg *config.Config, stderr
 	return exitOK
 }
 
-// unlisted is what watch adds to the end of a tap whose server never
-// listed its tools: that, and the last of its stderr.
-func unlisted(c *capture.Capture, label string) string {
-	for _, sv := range c.Servers {
-		if sv.Label == label && !sv.Listed {
-			out := " before its server listed its tools"
-			if n := len(sv.Stderr); n > 0 {
-				out += "; stderr: " + sv.Stderr[n-1]
-			}
-			return out
-		}
+// endLine is what watch prints of the end of sv's tap: that it ended,
+// and when its server never listed, that and the last of its stderr.
+func endLine(sv *capture.Server) string {
+	ev := sv.Ended()
+	if ev.State != loader.Failed {
+		return sv.Label + " tap ended"
 	}
-	return ""
+	out := sv.Label + ": " + ev.Err
+	if n := len(sv.Stderr); n > 0 {
+		out += "; stderr: " + sv.Stderr[n-1]
+	}
+	return out
 }
 
 // watchLine is what watch prints of one observation, "" for nothing.
 func watchLine(c *capture.Capture, ob capture.Observation, policy string) string {
-	var sv *capture.Server
-	for _, s := range c.Servers {
-		if s.Label == ob.Server {
-			sv = s
-		}
-	}
+	sv := c.Server(ob.Server)
 	stamp := time.Now().Format("15:04:05.000") + " "
 	switch ob.Kind {
 	case capture.Tapped:

@@ -53,7 +53,7 @@ func TestWatch(t *testing.T) {
 	init := mcp.InitializeRequest{}
 	init.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
 	_, _ = broken.Initialize(kctx, init)
-	want := "broken tap ended before its server listed its tools; stderr: boom: missing API_KEY"
+	want := "broken: the tap ended before its server listed its tools; stderr: boom: missing API_KEY"
 	waitUntil(t, "watch to print "+want, func() bool { return strings.Contains(out.String(), want) })
 }
 

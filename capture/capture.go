@@ -39,6 +39,16 @@ func (d *Decoder) Capture() *Capture {
 	return &Capture{Servers: servers, Calls: calls, frames: d.frames}
 }
 
+// Server returns the server labelled label, or nil.
+func (c *Capture) Server(label string) *Server {
+	for _, sv := range c.Servers {
+		if sv.Label == label {
+			return sv
+		}
+	}
+	return nil
+}
+
 // IsRecording reports whether the file at path is a regular file that
 // begins as a tap's recording does.
 func IsRecording(path string) bool {

@@ -46,6 +46,16 @@ const (
 	maxStderrLine = 1 << 10
 )
 
+// Ended is the event the end of the server's tap makes: Closed, its last
+// listing kept, or Failed with its stderr when it never listed its tools.
+func (sv *Server) Ended() loader.Event {
+	if !sv.Listed {
+		return loader.Event{Server: sv.Label, State: loader.Failed, Err: "the tap ended before its server listed its tools",
+			Stderr: strings.Join(sv.Stderr, "\n")}
+	}
+	return loader.Event{Server: sv.Label, State: loader.Closed, Err: "the tap ended"}
+}
+
 // addStderr keeps one line of the server's stderr.
 func (sv *Server) addStderr(text string) {
 	if len(text) > maxStderrLine {

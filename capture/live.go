@@ -90,11 +90,7 @@ func (l *Live) take(fl FeedLine) []loader.Event {
 		if !ok {
 			return nil
 		}
-		if sv := l.d.byLabel[label]; !sv.Listed {
-			return []loader.Event{{Server: label, State: loader.Failed, Err: "the tap ended before its server listed its tools",
-				Stderr: strings.Join(sv.Stderr, "\n")}}
-		}
-		return []loader.Event{{Server: label, State: loader.Closed, Err: "the tap ended"}}
+		return []loader.Event{l.d.byLabel[label].Ended()}
 	}
 	var evs []loader.Event
 	for _, ob := range l.d.Line(l.relabel(fl)) {
