@@ -39,6 +39,11 @@ type Live struct {
 	feeds map[string]string    // feed socket → server label
 	alias map[string][2][]byte // feed socket → its lines' label and what replaces it
 	dirty map[string]bool      // servers whose frames arrived since the last tick
+
+	// The calls as Observed last copied them, and the changes to the
+	// calls they are of: an interface asks after every event.
+	observed            []Call
+	changes, observedAt int
 }
 
 // NewLive follows the taps in dir (Follow) until ctx ends.
@@ -105,7 +110,10 @@ func (l *Live) take(fl FeedLine) []loader.Event {
 			evs = append(evs, loader.Event{Server: sv.Label, State: loader.Ready, Tools: sv.Tools,
 				Protocol: sv.Protocol, ServerName: sv.ServerName, ServerVersion: sv.ServerVersion, Facts: sv.Facts})
 		default:
-			l.dirty[sv.Label] = true // the calls changed: told with the frames
+			l.dirty[sv.Label] = true // told with the frames
+		}
+		if ob.Call != nil {
+			l.changes++
 		}
 	}
 	if label, ok := l.feeds[fl.Feed]; ok {
@@ -187,11 +195,16 @@ func (l *Live) Call(context.Context, string, string, json.RawMessage) (loader.Ca
 }
 
 // Observed returns a copy of the calls the clients made so far, in the
-// order made: the backend goes on filling its own.
+// order made: the backend goes on filling its own. The copy is made again
+// only when a call was made or answered since; it is the caller's to read,
+// not to change.
 func (l *Live) Observed() []Call {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return copyCalls(l.d.calls)
+	if l.observed == nil || l.observedAt != l.changes {
+		l.observed, l.observedAt = copyCalls(l.d.calls), l.changes
+	}
+	return l.observed
 }
 
 // Client returns the client profile matching the first clientInfo seen.
