@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// A classConfig is one collision class of NAMING.md, as catalogues. short
+// A classConfig is one collision class of docs/naming.md, as catalogues. short
 // abbreviates its long names in the rendered outcomes.
 type classConfig struct {
 	name  string
@@ -60,7 +60,7 @@ func renderClass(reg *Registry) string {
 	return strings.Join(rows, ", ") + "; " + strings.Join(parts, ", ")
 }
 
-// TestCollisionClasses is NAMING.md's list of collision classes, each
+// TestCollisionClasses is docs/naming.md's list of collision classes, each
 // config under every policy: what every row ends as, and how Collisions
 // classes the name and who holds it.
 func TestCollisionClasses(t *testing.T) {

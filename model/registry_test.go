@@ -8,7 +8,7 @@ import (
 )
 
 // invariantCatalogues is a varied set of configs: every collision class of
-// NAMING.md that applies to these policies, rows without names, empty
+// docs/naming.md that applies to these policies, rows without names, empty
 // servers, hostile and over-long names.
 func invariantCatalogues() map[string][]Catalogue {
 	long := strings.Repeat("x", 80)
