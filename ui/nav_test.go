@@ -87,9 +87,17 @@ func TestFindAmong144Rows(t *testing.T) {
 	if !strings.Contains(got, scale.Label(1)+" · "+target) {
 		t.Errorf("the match is not selected (detail pane):\n%s", got)
 	}
-	got = screen(press(m, "esc"))
-	if strings.Contains(got, "of 144 rows") || !strings.Contains(got, scale.Name(0, 1)) {
+	m = press(m, "esc")
+	got = screen(m)
+	if strings.Contains(got, "of 144 rows") || !strings.Contains(got, scale.Name(1, 46)) {
 		t.Errorf("esc does not clear the filter:\n%s", got)
+	}
+	if !strings.Contains(got, scale.Label(1)+" · "+target) {
+		t.Errorf("esc moved the selection off the row found (detail pane):\n%s", got)
+	}
+	// The row found is the one invoked: i opens the editor on it.
+	if got := screen(press(m, "i")); !strings.Contains(got, target) || !strings.Contains(got, scale.Label(1)) {
+		t.Errorf("i after esc does not invoke the row found:\n%s", got)
 	}
 }
 

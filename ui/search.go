@@ -117,11 +117,12 @@ func (m *Model) setQuery(q string) tea.Cmd {
 	return cmd
 }
 
-// foundBest puts the cursor on the best match once the query is matched,
-// and keeps the view in step with the rows laid out.
+// foundBest puts the cursor on the best match once the query is matched;
+// with no query, back on the row chosen (serversView.follow).
 func (m *Model) foundBest() {
 	if at, ok := m.surface.best(); ok && m.surface.filter.active() {
-		m.servers.sc.cursor = at
+		m.servers.moveTo(at)
+		return
 	}
 	m.servers.refresh()
 }

@@ -18,6 +18,14 @@ type serversView struct {
 	list
 	// lockChange is how a tool differs from the lock (Model.lockChange).
 	lockChange func(server string, t model.Tool) (model.ToolChange, bool)
+	// chosen is the line the user chose (picked once a key moved the
+	// cursor), and seen the layout the cursor indexes: after another
+	// layout (a query typed or cleared, a server failing above, a fold)
+	// the cursor goes back to that line, or to the nearest line of its
+	// server still shown. Until the user picks, the cursor stays at the top.
+	chosen line
+	picked bool
+	seen   int
 }
 
 func (v *serversView) Update(msg tea.Msg) tea.Cmd {
@@ -44,6 +52,7 @@ func (v *serversView) Update(msg tea.Msg) tea.Cmd {
 	default:
 		return nil
 	}
+	v.picked = true
 	v.follow()
 	return nil
 }
@@ -104,7 +113,7 @@ func (v *serversView) fold() {
 	s.layout()
 	for k, li := range s.rows {
 		if s.lines[li].server == srv {
-			v.sc.cursor = k
+			v.moveTo(k)
 			return
 		}
 	}
@@ -146,8 +155,19 @@ func (v *serversView) SetSize(width, height int) {
 // below the header pinned to its top (pinned).
 func (v *serversView) follow() {
 	s := v.e.surface
+	if v.seen != s.laidOut {
+		v.seen = s.laidOut
+		if k, ok := v.nearest(v.chosen); ok && v.picked {
+			v.sc.cursor = k
+		}
+	}
 	v.sc.cursor = max(0, min(v.sc.cursor, len(s.rows)-1))
-	if len(s.rows) == 0 || v.height <= 0 {
+	if len(s.rows) == 0 {
+		v.sc.offset = 0
+		return
+	}
+	v.chosen = s.lines[s.rows[v.sc.cursor]]
+	if v.height <= 0 {
 		v.sc.offset = 0
 		return
 	}
@@ -165,6 +185,40 @@ func (v *serversView) follow() {
 		}
 		v.sc.offset = at - (v.height - p) + 1
 	}
+}
+
+// moveTo puts the cursor on row k of the layout as it is now.
+func (v *serversView) moveTo(k int) {
+	v.sc.cursor, v.seen, v.picked = k, v.e.surface.laidOut, true
+	v.follow()
+}
+
+// nearest returns the row showing want, or else the nearest row of want's
+// server: the tool row closest to it, or the server's folded status line.
+func (v *serversView) nearest(want line) (int, bool) {
+	s := v.e.surface
+	at, gap := -1, 0
+	for k, li := range s.rows {
+		l := s.lines[li]
+		if l.server != want.server {
+			continue
+		}
+		d := abs(l.outcome - want.outcome)
+		if l.kind != want.kind {
+			d = 1 << 30 // a status line only where no tool row of the server is shown
+		}
+		if at < 0 || d < gap {
+			at, gap = k, d
+		}
+	}
+	return at, at >= 0
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // pinned is how many lines of the server whose block the view starts in,

@@ -31,6 +31,9 @@ type surface struct {
 	// rows indexes the selectable lines in lines: the tool rows, and the
 	// status line of a folded server.
 	rows []int
+	// laidOut counts the layouts: a view that keeps a place in rows finds
+	// it again after one (serversView.follow).
+	laidOut int
 	// filter is the / query and the rows it keeps (search.go); folded
 	// are the servers space folded, by index.
 	filter rowFilter
@@ -154,6 +157,7 @@ func (s *surface) rebuild(i int) {
 // status line alone, which is then a row itself (space unfolds it); a query
 // (search.go) keeps the matching rows and the servers that have one.
 func (s *surface) layout() {
+	s.laidOut++
 	s.lines = s.lines[:0]
 	s.rows = s.rows[:0]
 	s.widest = struct{ wire, name, outcome int }{}
