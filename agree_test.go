@@ -249,8 +249,6 @@ func read(t *testing.T, m tea.Model) (tea.Model, shown) {
 		switch status {
 		case "failed":
 			s.summary.Failed++
-		case "failed by policy":
-			status = "incomplete"
 		}
 		s.statuses = append(s.statuses, g[1]+" "+status)
 		if c := countsPart.FindStringSubmatch(l); c != nil {

@@ -162,7 +162,7 @@ func TestCheckJSON(t *testing.T) {
 	if r.Version != report.Version || r.Policy != "lionagi" || len(r.Servers) != 3 {
 		t.Errorf("report: version %d, policy %q, %d servers; want %d, lionagi, 3", r.Version, r.Policy, len(r.Servers), report.Version)
 	}
-	if g := r.Servers[2]; g.Status != "incomplete" || !strings.Contains(g.Error, "advertised 3 tool(s) but 1 registered") {
+	if g := r.Servers[2]; g.Status != "failed by policy" || !strings.Contains(g.Error, "advertised 3 tool(s) but 1 registered") {
 		t.Errorf("gamma: status %q, error %q", g.Status, g.Error)
 	}
 }

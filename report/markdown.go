@@ -76,7 +76,7 @@ func writeMarkdown(w io.Writer, r *Report) error {
 
 func writeMarkdownServer(bw *bufio.Writer, r *Report, s Server) {
 	fmt.Fprintf(bw, "\n## %s %s · %s\n", statusMark(s.Status), mdText(s.Label), s.Status)
-	if s.Status == "ok" || s.Status == "incomplete" {
+	if listed(s.Status) {
 		line := "\nProtocol " + mdCode(orNone(s.Protocol))
 		if s.ServerInfo.Name != "" {
 			line += " · " + mdText(strings.TrimSpace(s.ServerInfo.Name+" "+s.ServerInfo.Version))
@@ -137,7 +137,7 @@ func writeMarkdownServer(bw *bufio.Writer, r *Report, s Server) {
 			}
 		}
 	}
-	if s.Status != "ok" && s.Status != "incomplete" {
+	if !listed(s.Status) {
 		return
 	}
 	if len(s.Tools) == 0 {

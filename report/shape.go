@@ -73,8 +73,9 @@ type Server struct {
 	// 0 when no file does): where SARIF results are located.
 	Line int `json:"-"`
 	Col  int `json:"-"`
-	// Status is "ok", "incomplete" (a tool it advertised has no route, or
-	// the policy failed it), "failed" (no connection or listing), "needs
+	// Status is "ok", "incomplete" (a tool it advertised has no route),
+	// "failed by policy" (the policy failed it as a whole), "failed" (no
+	// connection or listing), "needs
 	// login" (a remote server waiting for an OAuth login; Error says how),
 	// "connecting" or "closed".
 	Status string `json:"status"`

@@ -70,7 +70,7 @@ func writeText(w io.Writer, r *Report) error {
 func writeTextServer(bw *bufio.Writer, r *Report, s Server) {
 	san := model.Sanitize
 	head := statusMark(s.Status) + " " + san(s.Label) + "  " + s.Status
-	if s.Status == "ok" || s.Status == "incomplete" {
+	if listed(s.Status) {
 		head += "  protocol " + orNone(san(s.Protocol))
 		if s.ServerInfo.Name != "" {
 			head += " · " + san(strings.TrimSpace(s.ServerInfo.Name+" "+s.ServerInfo.Version))
@@ -113,7 +113,7 @@ func writeTextServer(bw *bufio.Writer, r *Report, s Server) {
 		}
 	}
 	writeTextOffers(bw, s)
-	if s.Status != "ok" && s.Status != "incomplete" {
+	if !listed(s.Status) {
 		return
 	}
 	if len(s.Tools) == 0 {
@@ -157,13 +157,23 @@ func fieldLine(f FieldChange) string {
 }
 
 // statusMark is the symbol the interface uses for a server's status.
+// listed reports whether a server of this status listed its tools, and so
+// has rows to show.
+func listed(status string) bool {
+	switch surface.Status(status) {
+	case surface.OK, surface.Incomplete, surface.PolicyFailed:
+		return true
+	}
+	return false
+}
+
 func statusMark(status string) string {
 	switch status {
 	case "ok":
 		return "●"
 	case "incomplete":
 		return "▲"
-	case "failed":
+	case "failed", "failed by policy":
 		return "✗"
 	case "needs login":
 		return "!"

@@ -17,8 +17,11 @@ const (
 	// by the config.
 	OK Status = "ok"
 	// Incomplete: listed, but a row it advertised has no route (a name
-	// lost, a row without a usable name), or the policy failed it.
+	// lost, a row without a usable name).
 	Incomplete Status = "incomplete"
+	// PolicyFailed: listed, but the policy failed the server as a whole
+	// (lionagi's postcondition, openai-agents' duplicate names).
+	PolicyFailed Status = "failed by policy"
 	// Failed: it did not start, connect or list.
 	Failed Status = "failed"
 	// NeedsLogin: a remote server that asked for authorization, with no
@@ -153,7 +156,9 @@ func statusOf(sv *Server, res *model.ServerResult) Status {
 		return Closed
 	case res == nil:
 		return Connecting
-	case res.Failed || res.Registered+Filtered(res) < res.Advertised:
+	case res.Failed:
+		return PolicyFailed
+	case res.Registered+Filtered(res) < res.Advertised:
 		return Incomplete
 	}
 	return OK

@@ -116,7 +116,7 @@ func TestStatus(t *testing.T) {
 		{"ok", "lionagi-legacy", ptr(ready("s", tool("a"))), surface.OK},
 		{"filtered row", "lionagi-legacy", ptr(ready("s", tool("a"), filtered)), surface.OK},
 		{"nameless row", "lionagi-legacy", ptr(ready("s", tool("a"), tool(""))), surface.Incomplete},
-		{"policy failed", "lionagi", ptr(ready("s", tool("a.b"))), surface.Incomplete},
+		{"policy failed", "lionagi", ptr(ready("s", tool("a.b"))), surface.PolicyFailed},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

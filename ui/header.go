@@ -60,7 +60,7 @@ func (m *Model) countsView() string {
 		status live.Status
 		style  lipgloss.Style
 	}{
-		{live.OK, s.OKText}, {live.Incomplete, s.WarnText}, {live.Failed, s.ErrorText}, {live.NeedsLogin, s.WarnText},
+		{live.OK, s.OKText}, {live.Incomplete, s.WarnText}, {live.PolicyFailed, s.ErrorText}, {live.Failed, s.ErrorText}, {live.NeedsLogin, s.WarnText},
 	}
 	out := ""
 	for _, k := range kinds {

@@ -300,6 +300,9 @@ func (v *serversView) lineView(l line, cols columns, selected bool) string {
 	case lineError:
 		return truncate("  "+s.ErrorText.Render(e.c.text(l.text)), v.width, "…")
 	case lineIncomplete:
+		if l.status == live.PolicyFailed {
+			return truncate(s.ErrorText.Render("✗ "+l.text), v.width, "…")
+		}
 		return truncate(s.WarnText.Render("▲ "+l.text), v.width, "…")
 	case lineFailure:
 		return truncate(s.ErrorText.Render("✗ "+model.Sanitize(e.surface.label(l.server))+" failed: ")+
@@ -332,9 +335,8 @@ func (v *serversView) serverLine(i int) string {
 		icon, state = s.Muted.Render("·"), s.Muted.Render("closed")
 	case live.Incomplete:
 		icon, state = s.WarnText.Render("▲"), s.WarnText.Render("incomplete")
-		if r != nil && r.Failed {
-			icon, state = s.ErrorText.Render("✗"), s.ErrorText.Render("failed by policy")
-		}
+	case live.PolicyFailed:
+		icon, state = s.ErrorText.Render("✗"), s.ErrorText.Render("failed by policy")
 	case live.OK:
 		icon, state = s.OKText.Render("●"), s.OKText.Render("ok")
 	}

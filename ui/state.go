@@ -80,7 +80,8 @@ const (
 	// lineFailure is a failed server's label and error, pinned above
 	// the servers.
 	lineFailure
-	// lineIncomplete names the incomplete servers, above the servers.
+	// lineIncomplete names the incomplete servers, and apart those the
+	// policy failed, above the servers.
 	lineIncomplete
 )
 
@@ -94,6 +95,8 @@ type line struct {
 	text    string
 	// top marks the failures laid out above the servers.
 	top bool
+	// status is the status a lineIncomplete names the servers of.
+	status live.Status
 }
 
 func newSurface(specs []config.ServerSpec, policies []model.Policy) *surface {
@@ -241,15 +244,17 @@ func (s *surface) toolLine(i, j int) {
 // incomplete servers. Each one's own place in the config's order says it
 // again.
 func (s *surface) failures() {
-	var incomplete []string
-	for i := range s.snap.Servers {
-		if s.a.Servers[i].Status == live.Incomplete {
-			incomplete = append(incomplete, model.Sanitize(s.label(i)))
+	for _, st := range []live.Status{live.PolicyFailed, live.Incomplete} {
+		var names []string
+		for i := range s.snap.Servers {
+			if s.a.Servers[i].Status == st {
+				names = append(names, model.Sanitize(s.label(i)))
+			}
 		}
-	}
-	if len(incomplete) > 0 {
-		s.lines = append(s.lines, line{kind: lineIncomplete, top: true,
-			text: fmt.Sprintf("%d incomplete: %s", len(incomplete), strings.Join(incomplete, ", "))})
+		if len(names) > 0 {
+			s.lines = append(s.lines, line{kind: lineIncomplete, top: true, status: st,
+				text: fmt.Sprintf("%d %s: %s", len(names), st, strings.Join(names, ", "))})
+		}
 	}
 	for i := range s.snap.Servers {
 		if s.a.Servers[i].Status != live.Failed {
