@@ -60,6 +60,9 @@ func TestFindAmong144Rows(t *testing.T) {
 	cfg := scaleConfig(t, 3, 48, 0)
 	m, _ := openConfig(t, cfg, 80, 24)
 	target := scale.Name(1, 47)
+	if got := screen(press(m, "/")); !strings.Contains(got, "  144 rows") || strings.Contains(got, "0 of 144") {
+		t.Errorf("an empty / does not count every row shown:\n%s", got)
+	}
 	m = press(m, append([]string{"/"}, strings.Split("write", "")...)...)
 	got := screen(m)
 	if strings.Contains(got, "WIRE all servers") || strings.Contains(got, "invoke ") {
@@ -71,6 +74,17 @@ func TestFindAmong144Rows(t *testing.T) {
 	if !strings.Contains(got, "/write") || !strings.Contains(got, "of 144 rows") {
 		t.Errorf("the footer does not show the query and its count:\n%s", got)
 	}
+	// / again starts a new query: the filter kept stays until a key
+	// changes it, then the new query replaces it.
+	m = press(m, "enter", "/")
+	if got := screen(m); !strings.Contains(got, "of 144 rows") {
+		t.Errorf("/ dropped the filter kept before a key was typed:\n%s", got)
+	}
+	m = press(m, "r", "e", "a", "d", "enter")
+	if got := screen(m); !strings.Contains(got, "/read ") || strings.Contains(got, "writeread") {
+		t.Errorf("/ after a kept filter does not start a new query:\n%s", got)
+	}
+	m = press(m, "/", "esc")
 	m = press(m, "esc")
 	for range len("write") + 1 {
 		m = press(m, "backspace")

@@ -352,10 +352,11 @@ func newQueryLine() queryLine {
 	return queryLine{input: in}
 }
 
-// start begins typing, from the query kept.
+// start begins typing a new query: the one kept stays until a key
+// changes the line, and enter on the empty line keeps it.
 func (q *queryLine) start() tea.Cmd {
 	q.typing = true
-	q.input.SetValue(q.query)
+	q.input.SetValue("")
 	return q.input.Focus()
 }
 

@@ -147,6 +147,11 @@ func testResultReader(t *testing.T, bin string) {
 	}
 	narrow, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	footerKeeps(t, screen(narrow))
+	// / again types a new query, not more of the one kept.
+	again := press(m, "g", "/", "l", "i", "n", "e", " ", "0", "0", "7", "enter")
+	if got := screen(again); !strings.Contains(got, "/line 007: match 1 of") || strings.Contains(got, "line 300line") {
+		t.Errorf("/ after a kept search does not start a new one:\n%s", got)
+	}
 	m = press(m, "esc", "esc")
 	if got := screen(m); !strings.Contains(got, "CALL ─") || strings.Contains(got, "RESULT") {
 		t.Errorf("esc, esc does not leave the search, then the reader:\n%s", got)

@@ -71,13 +71,13 @@ func newFinder() finder {
 	return finder{input: in}
 }
 
-// startFind opens the prompt on the servers view, with the query kept so
-// far.
+// startFind opens an empty prompt on the servers view: the filter kept
+// stays until the first key changes the query, and enter on the empty
+// prompt keeps it.
 func (m *Model) startFind() tea.Cmd {
 	m.view = viewServers
 	m.find.typing = true
-	m.find.input.SetValue(m.surface.filter.query)
-	m.find.input.CursorEnd()
+	m.find.input.SetValue("")
 	return m.find.input.Focus()
 }
 
@@ -96,8 +96,9 @@ func (m *Model) typeFind(msg tea.KeyPressMsg) tea.Cmd {
 		return m.setQuery("")
 	}
 	var cmd tea.Cmd
+	before := m.find.input.Value()
 	m.find.input, cmd = m.find.input.Update(msg)
-	if q := m.find.input.Value(); q != m.surface.filter.query {
+	if q := m.find.input.Value(); q != before && q != m.surface.filter.query {
 		return tea.Batch(cmd, m.setQuery(q))
 	}
 	return cmd
@@ -144,7 +145,9 @@ func (m *Model) findView() string {
 	s := m.c.styles
 	f := &m.surface.filter
 	count := s.Muted.Render(fmt.Sprintf("  %d of %d rows", len(f.matched), m.surface.rowCount()))
-	if !f.current() && f.active() {
+	if !f.active() {
+		count = s.Muted.Render(fmt.Sprintf("  %d rows", m.surface.rowCount()))
+	} else if !f.current() {
 		count = s.Muted.Render("  " + m.spin + " finding among " + fmt.Sprint(m.surface.rowCount()) + " rows")
 	}
 	if m.find.typing {
