@@ -119,14 +119,6 @@ func (o clientOptions) why() string {
 	return fmt.Sprintf("the config is in %s's format; --client %s connects as mcplens", o.adopted, neutralClient)
 }
 
-// label is name with why, for the interface's header.
-func (o clientOptions) label() string {
-	if w := o.why(); w != "" {
-		return o.name() + " (" + w + ")"
-	}
-	return o.name()
-}
-
 // flagSet reports whether the flag name was given on fs's command line.
 func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false

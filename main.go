@@ -210,7 +210,7 @@ func run(args []string, stderr io.Writer) int {
 	m.SetLogin(uiLogin(cfg))
 	m.SetConfigFindings(cfg.Findings)
 	m.SetPolicy(*policy)
-	m.SetClient(who.label())
+	m.SetClient(who.name(), who.why())
 	if lock != nil {
 		m.SetLock(*lockPath, lock)
 	}

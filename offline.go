@@ -117,7 +117,7 @@ func clientOf(info model.ClientInfo, profile model.Client, known bool) string {
 func offlineUI(cfg *config.Config, c *capture.Capture, policy, who string) int {
 	m := ui.New(cfg.Path+" (offline recording)", cfg.Servers, capture.NewBackend(c))
 	m.SetPolicy(policy)
-	m.SetClient(who)
+	m.SetClient(who, "")
 	if _, err := tea.NewProgram(withTestHooks(m)).Run(); err != nil {
 		fmt.Fprintf(os.Stderr, "mcplens: %v\n", err)
 		return 1

@@ -21,8 +21,8 @@ func TestHeaderNamesClient(t *testing.T) {
 	if got := screen(tea.Model(m)); strings.Contains(got, "client:") {
 		t.Errorf("header names a client without one:\n%s", got)
 	}
-	m.SetClient("vscode@1.105")
-	if got := screen(tea.Model(m)); !strings.Contains(got, "cfg.json · client: vscode@1.105 · policy: vscode (") {
+	m.SetClient("vscode@1.105", "")
+	if got := screen(tea.Model(m)); !strings.Contains(got, "cfg.json · client: vscode@1.105 · policy: vscode") {
 		t.Errorf("header does not name the client:\n%s", got)
 	}
 }
@@ -51,7 +51,7 @@ func TestClientCycles(t *testing.T) {
 	first := model.Clients()[0]
 	m, _ = m.Update(ui.KeyPress("c"))
 	got := screen(m)
-	if !strings.Contains(got, "client: "+first.Key()+" · policy: "+first.Policy+" (") {
+	if !strings.Contains(got, "client: "+first.Key()+" · policy: "+first.Policy) {
 		t.Errorf("after c the header does not name %s and its policy:\n%s", first.Key(), got)
 	}
 	if want := "reconnecting 1 of 2 servers for " + first.Key(); !strings.Contains(got, want) {
@@ -75,5 +75,48 @@ func TestClientCycles(t *testing.T) {
 	m, _ = m.Update(ui.KeyPress("C"))
 	if got := screen(m); strings.Contains(got, "client:") || !strings.Contains(got, "for mcplens") {
 		t.Errorf("C twice from the second client should be mcplens as itself:\n%s", got)
+	}
+}
+
+// TestHeaderKeepsClientAndPolicy: a client adopted from the config's
+// format is named by its key alone, and the client and the policy stay in
+// the header at every width, the rest giving way; how the client was
+// chosen is said once, in the help screen, and the report names the
+// client; c and C cycle on from it.
+func TestHeaderKeepsClientAndPolicy(t *testing.T) {
+	all := model.Clients()
+	k := len(all) / 2
+	c := all[k]
+	specs := []config.ServerSpec{{Label: "alpha"}, {Label: "beta"}}
+	m := ui.New("a config with a long name.json", specs, benchBackend{events: make(chan loader.Event)})
+	m.SetPolicy(c.Policy)
+	why := "the config is in " + c.Name + "'s format; --client mcplens connects as mcplens"
+	m.SetClient(c.Key(), why)
+	for _, w := range []int{160, 80, 60} {
+		got, _ := tea.Model(m).Update(tea.WindowSizeMsg{Width: w, Height: 24})
+		head := strings.SplitN(screen(got), "\n", 2)[0]
+		if !strings.Contains(head, "client: "+c.Key()+" · policy: "+c.Policy) {
+			t.Errorf("at %d columns the header hides the client or the policy: %q", w, head)
+		}
+		if strings.Contains(head, "the config is in") {
+			t.Errorf("at %d columns the header says how the client was chosen: %q", w, head)
+		}
+	}
+	tall, _ := tea.Model(m).Update(tea.WindowSizeMsg{Width: 160, Height: 80})
+	if help := screen(press(tall, "?")); strings.Count(help, why) != 1 {
+		t.Errorf("the help screen does not say once how the client was chosen:\n%s", help)
+	}
+	press(tall, "?")
+	if r := m.Report(); r.Client != c.Key() || r.ClientSource != why {
+		t.Errorf("report client %q (%q), want %q (%q)", r.Client, r.ClientSource, c.Key(), why)
+	}
+	// The model's copies share their state: c, then C twice.
+	for _, step := range []struct {
+		key  string
+		want model.Client
+	}{{"c", all[k+1]}, {"C", all[k]}, {"C", all[k-1]}} {
+		if got := screen(press(tea.Model(m), step.key)); !strings.Contains(got, "client: "+step.want.Key()) {
+			t.Errorf("%s does not switch to %s:\n%s", step.key, step.want.Key(), got)
+		}
 	}
 }

@@ -43,8 +43,11 @@ func (c *clientSwitch) active() (model.Client, bool) {
 
 // SetClient names the client profile the servers were connected as
 // (NAME@VERSION) in the header; "" names none: mcplens connected as itself.
-func (m *Model) SetClient(key string) {
-	m.client = key
+// why says how it was chosen when the user did not choose it ("the config
+// is in vscode's format; ..."), said once in the help screen and the
+// report; c and C cycle on from this profile.
+func (m *Model) SetClient(key, why string) {
+	m.client, m.clientWhy = key, why
 	m.clients.at = -1
 	for i, c := range m.clients.all {
 		if c.Key() == key {
@@ -63,7 +66,7 @@ func (m *Model) cycleClient(step int) {
 	cs.at = (cs.at+1+step+n)%n - 1
 	c, ok := cs.active()
 	h := model.NeutralHandshake()
-	m.client = ""
+	m.client, m.clientWhy = "", ""
 	if ok {
 		h, m.client = c.Handshake, c.Key()
 		if !cs.policyPicked {

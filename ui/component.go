@@ -42,6 +42,10 @@ type env struct {
 	c       common
 	title   string
 	client  string // the client profile connected as; "" for mcplens itself
+	// clientWhy says how client was chosen when the user did not choose
+	// it (the config's format), for the help screen and the report; a
+	// switch with c clears it.
+	clientWhy string
 	clients clientSwitch
 	// questions bring the questions servers ask (ask.go); nil when
 	// nobody is asked.

@@ -10,9 +10,12 @@ import (
 	live "github.com/mcplens/mcplens/surface"
 )
 
-// headerView counts the servers by status, names the config, the active
-// policy and what it does, and the provider profiles checked, then the
-// views' tabs. The counts come first: a narrow terminal cuts the end.
+// headerView counts the servers by status, names the config, the client
+// and the active policy and what it does, and the provider profiles
+// checked, then the views' tabs. What is judged, the client and the
+// policy, stays at any width: the other parts give way first, the
+// providers, the policy's summary, the roots, the config's name, then the
+// servers the counts name.
 func (m *Model) headerView() string {
 	s := m.c.styles
 	p := m.activePolicy()
@@ -20,13 +23,39 @@ func (m *Model) headerView() string {
 	for i, pr := range m.profiles {
 		names[i] = pr.Name
 	}
-	h := s.Header.Render("mcplens") + m.countsView() + s.HeaderMuted.Render(" · "+model.Sanitize(m.title))
+	client := ""
 	if m.client != "" {
-		h += s.HeaderMuted.Render(" · client: ") + s.PolicyName.Render(m.client)
+		client = s.HeaderMuted.Render(" · client: ") + s.PolicyName.Render(model.Sanitize(m.client))
 	}
-	h += s.HeaderMuted.Render(" · policy: ") +
-		s.PolicyName.Render(p.Name) + s.HeaderMuted.Render(" ("+p.Summary+")") + m.rootsHeader() +
-		s.HeaderMuted.Render(" · providers: "+strings.Join(names, " "))
+	// In the order shown; drop is the order they give way in (0 stays).
+	parts := []struct {
+		text string
+		drop int
+	}{
+		{s.Header.Render("mcplens"), 0},
+		{m.countsView(true), 5},
+		{m.countsView(false), 6},
+		{s.HeaderMuted.Render(" · " + model.Sanitize(m.title)), 4},
+		{client, 0},
+		{s.HeaderMuted.Render(" · policy: ") + s.PolicyName.Render(p.Name), 0},
+		{s.HeaderMuted.Render(" (" + p.Summary + ")"), 2},
+		{m.rootsHeader(), 3},
+		{s.HeaderMuted.Render(" · providers: " + strings.Join(names, " ")), 1},
+	}
+	shown := func(drop int) string {
+		h := ""
+		for i, pt := range parts {
+			if pt.drop != 0 && pt.drop <= drop || i == 2 && drop < 5 {
+				continue // the counts without names stand in once the names go
+			}
+			h += pt.text
+		}
+		return h
+	}
+	h := shown(0)
+	for drop := 1; drop <= 6 && lipgloss.Width(h) > m.c.width; drop++ {
+		h = shown(drop)
+	}
 	return truncate(h, m.c.width, "…") + "\n" + m.tabsView()
 }
 
@@ -54,7 +83,7 @@ func (m *Model) tabsView() string {
 // countsView is the header's count of servers by status, as the
 // assessment gives them: " · 3 ok · 1 incomplete (gamma) · 1 failed
 // (broken)", the servers named while there are at most three of a kind.
-func (m *Model) countsView() string {
+func (m *Model) countsView(named bool) string {
 	s := m.c.styles
 	kinds := []struct {
 		status live.Status
@@ -74,7 +103,7 @@ func (m *Model) countsView() string {
 			continue
 		}
 		text := strconv.Itoa(len(names)) + " " + string(k.status)
-		if k.status != live.OK && len(names) <= 3 {
+		if named && k.status != live.OK && len(names) <= 3 {
 			text += " (" + strings.Join(names, ", ") + ")"
 		}
 		out += s.HeaderMuted.Render(" · ") + k.style.Render(text)

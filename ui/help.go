@@ -20,6 +20,15 @@ func (m *Model) helpContent() string {
 	var b strings.Builder
 	b.WriteString(s.Header.Render("mcplens help") + s.Muted.Render("  (? or esc to close · ↑/↓ pgup/pgdn g/G scroll)") + "\n\n")
 	b.WriteString(m.keyColumns() + "\n\n")
+	who, why := m.client, m.clientWhy
+	if who == "" {
+		who, why = "mcplens", "mcplens connects as itself; c and C switch to a client's profile"
+	}
+	b.WriteString(s.Section.Render("client") + "  " + s.PolicyName.Render(model.Sanitize(who)))
+	if why != "" {
+		b.WriteString(s.Muted.Render(" · " + model.Sanitize(why)))
+	}
+	b.WriteString("\n\n")
 	b.WriteString(s.Section.Render("naming policies") + s.Muted.Render("  (p cycles; the active one is marked)") + "\n")
 	width := 0
 	for _, p := range m.policies {

@@ -44,7 +44,7 @@ func (m *Model) takeObserved() {
 		return
 	}
 	if _, p, ok := b.Client(); ok {
-		m.SetClient(p.Key())
+		m.SetClient(p.Key(), "")
 		m.SetPolicy(p.Policy)
 	}
 }

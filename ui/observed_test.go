@@ -34,7 +34,7 @@ func openRecordings(t *testing.T, policy string, paths ...string) tea.Model {
 	b := capture.NewBackend(c)
 	m := ui.New("recordings (offline recording)", c.Specs(), b)
 	m.SetPolicy(policy)
-	m.SetClient("claude-code@2.1")
+	m.SetClient("claude-code@2.1", "")
 	return readAll(m, b, 140, 40)
 }
 

@@ -83,7 +83,9 @@ func (m Model) Report() *report.Report {
 	if s.observedAt == s.gen {
 		o.Observed = s.observed // the findings view's, as shown
 	}
-	return report.Build(m.title, live.Assess(s.snap, o))
+	r := report.Build(m.title, live.Assess(s.snap, o))
+	r.Client, r.ClientSource = m.client, m.clientWhy
+	return r
 }
 
 // reportHeader starts every report the report key writes: a file at
