@@ -39,14 +39,14 @@ type common struct {
 // root's Update changes it; components read it, and keep what they derive
 // from it themselves.
 type env struct {
-	c       common
-	title   string
-	client  string // the client profile connected as; "" for mcplens itself
+	c      common
+	title  string
+	client string // the client profile connected as; "" for mcplens itself
 	// clientWhy says how client was chosen when the user did not choose
 	// it (the config's format), for the help screen and the report; a
 	// switch with c clears it.
 	clientWhy string
-	clients clientSwitch
+	clients   clientSwitch
 	// questions bring the questions servers ask (ask.go); nil when
 	// nobody is asked.
 	questions *Questions
