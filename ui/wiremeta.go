@@ -21,7 +21,8 @@ type frameMeta struct {
 	// link is the index of the frame of the same server and id in the
 	// other direction (a request's response, a response's request), or -1.
 	link int
-	// latency is, for a response, how long after its request it came.
+	// latency is, for a response, how long after its request it came
+	// (a server's answer to mcplens, or mcplens's to a server).
 	latency time.Duration
 }
 
@@ -39,8 +40,11 @@ func keyOf(f loader.Frame) frameKey { return frameKey{f.Server, f.At, f.Dir, f.S
 // not change, and refresh runs on every frame while the pane is open.
 type metaCache map[frameKey]frameMeta
 
-// read returns the meta of each frame, linking requests and responses of
-// one server by id. Frames no longer shown leave the cache.
+// read returns the meta of each frame, linking each response to the last
+// request of its server and id sent the other way, which it answers once:
+// a request of the same id sent the same way (the server's own requests,
+// ids that start again after a reconnect) is never taken for it. Frames no
+// longer shown leave the cache.
 func (mc metaCache) read(frames []loader.Frame) []frameMeta {
 	metas := make([]frameMeta, len(frames))
 	seen := make(map[frameKey]bool, len(frames))
@@ -58,21 +62,22 @@ func (mc metaCache) read(frames []loader.Frame) []frameMeta {
 			mc[k] = m
 		}
 		m.link = -1
-		if m.id != "" {
+		switch {
+		case m.id == "":
+		case m.method != "": // a request, in either direction
+			open[idKey{f.Server, m.id, f.Dir}] = i
+		default: // a response answers the last request of its id the other way
 			other := loader.In
 			if f.Dir == loader.In {
 				other = loader.Out
 			}
-			if j, ok := open[idKey{f.Server, m.id, other}]; ok {
+			req := idKey{f.Server, m.id, other}
+			if j, ok := open[req]; ok {
+				delete(open, req)
 				m.link, metas[j].link = j, i
-				if f.Dir == loader.In {
-					m.latency = f.At.Sub(frames[j].At)
-					if m.method == "" {
-						m.method, m.tool = metas[j].method, metas[j].tool
-					}
-				}
+				m.latency = f.At.Sub(frames[j].At)
+				m.method, m.tool = metas[j].method, metas[j].tool
 			}
-			open[idKey{f.Server, m.id, f.Dir}] = i
 		}
 		metas[i] = m
 	}

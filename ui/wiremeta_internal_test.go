@@ -1,0 +1,49 @@
+package ui
+
+import (
+	"testing"
+	"time"
+
+	"github.com/mcplens/mcplens/loader"
+)
+
+// A server's request that reuses an id mcplens sent before (roots/list
+// id 0 after initialize id 0), and a reconnect that starts the ids again,
+// are never paired with the earlier frames: each response is linked to the
+// request it answers, with that request's latency.
+func TestFrameLinksAcrossReconnect(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	frame := func(ms float64, dir loader.Direction, body string) loader.Frame {
+		return loader.Frame{Server: "ev", At: t0.Add(time.Duration(ms * float64(time.Millisecond))), Dir: dir, Bytes: []byte(body), Size: len(body)}
+	}
+	frames := []loader.Frame{
+		frame(0, loader.Out, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`),
+		frame(1, loader.In, `{"jsonrpc":"2.0","id":0,"result":{}}`),
+		frame(30000, loader.Out, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`), // reconnected
+		frame(30002, loader.In, `{"jsonrpc":"2.0","id":0,"result":{}}`),
+		frame(32000, loader.In, `{"jsonrpc":"2.0","id":0,"method":"roots/list"}`),
+		frame(32000.5, loader.Out, `{"jsonrpc":"2.0","id":0,"result":{"roots":[]}}`),
+		frame(32001, loader.In, `{"jsonrpc":"2.0","id":0,"result":{}}`), // answers nothing open
+	}
+	metas := metaCache{}.read(frames)
+	tests := []struct {
+		i       int
+		link    int
+		latency time.Duration
+		method  string
+	}{
+		{0, 1, 0, "initialize"},
+		{1, 0, time.Millisecond, "initialize"},
+		{2, 3, 0, "initialize"},
+		{3, 2, 2 * time.Millisecond, "initialize"},
+		{4, 5, 0, "roots/list"},
+		{5, 4, 500 * time.Microsecond, "roots/list"},
+		{6, -1, 0, ""},
+	}
+	for _, tc := range tests {
+		m := metas[tc.i]
+		if m.link != tc.link || m.latency != tc.latency || m.method != tc.method {
+			t.Errorf("frame %d: link %d, latency %v, method %q; want %d, %v, %q", tc.i, m.link, m.latency, m.method, tc.link, tc.latency, tc.method)
+		}
+	}
+}
