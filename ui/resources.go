@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -234,10 +235,10 @@ func (v *offersView) line(e *env, b offersBackend, at offerLine, nameW, cmdW int
 		if b != nil {
 			kind += updatesNote(b, sv.Label(), r.URI)
 		}
-		return "  " + cell(e.c.quote(r.URI), nameW) + " " + cell(e.c.quote(kind), cmdW) + " " + e.c.quote(firstLine(dash(r.Description), 200))
+		return "  " + cell(e.c.quote(offerName(r.Title, r.Name, r.URI)), nameW) + " " + cell(e.c.quote(kind), cmdW) + " " + e.c.quote(firstLine(dash(r.Description), 200))
 	case offerTemplate:
 		t := o.Templates[at.i]
-		return "  " + cell(e.c.quote(t.URITemplate), nameW) + " " + cell("template", cmdW) + " " + e.c.quote(firstLine(dash(t.Description), 200))
+		return "  " + cell(e.c.quote(offerName(t.Title, t.Name, t.URITemplate)), nameW) + " " + cell("template", cmdW) + " " + e.c.quote(firstLine(dash(t.Description), 200))
 	}
 	pr := o.Prompts[at.i]
 	name := pr.Name
@@ -287,4 +288,15 @@ func count(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// offerName is what a resource or template is listed as: its title, else
+// its name, else its URI (the detail pane gives the URI whole).
+func offerName(title, name, uri string) string {
+	for _, s := range []string{title, name} {
+		if strings.TrimSpace(s) != "" {
+			return s
+		}
+	}
+	return uri
 }

@@ -76,6 +76,8 @@ func TestResourcesView(t *testing.T) {
 
 	// alpha's lines: heading, logo, notes, items/{id}, code review, greet.
 	m = press(m, "down", "down")
+	// Listed by name; the detail gives the URI whole.
+	wantScreen(t, m, "notes selected", "  notes  ", "alpha · notes", "uri: mem://alpha/notes")
 	m = step(t, m, "enter")
 	wantScreen(t, m, "reading notes", "resources/read mem://alpha/notes", "resource mem://alpha/notes", "text/plain · 14 B",
 		"notes of alpha", "lines 1–3 of 3", "y copy")

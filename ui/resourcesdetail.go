@@ -41,7 +41,8 @@ func (v *offersView) detail() []string {
 		return out
 	case offerResource:
 		r := o.Resources[at.i]
-		out = append(out, c.styles.Section.Render(c.quote(sv.Label()+" · "+r.URI)))
+		out = append(out, c.styles.Section.Render(c.quote(sv.Label()+" · "+offerName(r.Title, r.Name, r.URI))))
+		add("uri", r.URI)
 		add("name", r.Name)
 		add("title", r.Title)
 		add("description", r.Description)
@@ -54,7 +55,8 @@ func (v *offersView) detail() []string {
 		raw = r.Raw
 	case offerTemplate:
 		t := o.Templates[at.i]
-		out = append(out, c.styles.Section.Render(c.quote(sv.Label()+" · "+t.URITemplate)))
+		out = append(out, c.styles.Section.Render(c.quote(sv.Label()+" · "+offerName(t.Title, t.Name, t.URITemplate))))
+		add("uri template", t.URITemplate)
 		add("name", t.Name)
 		add("description", t.Description)
 		raw = t.Raw
