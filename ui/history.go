@@ -186,7 +186,8 @@ func (m *Model) rerun() tea.Cmd {
 }
 
 // updateHistory moves through the history view; enter opens the editor on
-// the chosen call's arguments, R places it again, esc closes the view.
+// the chosen call's arguments, R sends it again, both to its server's tool
+// as listed now and routed under the active policy; esc closes the view.
 func (m *Model) updateHistory(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.keys
 	rs := m.hist.records()
@@ -197,12 +198,31 @@ func (m *Model) updateHistory(msg tea.KeyPressMsg) tea.Cmd {
 		m.hist.cursor = max(0, m.hist.cursor-1)
 	case key.Matches(msg, k.Down):
 		m.hist.cursor = min(len(rs)-1, m.hist.cursor+1)
-	case key.Matches(msg, k.Rerun, k.Invoke) && m.hist.cursor < len(rs):
+	case key.Matches(msg, k.HistoryEdit, k.HistorySend) && m.hist.cursor < len(rs):
 		r := rs[m.hist.cursor]
-		m.hist.browsing = false
-		m.hist.lastCall = &placedCall{policy: r.Policy, row: model.Outcome{Server: r.Server, Wire: r.Tool, Name: r.Registered},
-			route: model.Route{Name: r.Registered, Server: r.Server, Wire: r.Tool}, args: r.Arguments}
-		return m.rerun()
+		at, ok := m.surface.refOfWire(r.Server, r.Tool)
+		if !ok {
+			m.hist.status = fmt.Sprintf("%s does not list %s now: nothing to call", r.Server, r.Tool)
+			return nil
+		}
+		m.hist.browsing, m.hist.status = false, ""
+		if key.Matches(msg, k.HistoryEdit) {
+			m.openInvokeOn(at, r.Arguments)
+			if m.invoke == nil {
+				return nil
+			}
+			return m.invoke.focus()
+		}
+		o, _, _ := m.surface.outcomeAt(at)
+		route, routed := m.surface.reg.Lookup(o.Name)
+		if o.Name == "" || !routed || route.Server != r.Server || route.Wire != r.Tool {
+			// Sent as it stands it would reach another tool, or none: the
+			// editor says where it goes.
+			m.hist.browsing = true
+			m.hist.status = fmt.Sprintf("under %s, %s's %s does not route to itself: enter opens it in the editor, which says where it goes", m.activePolicy().Name, r.Server, r.Tool)
+			return nil
+		}
+		return m.place(&invoke{policy: m.activePolicy().Name, row: o, route: route}, r.Arguments)
 	}
 	return nil
 }
@@ -248,6 +268,6 @@ func (m *Model) historyView() string {
 		}
 	}
 	k := m.c.keys
-	lines = append(lines, "", m.help.ShortHelpView([]key.Binding{k.Up, k.Down, k.Rerun, k.Cancel}))
+	lines = append(lines, "", m.help.ShortHelpView([]key.Binding{k.Up, k.Down, k.HistoryEdit, k.HistorySend, k.Cancel}))
 	return s.Overlay.Render(strings.Join(lines, "\n"))
 }

@@ -69,10 +69,14 @@ type callDoneMsg struct {
 // registry routes the row's registered name, on the arguments of the last
 // call to the same tool, else on the skeleton of its input schema.
 func (m *Model) openInvoke() {
-	r, ok := m.selected()
-	if !ok {
-		return
+	if r, ok := m.selected(); ok {
+		m.openInvokeOn(r, nil)
 	}
+}
+
+// openInvokeOn opens the editor on row r under the active policy, on args
+// when given (a call of the history), else as openInvoke does.
+func (m *Model) openInvokeOn(r ref, args json.RawMessage) {
 	o, t, ok := m.surface.outcomeAt(r)
 	if !ok || o.Name == "" {
 		return
@@ -80,8 +84,13 @@ func (m *Model) openInvoke() {
 	route, ok := m.surface.reg.Lookup(o.Name)
 	form := schemaform.New(t.InputSchema, true)
 	text := schemaform.Format(form.Value())
-	if last, found := m.hist.last(route.Server, route.Wire); ok && found && form.Fill(last.Arguments) == nil {
-		text = schemaform.Format(last.Arguments, nil)
+	if args == nil {
+		if last, found := m.hist.last(route.Server, route.Wire); ok && found {
+			args = last.Arguments
+		}
+	}
+	if args != nil && form.Fill(args) == nil {
+		text = schemaform.Format(args, nil)
 	}
 	k := m.c.keys
 	inv := &invoke{e: m.env, policy: m.activePolicy().Name, row: o, route: route, start: text,

@@ -242,6 +242,28 @@ func TestHistorySurvivesARestart(t *testing.T) {
 	if len(records) != 2 || records[0].Tool != "trip" || string(records[0].Arguments) != `{"city":"Lyon","days":2}` || len(records[0].Frames) != 2 {
 		t.Errorf("history file holds %+v, want both calls, the first with its arguments and frames", records)
 	}
+	// In the history, enter opens the editor on the chosen call's
+	// arguments and sends nothing; R there sends the chosen call again.
+	next = press(next, "esc", "H")
+	if got := screen(next); !strings.Contains(got, "enter edit this call") || !strings.Contains(got, "R send it again") {
+		t.Errorf("the history does not say what enter and R do:\n%s", got)
+	}
+	edit, _ := press(next, "up").Update(ui.KeyPress("enter"))
+	if got := screen(edit); !strings.Contains(got, `"city": "Lyon"`) || strings.Contains(got, "call history") {
+		t.Errorf("enter in the history does not open the editor on the call's arguments:\n%s", got)
+	}
+	if n := tripCalls(sess2); n != 1 {
+		t.Errorf("enter in the history sent a call: %d trip calls, want 1", n)
+	}
+	next = press(edit, "esc", "H", "up")
+	next, cmd = next.Update(ui.KeyPress("R"))
+	if cmd == nil {
+		t.Fatal("R in the history placed no call")
+	}
+	deliverDone(t, next, cmd)
+	if n := tripCalls(sess2); n != 2 {
+		t.Errorf("R in the history: %d trip calls, want 2", n)
+	}
 }
 
 // TestInvokeFormEscapes: what a schema says reaches the terminal escaped,
