@@ -58,6 +58,8 @@ type Copier struct {
 
 	mu     sync.RWMutex // held for reading while sending, for writing to close
 	closed bool
+
+	learning learning // headers whose secrets the encoder is to learn
 	queue  chan chunk
 	queued atomic.Int64 // bytes in queue
 
@@ -356,6 +358,7 @@ func (c *Copier) run() {
 			c.emit(c.enc.dropped(ch.t, n-reported))
 			reported = n
 		}
+		c.learnPending()
 		s := ch.s
 		open[s] = true
 		s.take(ch)
