@@ -60,8 +60,8 @@ type Copier struct {
 	closed bool
 
 	learning learning // headers whose secrets the encoder is to learn
-	queue  chan chunk
-	queued atomic.Int64 // bytes in queue
+	queue    chan chunk
+	queued   atomic.Int64 // bytes in queue
 
 	dropped atomic.Int64 // chunks dropped
 	done    chan struct{}
