@@ -176,17 +176,16 @@ func tapStdio(opts tapOptions, stdin io.Reader, stdout, stderr io.Writer, sigs <
 }
 
 // tapSecrets are the values a stdio tap masks in every frame besides the
-// credential shapes: those of the command line, and the environment's
-// values that are named or shaped as secrets.
+// shapes of secrets: those of the command line (model.ArgSecrets), and
+// the environment's values that are named or shaped as secrets
+// (model.SecretEnv), with the secrets of those that are URLs.
 func tapSecrets(command, env []string) []string {
 	secrets := model.ArgSecrets(command)
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
-		if k == "PWD" || k == "OLDPWD" {
-			continue // the shell's working directories: "pwd" names a password elsewhere
-		}
-		if model.SecretName(k) && len(v) >= 8 || model.LooksSecret(v) {
+		if model.SecretEnv(k, v) {
 			secrets = append(secrets, v)
+			secrets = append(secrets, model.URLSecrets(v)...)
 		}
 	}
 	return secrets

@@ -11,6 +11,8 @@ import (
 	"os"
 	"slices"
 	"time"
+
+	"github.com/mcplens/mcplens/model"
 )
 
 // HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), as much of
@@ -102,8 +104,10 @@ type harLine struct {
 // WriteHAR writes the recordings at paths as one HAR 1.2 log: an entry per
 // request the client sent with an id (POST to the recorded URL; a stdio
 // server's is mcp+stdio://LABEL), its answer as the response (status 0
-// when none was recorded). Headers are the recorded ones, masked as
-// recorded; notifications are left out.
+// when none was recorded). Headers, URLs and bodies are masked again as
+// a tap masks them (model.MaskHeader, model.RedactURL, model.MaskTokens),
+// so that a recording written before a rule was added gives no secret
+// away; notifications are left out.
 func WriteHAR(w io.Writer, paths ...string) error {
 	var h harLog
 	h.Log.Version = "1.2"
@@ -134,7 +138,7 @@ func WriteHAR(w io.Writer, paths ...string) error {
 			case l.Dir == "c2s" && m.Method != "":
 				e := newEntry(l.line, upstream[l.Server])
 				if l.HTTP != nil {
-					e.Request.URL, e.Request.Headers = l.HTTP.URL, harHeaders(l.HTTP.Headers)
+					e.Request.URL, e.Request.Headers = model.RedactURL(l.HTTP.URL), harHeaders(l.HTTP.Headers)
 				}
 				h.Log.Entries = append(h.Log.Entries, e)
 				if a, ok := waiting[key]; ok { // recorded before its request
@@ -165,12 +169,12 @@ func WriteHAR(w io.Writer, paths ...string) error {
 func newEntry(l line, upstream string) *harEntry {
 	url := "mcp+stdio://" + l.Server
 	if upstream != "" {
-		url = upstream
+		url = model.RedactURL(upstream)
 	}
 	e := &harEntry{sent: l.T, Started: l.T.UTC().Format(time.RFC3339Nano)}
 	e.Request = harRequest{Method: "POST", URL: url, HTTPVersion: "HTTP/1.1", Cookies: []struct{}{},
 		Headers: []harHeader{}, QueryString: []struct{}{}, HeadersSize: -1, BodySize: len(l.Frame),
-		PostData: &harPostData{MimeType: "application/json", Text: string(l.Frame)}}
+		PostData: &harPostData{MimeType: "application/json", Text: model.MaskTokens(string(l.Frame))}}
 	e.Response = harResponse{StatusText: "no answer recorded", HTTPVersion: "HTTP/1.1", Cookies: []struct{}{},
 		Headers: []harHeader{}, HeadersSize: -1, BodySize: -1, Content: harContent{MimeType: "application/json"}}
 	e.Timings = harTimings{Wait: -1}
@@ -184,7 +188,7 @@ func (e *harEntry) answer(l harLine) {
 	e.Time, e.Timings = ms, harTimings{Wait: ms}
 	e.Response.Status, e.Response.StatusText = 200, "OK"
 	e.Response.BodySize = len(l.Frame)
-	e.Response.Content = harContent{Size: len(l.Frame), MimeType: "application/json", Text: string(l.Frame)}
+	e.Response.Content = harContent{Size: len(l.Frame), MimeType: "application/json", Text: model.MaskTokens(string(l.Frame))}
 	if l.HTTP != nil {
 		e.Response.Status, e.Response.Headers = l.HTTP.Status, harHeaders(l.HTTP.Headers)
 	}
@@ -194,7 +198,7 @@ func harHeaders(h map[string][]string) []harHeader {
 	out := []harHeader{}
 	for _, name := range slices.Sorted(maps.Keys(h)) {
 		for _, v := range h[name] {
-			out = append(out, harHeader{Name: name, Value: v})
+			out = append(out, harHeader{Name: name, Value: model.MaskHeader(name, v)})
 		}
 	}
 	return out

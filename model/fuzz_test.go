@@ -147,3 +147,34 @@ func FuzzFindings(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMaskTokens: the fast path (pieces between whitespace, slashes and
+// quotes) masks exactly what the expressions mask over the whole text;
+// masking twice masks nothing more; and no webhook key or Bearer
+// credential survives, wherever it stands.
+func FuzzMaskTokens(f *testing.F) {
+	f.Add("ghp_abcdefghijklmnopqrstuvwxyz0123456789", "opensesame99")
+	f.Add(`{"u":"https://bob:pw@h/x"}`, "T000/B000/XXXX")
+	f.Add("x sk-proj-ABCDEFGHIJKLMNOP1234567890/y", "abcdefgh1234")
+	f.Fuzz(func(t *testing.T, text, key string) {
+		if got, want := maskTokenPieces(text), maskTokenPiece(text); got != want {
+			t.Errorf("maskTokenPieces(%q) = %q, the expressions give %q", text, got, want)
+		}
+		once := MaskTokens(text)
+		if twice := MaskTokens(once); twice != once {
+			t.Errorf("MaskTokens(%q) = %q, and again %q", text, once, twice)
+		}
+		// A key of letters and digits, one digit at least, cannot be made
+		// of the words around it nor straddle them.
+		if len(key) < minBearer || !strings.ContainsAny(key, "0123456789") || strings.Contains(text, key) ||
+			strings.ContainsFunc(key, func(r rune) bool { return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') }) {
+			return
+		}
+		for _, s := range []string{text + " https://hooks.slack.com/services/" + key + " " + text,
+			text + " Authorization: Bearer " + key + "\n" + text} {
+			if got := MaskTokens(s); strings.Contains(got, key) {
+				t.Errorf("MaskTokens(%q) = %q, still holding %q", s, got, key)
+			}
+		}
+	})
+}

@@ -22,24 +22,6 @@ func MaskValue(v string) string {
 	return Masked
 }
 
-// secretWords mark a name (of a flag, a variable, a query parameter) whose
-// value is a secret.
-var secretWords = []string{"token", "secret", "password", "passwd", "pwd", "auth", "credential",
-	"key", "cookie", "session", "signature", "sig", "bearer", "private"}
-
-// SecretName reports whether name (a flag, variable, header or query
-// parameter name) says its value is a secret: API_KEY, --token,
-// x-api-key, client_secret, Authorization.
-func SecretName(name string) bool {
-	n := strings.ToLower(strings.TrimLeft(name, "-"))
-	for _, w := range secretWords {
-		if strings.Contains(n, w) {
-			return true
-		}
-	}
-	return false
-}
-
 // RedactHeader returns the value of header name as it may be shown: every
 // header value is masked, since any of them can carry a credential under
 // a name nobody predicted.
@@ -48,8 +30,9 @@ func RedactHeader(name, value string) string { return MaskValue(value) }
 // RedactURL returns raw with its secrets masked: the password of its user
 // information (the user too when it comes alone, as tokens often do), every
 // query value, the fragment, and the path segments that hold a token or
-// read as random (a key in a webhook's path). Scheme, host, the rest of the
-// path and query keys stay.
+// read as random (a key in a webhook's path), and the key of a well-known
+// webhook (MaskWebhooks). Scheme, host, the rest of the path and query
+// keys stay.
 // Text that does not parse as a URL with a host is masked after its
 // "scheme://", or else after its first '?', '#', '@' or space.
 func RedactURL(raw string) string {
@@ -84,7 +67,7 @@ func RedactURL(raw string) string {
 	}
 	s := u.String()
 	// url.URL escapes what it writes; the masks are written plain.
-	return strings.NewReplacer("xxxxx", Masked, "%2A%2A%2A%2A", Masked).Replace(s)
+	return MaskWebhooks(strings.NewReplacer("xxxxx", Masked, "%2A%2A%2A%2A", Masked).Replace(s))
 }
 
 // redactUnparsed masks what may be secret in text that was meant as a URL

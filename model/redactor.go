@@ -12,8 +12,9 @@ import (
 // A Redactor masks one config's secrets wherever they turn up in text: in a
 // server's error or stderr, in a frame that echoes them, in a report. It
 // knows the exact strings the config holds as secrets (NewRedactor), so it
-// masks them whatever surrounds them, and it masks credential syntax
-// (RedactText) for the secrets it was never told about. Prose is left
+// masks them whatever surrounds them, it masks the secrets known by their
+// shape (MaskTokens), and credential syntax (RedactText) for the secrets
+// it was never told about. Prose is left
 // alone: "give a token in the config's headers" stays as written.
 //
 // The nil *Redactor knows no values and masks credential syntax only.
@@ -21,30 +22,72 @@ type Redactor struct {
 	// values are the secrets, longest first, so that a secret holding
 	// another is masked whole.
 	values []string
+	// learned counts the values With added.
+	learned int
 }
 
-// Secrets shorter than minSecret are not looked for: a two-letter value
-// would mask every word holding its letters. Those shorter than
-// anywhereSecret are masked only as whole words.
+// Secrets shorter than MinSecret bytes are not looked for: "true", "dev"
+// or "1234" would mask every such word of every frame (and leave JSON
+// that is no longer JSON). Those shorter than anywhereSecret are masked
+// only as whole words ("hunter2" in "PASSWORD=hunter2", not in
+// "hunter22").
 const (
-	minSecret      = 4
+	MinSecret      = 6
 	anywhereSecret = 8
+)
+
+// Bounds on what a Redactor learns from traffic (With): a value longer
+// than maxLearnedLen is not looked for, and past maxLearned values no
+// more are learned.
+const (
+	maxLearnedLen = 4 << 10
+	maxLearned    = 256
 )
 
 // NewRedactor returns the redactor of the given secret values: each is
 // masked exactly as given and in its URL-escaped forms. Values shorter
-// than four bytes are not looked for.
+// than MinSecret bytes are not looked for.
 func NewRedactor(secrets ...string) *Redactor {
-	var vs []string
+	r := &Redactor{}
+	r.values = r.add(secrets)
+	return r
+}
+
+// With returns a redactor that masks r's values and the given ones,
+// learned from traffic (a header's value that a body may echo): at most
+// maxLearned of them and of maxLearnedLen bytes each. It returns r itself
+// when it learns nothing new; r is not changed, so that a redactor can be
+// shared while another goroutine learns.
+func (r *Redactor) With(secrets ...string) *Redactor {
+	if r == nil {
+		r = &Redactor{}
+	}
+	var fresh []string
+	for _, s := range secrets {
+		if len(s) >= MinSecret && len(s) <= maxLearnedLen && !slices.Contains(r.values, s) && !slices.Contains(fresh, s) {
+			fresh = append(fresh, s)
+		}
+	}
+	if len(fresh) == 0 || r.learned >= maxLearned {
+		return r
+	}
+	fresh = fresh[:min(len(fresh), maxLearned-r.learned)]
+	return &Redactor{values: r.add(fresh), learned: r.learned + len(fresh)}
+}
+
+// add returns r's values with those of secrets, in every form, longest
+// first.
+func (r *Redactor) add(secrets []string) []string {
+	vs := slices.Clone(r.values)
 	for _, s := range secrets {
 		for _, form := range []string{s, url.QueryEscape(s), url.PathEscape(s)} {
-			if len(form) >= minSecret && !slices.Contains(vs, form) {
+			if len(form) >= MinSecret && !slices.Contains(vs, form) {
 				vs = append(vs, form)
 			}
 		}
 	}
 	slices.SortStableFunc(vs, func(a, b string) int { return len(b) - len(a) })
-	return &Redactor{values: vs}
+	return vs
 }
 
 // Longest returns the length of the longest secret r masks: text cut to
@@ -57,16 +100,17 @@ func (r *Redactor) Longest() int {
 	return len(r.values[0])
 }
 
-// Values returns s with every secret r was given masked, and nothing
-// else: for text that is shown as it came (frames, descriptions, results).
+// Values returns s with every secret r was given masked, and the secrets
+// known by their shape (MaskTokens), and nothing else: for text that is
+// shown or written as it came (frames, descriptions, results, history,
+// recordings).
 func (r *Redactor) Values(s string) string {
-	if r == nil {
-		return s
+	if r != nil {
+		for _, v := range r.values {
+			s = maskValue(s, v)
+		}
 	}
-	for _, v := range r.values {
-		s = maskValue(s, v)
-	}
-	return s
+	return MaskTokens(s)
 }
 
 // Text returns s with r's secrets and credential syntax masked: for

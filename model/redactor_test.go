@@ -59,14 +59,16 @@ func TestRedactTextSyntax(t *testing.T) {
 }
 
 func TestRedactorValues(t *testing.T) {
-	r := NewRedactor("s3cr3t-value-9", "a b+c/d", "pw12", "", "xy")
+	r := NewRedactor("s3cr3t-value-9", "a b+c/d", "hunter2", "", "xy", "true")
 	tests := []struct{ name, in, want string }{
 		{"anywhere", "auth failed for s3cr3t-value-9!", "auth failed for ****!"},
 		{"inside a word", "keys3cr3t-value-9x", "key****x"},
 		{"query escaped", "GET /x?k=a+b%2Bc%2Fd", "GET /x?k=****"},
-		{"short as a word", "pw12 rejected", "**** rejected"},
-		{"short inside a word", "pw123 and xpw12", "pw123 and xpw12"},
+		{"short as a word", "PASSWORD=hunter2 rejected", "PASSWORD=**** rejected"},
+		{"short inside a word", "hunter22 and xhunter2", "hunter22 and xhunter2"},
 		{"too short", "xy is not looked for", "xy is not looked for"},
+		{"under the minimum", `{"ok":true}`, `{"ok":true}`},
+		{"a shape too", "hook https://hooks.slack.com/services/T000/B000/XXXX", "hook https://hooks.slack.com/services/****"},
 		{"prose", "give a token in the config's headers", "give a token in the config's headers"},
 	}
 	for _, tt := range tests {

@@ -3,7 +3,6 @@ package model
 import (
 	"math"
 	"regexp"
-	"slices"
 	"strings"
 )
 
@@ -48,13 +47,55 @@ func mayHoldToken(s string) bool {
 // '/' or '#').
 var userinfoPattern = regexp.MustCompile(`([A-Za-z0-9._%+\-]+):([^\s:@/]+)@`)
 
-// MaskTokens returns s with every well-known API token in it masked
-// (ghp_..., github_pat_..., sk-..., sk-proj-..., xoxb-..., AKIA...), and
-// the password of every user:password@ in it.
+// MaskTokens returns s with every secret known by its shape masked: a
+// well-known API token (ghp_..., github_pat_..., sk-..., sk-proj-...,
+// xoxb-..., AKIA...), the password of a user:password@, the key of a
+// webhook URL (MaskWebhooks) and the credential after Bearer or Basic
+// (MaskBearer).
 func MaskTokens(s string) string {
 	if s == "" {
 		return s
 	}
+	return MaskBearer(MaskWebhooks(maskTokenPieces(s)))
+}
+
+// maskTokenPieces masks the provider tokens and user:password@ of s, fast
+// on a large text: the expressions, which cost some 0.3 µs a byte, see
+// only the pieces of s that can hold a secret: between whitespace and
+// slashes (which no token and no user:password@ holds), a piece with an
+// '@' whole, and of the others, the parts between quotes (which no token
+// holds) long enough to hold a token. Piece by piece or whole, the masks
+// are the same, since each piece starts and ends at a word boundary.
+func maskTokenPieces(s string) string {
+	var b []byte // nil until a piece changes
+	done := 0    // s[:done] is in b
+	mask := func(start, end int) {
+		if piece := s[start:end]; len(piece) >= shapeMin || strings.IndexByte(piece, '@') >= 0 {
+			if masked := maskTokenPiece(piece); masked != piece {
+				b = append(append(b, s[done:start]...), masked...)
+				done = end
+			}
+		}
+	}
+	pieces(s, 0, len(s), " \t\r\n/", func(start, end int) {
+		if strings.IndexByte(s[start:end], '@') >= 0 {
+			mask(start, end)
+			return
+		}
+		pieces(s, start, end, `"`, mask)
+	})
+	if b == nil {
+		return s
+	}
+	return string(append(b, s[done:]...))
+}
+
+// shapeMin is the length of the shortest token tokenPattern matches: a
+// provider's prefix and 16 token characters ("hf_" and 16).
+const shapeMin = 19
+
+// maskTokenPiece masks the tokens and user:password@ of one piece.
+func maskTokenPiece(s string) string {
 	if mayHoldToken(s) {
 		s = tokenPattern.ReplaceAllLiteralString(s, Masked)
 	}
@@ -62,6 +103,19 @@ func MaskTokens(s string) string {
 		s = userinfoPattern.ReplaceAllString(s, "${1}:"+Masked+"@")
 	}
 	return s
+}
+
+// pieces calls f with the bounds of each piece of s[start:end] between
+// the bytes in seps.
+func pieces(s string, start, end int, seps string, f func(start, end int)) {
+	for start < end {
+		i := strings.IndexAny(s[start:end], seps)
+		if i < 0 {
+			i = end - start
+		}
+		f(start, start+i)
+		start += i + 1
+	}
 }
 
 // minRandomLen is the length from which a word of letters and digits is
@@ -107,33 +161,6 @@ func LooksRandom(word string) bool {
 		bits -= p * math.Log2(p)
 	}
 	return bits >= minRandomBits
-}
-
-// minKnownLen is the length from which a value the config holds is masked
-// wherever it appears; a shorter one ("1", "dev") would mask words that
-// merely contain it.
-const minKnownLen = 8
-
-// MaskKnown returns s with every occurrence of the known values (the env
-// and header values a config holds) masked: a value of minKnownLen bytes
-// or more wherever it appears, a shorter one when it is all of s.
-func MaskKnown(s string, known []string) string {
-	if s == "" || len(known) == 0 {
-		return s
-	}
-	// Longest first, so that a value containing another is masked whole.
-	sorted := slices.Clone(known)
-	slices.SortFunc(sorted, func(a, b string) int { return len(b) - len(a) })
-	for _, v := range sorted {
-		switch {
-		case v == "":
-		case s == v:
-			return Masked
-		case len(v) >= minKnownLen:
-			s = strings.ReplaceAll(s, v, Masked)
-		}
-	}
-	return s
 }
 
 // maskPathSegments masks the segments of a URL path that hold a token or

@@ -58,8 +58,10 @@ type Copier struct {
 
 	mu     sync.RWMutex // held for reading while sending, for writing to close
 	closed bool
-	queue  chan chunk
-	queued atomic.Int64 // bytes in queue
+
+	learning learning // headers whose secrets the encoder is to learn
+	queue    chan chunk
+	queued   atomic.Int64 // bytes in queue
 
 	dropped atomic.Int64 // chunks dropped
 	done    chan struct{}
@@ -356,6 +358,7 @@ func (c *Copier) run() {
 			c.emit(c.enc.dropped(ch.t, n-reported))
 			reported = n
 		}
+		c.learnPending()
 		s := ch.s
 		open[s] = true
 		s.take(ch)

@@ -56,11 +56,15 @@
 // out of the copy (the frames they belonged to are missing); a feed reader
 // gets {"t":...,"feedDropped":N} for lines it was too slow to take.
 //
-// Secrets are masked before a line is written: header values whose name
-// says they are secret (Authorization, Cookie, X-Api-Key, Mcp-Session-Id),
-// the credential shapes of well-known providers anywhere (model.MaskTokens:
-// ghp_..., sk-..., xoxb-..., AKIA..., user:password@), and the values the
-// copier is given (those of the server's command line and environment,
-// model.Redactor). A frame that masking would leave invalid JSON is
+// Secrets are masked before a line is written (model.Redactor, the one
+// masker): every header value but those HTTP and MCP define
+// (model.MaskHeader: a header the client's config declared is masked
+// whatever its name), the shapes of secrets anywhere (model.MaskTokens:
+// ghp_..., sk-..., xoxb-..., AKIA..., user:password@, webhook URLs,
+// Bearer X), the values the copier is given (those of the server's
+// command line and environment, model.SecretEnv), and the values it
+// learns from the headers it passes (Authorization, Cookie, Set-Cookie, a
+// declared header), in every frame after, so that a body echoing them
+// holds none. A frame that masking would leave invalid JSON is
 // recorded as text.
 package relay

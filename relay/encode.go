@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 	"unsafe"
 
@@ -168,72 +167,39 @@ func (e *encoder) start(t time.Time) []byte {
 }
 
 // mask returns data with its secrets masked: the values the copier was
-// given (model.Redactor.Values), the credential shapes of well-known
-// providers (model.MaskTokens) and the credentials of OAuth bodies
-// (maskOAuth). Credential syntax (model.RedactText) is
-// left to the header masking: its URL rule would swallow a JSON line whole.
+// given or learned and the shapes of secrets (model.Redactor.Values), and
+// the credentials of OAuth bodies (maskOAuth). Credential syntax
+// (model.RedactText) is left to the header masking: its URL rule would
+// swallow a JSON line whole.
 func (e *encoder) mask(data []byte) []byte {
 	data = maskOAuth(data)
-	// The string shares data's bytes (a frame may be 256 KiB): neither
-	// Values nor maskShapes keeps it, and each returns it unchanged or a
-	// new string.
+	// The string shares data's bytes (a frame may be 256 KiB): Values does
+	// not keep it, and returns it unchanged or a new string.
 	s := unsafe.String(unsafe.SliceData(data), len(data))
-	if masked := maskShapes(e.red.Values(s)); unsafe.StringData(masked) != unsafe.StringData(s) {
+	if masked := e.red.Values(s); unsafe.StringData(masked) != unsafe.StringData(s) {
 		return []byte(masked)
 	}
 	return data
 }
 
-// shapeMin is the length of the shortest token model.MaskTokens masks: a
-// provider's prefix and 16 token characters ("hf_" and 16).
-const shapeMin = 19
-
-// maskShapes is model.MaskTokens, fast on a large frame: it gives
-// MaskTokens, whose expression costs some 0.3 µs a byte, only the pieces
-// of s that can hold a secret: between whitespace and slashes (which no
-// token and no user:password@ holds), a piece with an '@' whole, and of
-// the others, the parts between quotes (which no token holds) long enough
-// to hold a token. Piece by piece or whole, the masks are the same, since
-// each piece starts and ends at a word boundary.
-func maskShapes(s string) string {
-	var b []byte // nil until a piece changes
-	done := 0    // s[:done] is in b
-	mask := func(start, end int) {
-		if piece := s[start:end]; len(piece) >= shapeMin || strings.IndexByte(piece, '@') >= 0 {
-			if masked := model.MaskTokens(piece); masked != piece {
-				b = append(append(b, s[done:start]...), masked...)
-				done = end
-			}
+// learn adds the secrets of m's headers (model.HeaderSecrets: a header a
+// config declared, a credential, a cookie) to those masked in every
+// frame after: a server that echoes them in a body has them masked.
+func (e *encoder) learn(m *httpMeta) {
+	if m == nil {
+		return
+	}
+	var vs []string
+	for name, values := range m.Headers {
+		for _, v := range values {
+			vs = append(vs, model.HeaderSecrets(name, v)...)
 		}
 	}
-	pieces(s, 0, len(s), " \t\r\n/", func(start, end int) {
-		if strings.IndexByte(s[start:end], '@') >= 0 {
-			mask(start, end)
-			return
-		}
-		pieces(s, start, end, `"`, mask)
-	})
-	if b == nil {
-		return s
-	}
-	return string(append(b, s[done:]...))
+	e.red = e.red.With(vs...)
 }
 
-// pieces calls f with the bounds of each piece of s[start:end] between
-// the bytes in seps.
-func pieces(s string, start, end int, seps string, f func(start, end int)) {
-	for start < end {
-		i := strings.IndexAny(s[start:end], seps)
-		if i < 0 {
-			i = end - start
-		}
-		f(start, start+i)
-		start += i + 1
-	}
-}
-
-// masked returns m with the values of its secret headers masked, and the
-// credential shapes in the others and in its URL.
+// masked returns m with its headers' values masked as model.MaskHeader
+// masks them, and the secrets of its URL.
 func (m *httpMeta) masked() *httpMeta {
 	out := *m
 	if m.URL != "" {
@@ -243,11 +209,7 @@ func (m *httpMeta) masked() *httpMeta {
 	for name, values := range m.Headers {
 		vs := make([]string, len(values))
 		for i, v := range values {
-			if model.SecretName(name) {
-				vs[i] = model.RedactHeader(name, v)
-			} else {
-				vs[i] = model.MaskTokens(v)
-			}
+			vs[i] = model.MaskHeader(name, v)
 		}
 		out.Headers[name] = vs
 	}

@@ -39,6 +39,7 @@ func NewProxy(upstream *url.URL, c *Copier, errorLog *log.Logger) http.Handler {
 			pr.Out = pr.Out.WithContext(context.WithValue(pr.Out.Context(), proxyHost{}, pr.In.Host))
 			st := c.Stream(ClientToServer, Whole)
 			st.meta = &httpMeta{Method: pr.In.Method, URL: pr.In.URL.RequestURI(), Headers: pr.In.Header.Clone()}
+			c.learn(st.meta)
 			if pr.Out.Body == nil || pr.Out.Body == http.NoBody {
 				st.End()
 				return
@@ -52,6 +53,7 @@ func NewProxy(upstream *url.URL, c *Copier, errorLog *log.Logger) http.Handler {
 			}
 			st := c.Stream(ServerToClient, framing)
 			st.meta = &httpMeta{Status: resp.StatusCode, Headers: resp.Header.Clone()}
+			c.learn(st.meta)
 			resp.Body = &teeBody{rc: resp.Body, s: st}
 			host, _ := resp.Request.Context().Value(proxyHost{}).(string)
 			if framing == Events && host != "" && resp.Header.Get("Content-Encoding") == "" {

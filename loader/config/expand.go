@@ -59,7 +59,7 @@ func (e *expander) take() []string {
 // credential. $HOME or ${MODE} expand to what a reader needs to see.
 func (e *expander) lookup(name string) (string, bool) {
 	v, ok := e.lookupEnv(name)
-	if ok && v != "" && (model.SecretName(name) || model.LooksSecret(v)) {
+	if ok && model.SecretEnv(name, v) {
 		e.expanded = append(e.expanded, v)
 	}
 	return v, ok
@@ -173,7 +173,7 @@ func (e *expander) braced(inner, whole string) (string, int, string) {
 		return "/", n, ""
 	case kind == "input" && e.dialect == vscodeVars:
 		if v, ok := e.inputs[arg]; ok {
-			if e.declared[arg].Password || model.SecretName(arg) || model.LooksSecret(v) {
+			if e.declared[arg].Password || model.SecretEnv(arg, v) {
 				e.expanded = append(e.expanded, v)
 			}
 			return v, n, ""

@@ -10,13 +10,12 @@ import (
 // Redacted returns a copy of s fit to show or write: env and header values
 // masked, the secrets of its arguments, command and URL masked
 // (model.RedactArgs, model.RedactURL), and so are those quoted in its
-// findings; so is any env or header value of s wherever else it appears
-// (model.MaskKnown). Labels, paths, env keys and header names stay
-// visible. Views, reports, lock files and logs print a spec only through
-// it.
+// findings; so is any secret s holds (Secrets) wherever else it appears,
+// through the same redactor that masks a session's frames. Labels, paths,
+// env keys and header names stay visible. Views, reports, lock files and
+// logs print a spec only through it.
 func (s ServerSpec) Redacted() ServerSpec {
-	known := s.knownSecrets()
-	mask := func(v string) string { return model.MaskKnown(v, known) }
+	mask := model.NewRedactor(s.Secrets()...).Values
 	r := s
 	r.Command = mask(model.RedactArgs([]string{s.Command})[0])
 	if s.Args != nil {
@@ -38,15 +37,15 @@ func (s ServerSpec) Redacted() ServerSpec {
 			r.Headers[i] = Header{Name: h.Name, Value: model.RedactHeader(h.Name, h.Value)}
 		}
 	}
-	r.Blocked = mask(model.MaskTokens(model.RedactText(s.Blocked)))
+	r.Blocked = mask(model.RedactText(s.Blocked))
 	if s.Findings != nil {
 		r.Findings = make([]string, len(s.Findings))
 		for i, f := range s.Findings {
-			r.Findings[i] = mask(model.MaskTokens(model.RedactText(f)))
+			r.Findings[i] = mask(model.RedactText(f))
 		}
 	}
 	if o := s.OAuth; o != nil {
-		text := func(v string) string { return mask(model.MaskTokens(model.RedactText(v))) }
+		text := func(v string) string { return mask(model.RedactText(v)) }
 		r.OAuth = &OAuth{ClientID: text(o.ClientID), ClientSecret: model.MaskValue(o.ClientSecret), CallbackPort: o.CallbackPort}
 		for _, sc := range o.Scopes {
 			r.OAuth.Scopes = append(r.OAuth.Scopes, text(sc))
@@ -59,39 +58,13 @@ func (s ServerSpec) Redacted() ServerSpec {
 	return r
 }
 
-// knownSecrets are the values s holds that are secret wherever they appear:
-// its env values and header values, and the credential of a header given
-// as "Bearer X". A value left as a variable reference (an unset
-// ${env:VAR}, $VAR, ${input:ID}) is not one: a finding names it to say
-// what is missing.
-func (s ServerSpec) knownSecrets() []string {
-	var known []string
-	add := func(v string) {
-		if !strings.HasPrefix(v, "$") {
-			known = append(known, v)
-		}
-	}
-	for _, kv := range s.Env {
-		add(kv.Value)
-	}
-	for _, v := range s.Expanded {
-		add(v)
-	}
-	for _, h := range s.Headers {
-		add(h.Value)
-		if _, cred, ok := strings.Cut(h.Value, " "); ok {
-			add(strings.TrimSpace(cred))
-		}
-	}
-	return known
-}
-
 // NewRedactor returns the redactor of specs: it masks, wherever they turn
 // up in text, the secrets those servers' configs hold. Those are the
 // secrets of their commands, arguments and URLs (model.ArgSecrets,
-// model.URLSecrets), every header value, and the env values whose name
-// says they are secret or that look like a credential (model.LooksSecret);
-// an env value such as a path or "production" is not masked in prose.
+// model.URLSecrets), the value of every header but the protocol's own
+// (model.HeaderSecrets: Content-Type is none), and the env values whose name
+// or shape says they are secret (model.SecretEnv); an env value such as a
+// path or "production" is not masked in prose.
 // Everything mcplens shows or writes about a session goes through it.
 func NewRedactor(specs []ServerSpec) *model.Redactor {
 	var secrets []string
@@ -107,16 +80,20 @@ func (s ServerSpec) Secrets() []string {
 	out = append(out, s.Expanded...)
 	out = append(out, model.URLSecrets(s.URL)...)
 	for _, h := range s.Headers {
-		out = append(out, h.Value)
-		if scheme, cred, ok := strings.Cut(h.Value, " "); ok && !strings.ContainsAny(scheme, "=:") {
-			out = append(out, strings.TrimSpace(cred))
-		}
+		out = append(out, model.HeaderSecrets(h.Name, h.Value)...)
 	}
 	for _, kv := range s.Env {
-		if model.SecretName(kv.Key) || model.LooksSecret(kv.Value) {
+		if model.SecretEnv(kv.Key, kv.Value) {
 			out = append(out, kv.Value)
 		}
 		out = append(out, model.URLSecrets(kv.Value)...)
 	}
-	return out
+	return slices.DeleteFunc(out, unresolved)
+}
+
+// unresolved reports whether v is or holds a variable left as written (an
+// unset ${env:VAR}, $VAR, ${input:ID}): a finding names it to say what is
+// missing, and it holds no secret.
+func unresolved(v string) bool {
+	return strings.HasPrefix(v, "$") || strings.Contains(v, "${")
 }
