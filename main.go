@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -218,18 +219,42 @@ func run(args []string, stderr io.Writer) int {
 
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, syscall.SIGTERM, syscall.SIGHUP)
-	go func() {
-		if _, ok := <-signals; ok {
-			p.Quit()
-		}
-	}()
 	defer signal.Stop(signals)
+	ran := make(chan struct{})
+	go endOnSignal(p, session, signals, ran)
 
-	if _, err := p.Run(); err != nil {
+	_, err = p.Run()
+	close(ran)
+	if err != nil {
 		fmt.Fprintf(stderr, "mcplens: %v\n", err)
 		return 1
 	}
 	return 0
+}
+
+// quitGrace is how long the interface has to quit once a signal asked it
+// to, before mcplens ends without it.
+const quitGrace = 500 * time.Millisecond
+
+// endOnSignal quits the interface on SIGTERM or SIGHUP. The interface
+// quits between two frames: should one take longer than quitGrace, the
+// terminal is restored, the servers are stopped and the process exits
+// without waiting for that frame's end (ran is closed once the interface
+// has returned).
+func endOnSignal(p *tea.Program, session *loader.Session, signals <-chan os.Signal, ran <-chan struct{}) {
+	select {
+	case <-signals:
+	case <-ran:
+		return
+	}
+	go p.Quit() // it waits until the interface takes it, between two frames
+	select {
+	case <-ran:
+	case <-time.After(quitGrace):
+		p.Kill()
+		session.Close()
+		os.Exit(1)
+	}
 }
 
 // demoConfig is the built-in demo's config: its servers are this binary.

@@ -3,6 +3,7 @@ package loader
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -88,8 +90,14 @@ func (c *conn) answer(ctx context.Context, req transport.JSONRPCRequest) (*trans
 		return transport.NewJSONRPCErrorResponse(req.ID, mcp.METHOD_NOT_FOUND, "Method not found", nil), nil
 	case req.Method == model.MethodRootsList:
 		return result(req.ID, mcp.ListRootsResult{Roots: roots(c.s.Roots())})
+	}
+	// sampling/createMessage or elicitation/create: a question for the user
+	params, refusal := c.question(req)
+	switch {
+	case refusal != nil:
+		return refusal, nil
 	case answers.Ask != nil:
-		return c.ask(ctx, req)
+		return c.ask(ctx, req, params)
 	case req.Method == model.MethodCreateMessage:
 		if answers.SamplingReply == "" {
 			return rejected(req.ID)
@@ -100,7 +108,7 @@ func (c *conn) answer(ctx context.Context, req transport.JSONRPCRequest) (*trans
 	switch answers.Elicit {
 	case ElicitAcceptDefaults:
 		return result(req.ID, mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{
-			Action: mcp.ElicitationResponseActionAccept, Content: defaults(req.Params),
+			Action: mcp.ElicitationResponseActionAccept, Content: defaults(params),
 		}})
 	case ElicitCancel:
 		return result(req.ID, mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionCancel}})
@@ -118,12 +126,32 @@ func noTasks(req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 	return transport.NewJSONRPCErrorResponse(req.ID, mcp.INVALID_PARAMS, "Task not found: mcplens runs no task", nil), nil
 }
 
-// ask answers an elicitation or a sampling request with what Ask replies.
-func (c *conn) ask(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	q := Question{Server: c.spec.Label, Method: req.Method}
+// question returns a question's params as JSON, or, when they are over
+// Limits.Question, the error that answers the request, the refusal noted
+// among the server's faults: a question is read by a person, on a screen,
+// and nothing bigger than the limit is shown or kept.
+func (c *conn) question(req transport.JSONRPCRequest) (json.RawMessage, *transport.JSONRPCResponse) {
+	var params json.RawMessage
 	if req.Params != nil {
-		q.Params, _ = json.Marshal(req.Params)
+		params, _ = json.Marshal(req.Params)
 	}
+	limit := c.s.opts.Limits.WithDefaults().Question
+	if int64(len(params)) <= limit {
+		return params, nil
+	}
+	over := &LimitError{Limit: "question", Max: limit,
+		What: fmt.Sprintf("a question (%s) of %d bytes", req.Method, len(params))}
+	if c.monitor != nil {
+		c.monitor.fault(faultQuestion, over.Error(), over.Error()+"; it was answered with an error")
+	}
+	msg := fmt.Sprintf("request too large: %d bytes of params, over this client's limit of %s",
+		len(params), config.FormatSize(limit))
+	return nil, transport.NewJSONRPCErrorResponse(req.ID, mcp.INVALID_PARAMS, msg, nil)
+}
+
+// ask answers an elicitation or a sampling request with what Ask replies.
+func (c *conn) ask(ctx context.Context, req transport.JSONRPCRequest, params json.RawMessage) (*transport.JSONRPCResponse, error) {
+	q := Question{Server: c.spec.Label, Method: req.Method, Params: params}
 	r := c.s.opts.Answers.Ask(ctx, q)
 	if r.Action == "" || ctx.Err() != nil {
 		r = Reply{Action: mcp.ElicitationResponseActionCancel}
@@ -175,11 +203,7 @@ func roots(dirs []string) []mcp.Root {
 
 // defaults is the content of a form elicitation accepted as it was
 // offered: each requested field that has a default, with it (SEP-1034).
-func defaults(params any) map[string]any {
-	raw, err := json.Marshal(params)
-	if err != nil {
-		return map[string]any{}
-	}
+func defaults(raw json.RawMessage) map[string]any {
 	var p struct {
 		RequestedSchema struct {
 			Properties map[string]struct {

@@ -44,6 +44,10 @@ type Limits struct {
 	ErrorBody int64
 	// Config bounds a config file's size.
 	Config int64
+	// Question bounds the params of one request a server asks the user
+	// (sampling/createMessage, elicitation/create): a bigger one is
+	// answered with an error and never shown.
+	Question int64
 }
 
 // DefaultLimits are the limits a run has unless raised. Together they keep
@@ -59,6 +63,7 @@ var DefaultLimits = Limits{
 	Result:    16 << 20,
 	ErrorBody: 64 << 10,
 	Config:    4 << 20,
+	Question:  8 << 20,
 }
 
 // A limitName is one of the Limits, by the name users give it.
@@ -80,6 +85,7 @@ var limitNames = []limitName{
 	{"result", func(l *Limits) *int64 { return &l.Result }, "one tools/call result"},
 	{"error-body", func(l *Limits) *int64 { return &l.ErrorBody }, "what is kept of an HTTP error body"},
 	{"config", func(l *Limits) *int64 { return &l.Config }, "a config file"},
+	{"question", func(l *Limits) *int64 { return &l.Question }, "one sampling or elicitation request a server sends"},
 }
 
 // LimitNames returns the limits' names with what each bounds and its

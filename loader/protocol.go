@@ -55,6 +55,7 @@ const (
 	faultMalformed = "malformed"
 	faultStray     = "stray"
 	faultPaging    = "paging"
+	faultQuestion  = "question" // a question over Limits.Question
 )
 
 func newMonitor(server string, first func()) *monitor {

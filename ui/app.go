@@ -238,6 +238,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.keys
 	m.clearNotes()
 	switch {
+	case key.Matches(msg, k.Interrupt):
+		return m.quit()
 	case m.ask != nil:
 		cmd, reply := m.ask.Update(msg)
 		if reply != nil {

@@ -6,6 +6,7 @@ import (
 	"runtime"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcplens/mcplens/loader"
 )
@@ -29,6 +30,7 @@ func NewQuestions() *Questions {
 // answer goes (never blocking: it has room for one).
 type askMsg struct {
 	question loader.Question
+	heard    heard
 	reply    chan<- loader.Reply
 }
 
@@ -37,7 +39,7 @@ type askMsg struct {
 func (q *Questions) Ask(ctx context.Context, question loader.Question) loader.Reply {
 	reply := make(chan loader.Reply, 1)
 	select {
-	case q.asks <- askMsg{question: question, reply: reply}:
+	case q.asks <- askMsg{question: question, heard: hear(question), reply: reply}:
 	case <-ctx.Done():
 		return loader.Reply{}
 	}
@@ -70,6 +72,17 @@ func (m *Model) answer(r loader.Reply) tea.Cmd {
 	m.ask.msg.reply <- r
 	m.ask = nil
 	return waitAsk(m.questions)
+}
+
+// quit ends the program from any state: the question shown, if any, is
+// cancelled first, without waiting for anyone to take the answer (its
+// channel has room for it).
+func (m *Model) quit() tea.Cmd {
+	if m.ask != nil {
+		m.ask.msg.reply <- loader.Reply{Action: mcp.ElicitationResponseActionCancel}
+		m.ask = nil
+	}
+	return tea.Quit
 }
 
 // openURL opens url in a browser, in the background.

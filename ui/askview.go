@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"encoding/json"
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -13,7 +11,6 @@ import (
 
 	"github.com/mcplens/mcplens/argcheck"
 	"github.com/mcplens/mcplens/loader"
-	"github.com/mcplens/mcplens/model"
 )
 
 // An askKind is what a question asks for.
@@ -30,14 +27,16 @@ type asking struct {
 	e    *env
 	msg  askMsg
 	kind askKind
-	// message is what the server says the question is for.
-	message string
-	form    *formView
-	url     string
-	// conversation is a sampling request's system prompt, messages and
-	// model preferences, as lines.
-	conversation []string
-	reply        textarea.Model
+	// text is what the server says, as sent: an elicitation's message, a
+	// sampling request's system prompt, messages and model preferences,
+	// one block each; shown is its first lines (askpreview.go), reader
+	// shows it whole while open.
+	text   []string
+	shown  preview
+	reader *reader
+	form   *formView
+	url    string
+	reply  textarea.Model
 	// problem says why the form was not accepted.
 	problem string
 	// schema checks an accepted form's content; armed is set while its
@@ -47,30 +46,19 @@ type asking struct {
 }
 
 func newAsking(e *env, msg askMsg) *asking {
-	a := &asking{e: e, msg: msg}
-	var p struct {
-		Mode            string          `json:"mode"`
-		Message         string          `json:"message"`
-		URL             string          `json:"url"`
-		RequestedSchema json.RawMessage `json:"requestedSchema"`
-	}
-	_ = json.Unmarshal(msg.question.Params, &p) // what is missing is shown empty
-	a.message = p.Message
-	switch {
-	case msg.question.Method == model.MethodCreateMessage:
-		a.kind = askSampling
-		a.conversation = conversation(msg.question.Params)
+	h := msg.heard
+	a := &asking{e: e, msg: msg, kind: h.kind, text: h.text, url: h.url, schema: h.schema}
+	switch a.kind {
+	case askSampling:
 		a.reply = textarea.New()
 		a.reply.Placeholder = "the model's reply"
 		a.reply.ShowLineNumbers = false
 		a.reply.SetWidth(68)
 		a.reply.SetHeight(4)
-	case p.Mode == "url":
-		a.kind, a.url = askURL, p.URL
-	default:
+	case askForm:
 		k := e.c.keys
-		a.form = newFormView(e, elicitationForm(p.RequestedSchema), k.NextField, k.PrevField)
-		a.schema, _ = argcheck.Compile(p.RequestedSchema) // a schema that does not compile checks nothing
+		a.form = newFormView(e, h.form, k.NextField, k.PrevField)
+		a.form.height = max(3, e.c.height-maxAskLines-12)
 	}
 	return a
 }
@@ -88,21 +76,40 @@ func (a *asking) focus() tea.Cmd {
 
 func (a *asking) ShortHelp() []key.Binding {
 	k := a.e.c.keys
+	if a.reader != nil {
+		return a.reader.ShortHelp()
+	}
+	var keys []key.Binding
 	switch a.kind {
 	case askURL:
-		return []key.Binding{k.OpenURL, k.No, k.Dismiss}
+		keys = []key.Binding{k.OpenURL, k.No, k.Dismiss}
 	case askSampling:
-		return []key.Binding{k.SendReply, k.Reject}
+		keys = []key.Binding{k.SendReply, k.Reject}
+	default:
+		keys = append(a.form.ShortHelp(), k.Accept, k.Decline, k.Dismiss)
 	}
-	return append(a.form.ShortHelp(), k.Accept, k.Decline, k.Dismiss)
+	if a.previewFor().more != "" {
+		keys = append(keys, k.ReadAll)
+	}
+	return keys
 }
 
 // Update answers keys and edits the field focused; it returns the reply
 // once the question is answered.
 func (a *asking) Update(msg tea.Msg) (tea.Cmd, *loader.Reply) {
 	k := a.e.c.keys
+	if a.reader != nil {
+		cmd := a.reader.Update(msg)
+		if a.reader.closed {
+			a.reader = nil
+		}
+		return cmd, nil
+	}
 	if press, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
+		case key.Matches(press, k.ReadAll) && a.previewFor().more != "":
+			a.readAll()
+			return nil, nil
 		case a.kind == askURL && key.Matches(press, k.OpenURL):
 			return a.e.questions.openURL(a.url), &loader.Reply{Action: mcp.ElicitationResponseActionAccept}
 		case a.kind == askSampling && key.Matches(press, k.SendReply):
@@ -146,104 +153,46 @@ func (a *asking) accept() (tea.Cmd, *loader.Reply) {
 	return nil, &loader.Reply{Action: mcp.ElicitationResponseActionAccept, Content: c}
 }
 
-// View draws the question.
+// View draws the question: its first lines, and what answers it.
 func (a *asking) View() string {
-	s := a.e.c.styles
-	san := model.Sanitize
+	c := a.e.c
+	s := c.styles
 	what := map[askKind]string{askForm: "asks you to fill in a form", askURL: "asks you to open a URL", askSampling: "asks for a model's reply"}[a.kind]
-	lines := []string{s.Header.Render(san(a.msg.question.Server)) + s.Muted.Render(" "+what)}
-	if a.message != "" {
-		lines = append(lines, "", s.Text.Render(san(a.message)))
+	lines := []string{s.Header.Render(c.quote(cut(c, a.msg.question.Server, 200))) + s.Muted.Render(" "+what)}
+	p := a.previewFor()
+	if len(a.text) > 0 {
+		lines = append(lines, "")
+		for _, l := range p.lines {
+			lines = append(lines, s.Text.Render(l))
+		}
+		if p.more != "" {
+			lines = append(lines, s.Muted.Render(p.more+" · "+a.e.c.keys.ReadAll.Help().Key+" reads it in full"))
+		}
 	}
 	lines = append(lines, "")
 	switch a.kind {
 	case askURL:
-		lines = append(lines, s.In.Render(san(a.url)), "", s.WarnText.Render("open it in a browser?"))
+		url := previewOf(c, []string{a.url}, p.width) // cut like the text: a URL can be megabytes too
+		lines = append(lines, s.In.Render(url.lines[0]), "", s.WarnText.Render("open it in a browser?"))
 	case askSampling:
-		lines = append(lines, a.conversation...)
-		lines = append(lines, "", s.Muted.Render("reply (enter starts a new line):"), a.reply.View())
+		lines = append(lines, s.Muted.Render("reply (enter starts a new line):"), a.reply.View())
 	default:
+		a.form.width = p.width
 		lines = append(lines, a.form.View(), "", s.Muted.Render("* required"))
 	}
 	if a.problem != "" {
-		lines = append(lines, s.ErrorText.Render(san(a.problem)))
+		lines = append(lines, s.ErrorText.Render(truncate(c.quote(cut(c, a.problem, 4*p.width)), p.width, "…")))
 	}
 	return s.Overlay.Render(strings.Join(lines, "\n"))
 }
 
 // overlay draws the question over the screen, with help, the keys that
-// answer it.
+// answer it; or the reader, while the question is read in full.
 func (a *asking) overlay(help string) string {
 	c := a.e.c
+	if a.reader != nil {
+		a.reader.SetSize(c.width, max(3, c.height-1))
+		return joinLeft(a.reader.View(), help)
+	}
 	return lipgloss.Place(c.width, c.height, lipgloss.Center, lipgloss.Center, joinLeft(a.View(), help), lipgloss.WithWhitespaceChars(" "))
-}
-
-// conversation is what a sampling request shows: the system prompt, each
-// message, and the model preferences.
-func conversation(params json.RawMessage) []string {
-	var p struct {
-		SystemPrompt string `json:"systemPrompt"`
-		MaxTokens    int    `json:"maxTokens"`
-		Messages     []struct {
-			Role    string          `json:"role"`
-			Content json.RawMessage `json:"content"`
-		} `json:"messages"`
-		ModelPreferences *struct {
-			Hints []struct {
-				Name string `json:"name"`
-			} `json:"hints"`
-			Cost         *float64 `json:"costPriority"`
-			Speed        *float64 `json:"speedPriority"`
-			Intelligence *float64 `json:"intelligencePriority"`
-		} `json:"modelPreferences"`
-	}
-	_ = json.Unmarshal(params, &p)
-	san := model.Sanitize
-	var lines []string
-	if p.SystemPrompt != "" {
-		lines = append(lines, "system: "+san(p.SystemPrompt))
-	}
-	for _, m := range p.Messages {
-		lines = append(lines, san(m.Role)+": "+san(contentText(m.Content)))
-	}
-	if mp := p.ModelPreferences; mp != nil {
-		var prefs []string
-		for _, h := range mp.Hints {
-			prefs = append(prefs, "hint "+san(h.Name))
-		}
-		for _, pr := range []struct {
-			name string
-			v    *float64
-		}{{"cost", mp.Cost}, {"speed", mp.Speed}, {"intelligence", mp.Intelligence}} {
-			if pr.v != nil {
-				prefs = append(prefs, fmt.Sprintf("%s %g", pr.name, *pr.v))
-			}
-		}
-		lines = append(lines, "model preferences: "+strings.Join(prefs, ", "))
-	}
-	if p.MaxTokens > 0 {
-		lines = append(lines, fmt.Sprintf("max tokens: %d", p.MaxTokens))
-	}
-	return lines
-}
-
-// contentText is a message's content as text: its text, or its type for
-// content that is not text.
-func contentText(raw json.RawMessage) string {
-	var one struct {
-		Type, Text string
-	}
-	if json.Unmarshal(raw, &one) == nil {
-		if one.Type == "text" {
-			return one.Text
-		}
-		return "[" + one.Type + "]"
-	}
-	var many []json.RawMessage
-	_ = json.Unmarshal(raw, &many)
-	var parts []string
-	for _, c := range many {
-		parts = append(parts, contentText(c))
-	}
-	return strings.Join(parts, " ")
 }

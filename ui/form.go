@@ -28,7 +28,10 @@ type formView struct {
 	// at is the option under the cursor of each multi-select.
 	at map[*schemaform.Field]int
 	// height is how many lines the form may take; 0 is all it needs.
-	height int
+	// width, when set, is the most columns a line takes.
+	height, width int
+	// titles is the width of the titles' column (layout).
+	titles int
 }
 
 // A formRow is a field as the form lists it. array and item are the
@@ -73,7 +76,16 @@ func (v *formView) layout() {
 	}
 	walk(v.form.Root.Fields, formRow{}, false)
 	v.focused = min(v.focused, max(0, len(v.rows)-1))
+	v.titles = 0
+	for _, r := range v.rows {
+		v.titles = max(v.titles, textWidth(model.Sanitize(cut(v.e.c, r.field.Path(), maxTitle)))+1+2*r.depth)
+	}
+	v.titles = min(v.titles, maxTitle)
 }
+
+// maxTitle bounds the width of the titles' column, whatever the names a
+// schema gives its fields.
+const maxTitle = 40
 
 // typed reports whether a field is edited as text.
 func typed(f *schemaform.Field) bool {
@@ -254,36 +266,54 @@ func choose(f *schemaform.Field, back bool) {
 // only the lines around the focused row are drawn.
 func (v *formView) View() string {
 	s := v.e.c.styles
-	san := model.Sanitize
 	if len(v.rows) == 0 {
 		return s.Muted.Render("(no fields)")
 	}
-	width := 0
-	for _, r := range v.rows {
-		width = max(width, len([]rune(san(r.field.Path())))+1+2*r.depth)
+	// Only the rows in sight are drawn (a row takes one or two lines): a
+	// schema can have thousands of fields.
+	first, last := 0, len(v.rows)
+	if v.height > 0 {
+		first = max(0, v.focused-v.height/2)
+		last = min(len(v.rows), first+v.height)
 	}
+	clip := v.clip
 	var lines []string
 	at := 0
-	for i, r := range v.rows {
+	for i := first; i < last; i++ {
+		r := v.rows[i]
 		f := r.field
 		mark := "  "
 		if i == v.focused {
 			mark, at = "▸ ", len(lines)
 		}
-		title := strings.Repeat("  ", r.depth) + san(f.Path())
+		title := strings.Repeat("  ", r.depth) + clip(f.Path())
 		if f.Required && r.item != f {
 			title += "*"
 		}
-		lines = append(lines, mark+s.PolicyName.Render(cell(title, width))+"  "+v.shown(i))
+		lines = append(lines, mark+s.PolicyName.Render(cell(title, v.titles))+"  "+v.shown(i))
 		if f.Description != "" {
-			lines = append(lines, "  "+strings.Repeat("  ", r.depth)+s.Muted.Render(san(f.Description)))
+			lines = append(lines, "  "+strings.Repeat("  ", r.depth)+s.Muted.Render(clip(f.Description)))
 		}
 	}
 	if v.height > 0 && len(lines) > v.height {
 		top := min(max(0, at-v.height/2), len(lines)-v.height)
 		lines = lines[top : top+v.height]
 	}
+	if v.width > 0 {
+		for i, l := range lines {
+			lines[i] = truncate(l, v.width, "…")
+		}
+	}
 	return strings.Join(lines, "\n")
+}
+
+// clip is server text for one line of the form: cut to what the line can
+// show, when the form has a width, and sanitized.
+func (v *formView) clip(text string) string {
+	if v.width > 0 {
+		text = cut(v.e.c, text, 4*v.width)
+	}
+	return model.Sanitize(text)
 }
 
 // shown is row i's value as the form draws it.
@@ -308,19 +338,25 @@ func (v *formView) shown(i int) string {
 		if f.Choice < 0 {
 			return "‹ " + label + " ›"
 		}
-		return fmt.Sprintf("‹ %s ›  %d/%d", model.Sanitize(label), f.Choice+1, len(f.Options))
+		return fmt.Sprintf("‹ %s ›  %d/%d", v.clip(label), f.Choice+1, len(f.Options))
 	case schemaform.Multi:
 		var opts []string
+		room := 4 * v.width // what the line can show, when the form has a width
 		for j := range f.Options {
+			if v.width > 0 && room <= 0 {
+				opts = append(opts, "…")
+				break
+			}
 			box := "[ ] "
 			if f.Picked[j] {
 				box = "[x] "
 			}
-			o := box + model.Sanitize(f.Option(j))
+			o := box + v.clip(f.Option(j))
 			if i == v.focused && j == v.at[f] {
 				o = "‹" + o + "›"
 			}
 			opts = append(opts, o)
+			room -= len(o) + 1
 		}
 		return strings.Join(opts, " ")
 	case schemaform.Object:
@@ -338,9 +374,9 @@ func (v *formView) shown(i int) string {
 		return unset
 	}
 	if !inPlace(f) {
-		return model.Sanitize(f.Text) + s.Muted.Render("  (tab: edit it as JSON)")
+		return v.clip(f.Text) + s.Muted.Render("  (tab: edit it as JSON)")
 	}
-	return model.Sanitize(f.Text)
+	return v.clip(f.Text)
 }
 
 // inPlace reports whether a text field can be typed in on its row: a

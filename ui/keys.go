@@ -26,7 +26,9 @@ type KeyMap struct {
 	Login      key.Binding
 	Help       key.Binding
 	Quit       key.Binding
-	Report     key.Binding
+	// Interrupt quits whatever is open: a question, an editor, a search.
+	Interrupt key.Binding
+	Report    key.Binding
 
 	Send   key.Binding
 	Cancel key.Binding
@@ -38,8 +40,10 @@ type KeyMap struct {
 	// The keys of a question a server asks (askview.go).
 	Accept, Decline, Dismiss, OpenURL, No key.Binding
 	SendReply, Reject                     key.Binding
-	NextField, PrevField                  key.Binding
-	Toggle, Choose                        key.Binding
+	// ReadAll reads a question's whole text in the reader.
+	ReadAll              key.Binding
+	NextField, PrevField key.Binding
+	Toggle, Choose       key.Binding
 
 	// Navigation of the tool rows (search.go, servers.go): / filters
 	// by name, n/N go to the next/previous match, [/] to the next or
@@ -109,7 +113,8 @@ func DefaultKeyMap() KeyMap {
 		ApplyRoots:  key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "apply roots")),
 		LogServer:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "next server")),
 		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Quit:        key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		Interrupt:   key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit, whatever is open")),
 		Report:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "write report ("+ReportFile+")")),
 		Send:        key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "send call")),
 		Cancel:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
@@ -120,6 +125,7 @@ func DefaultKeyMap() KeyMap {
 		No:          key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "decline")),
 		SendReply:   key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "send reply")),
 		Reject:      key.NewBinding(key.WithKeys("ctrl+x", "esc"), key.WithHelp("ctrl+x/esc", "reject")),
+		ReadAll:     key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "read it all")),
 		Dismiss:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 		OpenURL:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "open in a browser")),
 		NextField:   key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab", "next field")),

@@ -21,21 +21,24 @@ func (m *Model) layout() {
 
 // View draws the whole screen.
 func (m Model) View() tea.View {
-	var body string
+	v := tea.NewView(m.screen())
+	v.AltScreen = true
+	return v
+}
+
+// screen is the screen's text: a question a server asks takes it whole,
+// and nothing under it is drawn.
+func (m Model) screen() string {
+	if m.ask != nil {
+		return m.ask.overlay(m.c.styles.Footer.Render(m.help.ShortHelpView(m.ask.ShortHelp())))
+	}
+	body := ""
 	if m.full {
 		body = m.fullHelpView()
 	} else {
 		body = m.bodyView()
 	}
-	body = joinLeft(body, m.footerView())
-	body = m.editorOverlay(body)
-	body = m.rootsOverlay(body)
-	if m.ask != nil {
-		body = m.ask.overlay(m.c.styles.Footer.Render(m.help.ShortHelpView(m.ask.ShortHelp())))
-	}
-	v := tea.NewView(body)
-	v.AltScreen = true
-	return v
+	return m.rootsOverlay(m.editorOverlay(joinLeft(body, m.footerView())))
 }
 
 // paneHeight is the height of the bottom pane, border included.

@@ -60,6 +60,8 @@ var modes = map[string]string{
 	"batch-answer":      "answers the -on request inside a JSON-RPC batch (an array)",
 	"nan-answer":        "answers the -on request with a NaN in its result, which is not JSON",
 	"leak":              "answers tools/call with its whole environment and command line, as a server that dumps its config would",
+	"big-sampling":      "once initialized, asks a sampling/createMessage whose message is -size bytes (default 4 MiB); logs the answer on stderr",
+	"big-elicitation":   "once initialized, asks an elicitation/create whose message is -size bytes (default 1 MiB); logs the answer on stderr",
 }
 
 // hugeSizes are the default -size of the modes that write huge lines.
@@ -68,6 +70,8 @@ var hugeSizes = map[string]int64{
 	"huge-pages":        15 << 20,
 	"huge-result":       500 << 20,
 	"huge-error-result": 20 << 20,
+	"big-sampling":      4 << 20,
+	"big-elicitation":   1 << 20,
 }
 
 type server struct {
@@ -194,6 +198,10 @@ func (s *server) handle(line []byte) {
 		return
 	}
 	s.record(req.Method)
+	if req.Method == "" && req.ID != nil {
+		s.answered(line) // the answer to a question this server asked
+		return
+	}
 	if req.ID == nil {
 		s.notification(req)
 		return
@@ -247,6 +255,9 @@ func (s *server) notification(req request) {
 	case "notifications/initialized":
 		if s.mode == "list-changed-flood" || s.mode == "list-changed-flood-big" {
 			s.flooded.Do(func() { go s.floodListChanged() })
+		}
+		if s.mode == "big-sampling" || s.mode == "big-elicitation" {
+			go s.askBig()
 		}
 	case "notifications/cancelled":
 		id := string(req.Params.RequestID)
