@@ -14,6 +14,7 @@ import (
 	"github.com/mcplens/mcplens/argcheck"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/opener"
 )
 
 // An askKind is what a question asks for.
@@ -34,6 +35,8 @@ type asking struct {
 	message string
 	form    *formView
 	url     string
+	// refused says why url is not opened (opener.Check), nil when it may be.
+	refused error
 	// conversation is a sampling request's system prompt, messages and
 	// model preferences, as lines.
 	conversation []string
@@ -67,6 +70,7 @@ func newAsking(e *env, msg askMsg) *asking {
 		a.reply.SetHeight(4)
 	case p.Mode == "url":
 		a.kind, a.url = askURL, p.URL
+		_, a.refused = opener.Check(p.URL)
 	default:
 		k := e.c.keys
 		a.form = newFormView(e, elicitationForm(p.RequestedSchema), k.NextField, k.PrevField)
@@ -90,6 +94,9 @@ func (a *asking) ShortHelp() []key.Binding {
 	k := a.e.c.keys
 	switch a.kind {
 	case askURL:
+		if a.refused != nil {
+			return []key.Binding{k.No, k.Dismiss}
+		}
 		return []key.Binding{k.OpenURL, k.No, k.Dismiss}
 	case askSampling:
 		return []key.Binding{k.SendReply, k.Reject}
@@ -103,7 +110,7 @@ func (a *asking) Update(msg tea.Msg) (tea.Cmd, *loader.Reply) {
 	k := a.e.c.keys
 	if press, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
-		case a.kind == askURL && key.Matches(press, k.OpenURL):
+		case a.kind == askURL && a.refused == nil && key.Matches(press, k.OpenURL):
 			return a.e.questions.openURL(a.url), &loader.Reply{Action: mcp.ElicitationResponseActionAccept}
 		case a.kind == askSampling && key.Matches(press, k.SendReply):
 			return nil, &loader.Reply{Action: mcp.ElicitationResponseActionAccept, Text: a.reply.Value()}
@@ -158,7 +165,12 @@ func (a *asking) View() string {
 	lines = append(lines, "")
 	switch a.kind {
 	case askURL:
-		lines = append(lines, s.In.Render(san(a.url)), "", s.WarnText.Render("open it in a browser?"))
+		lines = append(lines, s.In.Render(san(a.url)), "")
+		if a.refused != nil {
+			lines = append(lines, s.ErrorText.Render(san(a.refused.Error())), s.Muted.Render("copy it if you trust it; n declines"))
+		} else {
+			lines = append(lines, s.WarnText.Render("open it in a browser?"))
+		}
 	case askSampling:
 		lines = append(lines, a.conversation...)
 		lines = append(lines, "", s.Muted.Render("reply (enter starts a new line):"), a.reply.View())
