@@ -2,17 +2,14 @@ package oauth
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
-	"os"
-	"os/exec"
-	"runtime"
 	"strconv"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+
+	"github.com/mcplens/mcplens/opener"
 )
 
 // callbackPath is the path of the loopback redirect URI.
@@ -83,14 +80,18 @@ func (c *callback) serve(w http.ResponseWriter, r *http.Request) {
 func (c *callback) fetcher(o *Options, steps *stepper) auth.AuthorizationCodeFetcher {
 	return func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
 		steps.enter(StepAuthorization, args.URL)
+		u, err := opener.Check(args.URL) // refused: neither shown to visit nor opened
+		if err != nil {
+			return nil, err
+		}
 		if o.Show != nil {
-			o.Show(args.URL)
+			o.Show(u)
 		}
 		open := o.Open
 		if open == nil {
-			open = OpenBrowser
+			open = opener.Open
 		}
-		if err := open(args.URL); err != nil && o.Show == nil {
+		if err := open(u); err != nil && o.Show == nil {
 			return nil, err
 		}
 		select {
@@ -100,34 +101,4 @@ func (c *callback) fetcher(o *Options, steps *stepper) auth.AuthorizationCodeFet
 			return nil, fmt.Errorf("waiting for the browser to come back: %w", ctx.Err())
 		}
 	}
-}
-
-// OpenBrowser opens u in the user's browser: $BROWSER as gh reads it (a
-// command, the URL its last argument; several separated by ':' are
-// tried in turn), else xdg-open, or open on macOS. It does not wait for
-// the browser.
-func OpenBrowser(u string) error {
-	var cmds [][]string
-	if b := os.Getenv("BROWSER"); b != "" {
-		for _, c := range strings.Split(b, string(os.PathListSeparator)) {
-			if f := strings.Fields(c); len(f) > 0 {
-				cmds = append(cmds, append(f, u))
-			}
-		}
-	} else if runtime.GOOS == "darwin" {
-		cmds = [][]string{{"open", u}}
-	} else {
-		cmds = [][]string{{"xdg-open", u}}
-	}
-	var errs []error
-	for _, c := range cmds {
-		cmd := exec.Command(c[0], c[1:]...)
-		if err := cmd.Start(); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		go cmd.Wait()
-		return nil
-	}
-	return fmt.Errorf("opening a browser: %w", errors.Join(errs...))
 }

@@ -14,10 +14,22 @@
 // golang.org/x/oauth2's. This package adds what mcplens needs around it:
 // which step failed and what the server said (a *StepError), refusing an
 // authorization server that does not advertise S256, the loopback
-// listener and the browser, and where tokens are kept.
+// listener, the browser (through the opener, which refuses an
+// authorization URL that is not https or loopback http), and where tokens
+// are kept.
 //
-// It imports loader/config, model and internal/safefile, never loader,
-// surface, report or ui.
+// Every request of the flow stays within the server's reach: https, or
+// http to a loopback host; and, checked on the URL, at every redirect and
+// on the address each connection is made to (so a name that resolves
+// elsewhere later changes nothing), an address no closer than the server's
+// own: a public server's flow reaches public addresses alone, a private
+// network's server private and public ones, a server on this machine any
+// (link-local, unspecified and multicast addresses never). Each request is
+// bounded to DefaultRequestTimeout (Options.RequestTimeout) and its answer
+// to 1 MiB.
+//
+// It imports loader/config, model, opener and internal/safefile, never
+// loader, surface, report or ui.
 //
 //	store, _ := oauth.DefaultStore()
 //	err := oauth.Login(ctx, spec, oauth.Options{Store: store, Show: func(u string) { fmt.Println(u) }})

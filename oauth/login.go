@@ -1,12 +1,14 @@
 package oauth
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -24,11 +26,12 @@ type Options struct {
 	// Show is told the authorization URL before the browser opens: it is
 	// always shown, for a machine with no browser.
 	Show func(url string)
-	// Open opens the URL in a browser; nil is OpenBrowser.
+	// Open opens the URL in a browser; nil is opener.Open. The URL has
+	// passed opener.Check already.
 	Open func(url string) error
-	// Transport carries the flow's requests and the session's; nil is
-	// http.DefaultTransport.
-	Transport http.RoundTripper
+	// RequestTimeout bounds each request of the flow; 0 is
+	// DefaultRequestTimeout.
+	RequestTimeout time.Duration
 	// ClientID and ClientSecret pre-register a client when the server's
 	// config names none (mcplens login --client-id).
 	ClientID, ClientSecret string
@@ -36,13 +39,17 @@ type Options struct {
 	// metadata document describing mcplens, used when the authorization
 	// server supports them.
 	ClientMetadataURL string
+
+	// reach, when set, replaces the reach found from the server's URL
+	// (tests: a server at 127.0.0.1 taken for a public one).
+	reach reach
 }
 
-func (o *Options) transport() http.RoundTripper {
-	if o.Transport != nil {
-		return o.Transport
+func (o *Options) requestTimeout() time.Duration {
+	if o.RequestTimeout > 0 {
+		return o.RequestTimeout
 	}
-	return http.DefaultTransport
+	return DefaultRequestTimeout
 }
 
 // Applies reports whether OAuth applies to spec: a remote server for which
@@ -76,8 +83,7 @@ func Login(ctx context.Context, spec config.ServerSpec, o Options) error {
 	if !Applies(spec) {
 		return fmt.Errorf("server %q: OAuth applies to a remote server with no Authorization header of its own", spec.Label)
 	}
-	steps := &stepper{next: o.transport()}
-	client := &http.Client{Transport: steps}
+	steps, client := newFlow(ctx, spec.URL, &o)
 	cfg := spec.OAuth
 	if cfg == nil {
 		cfg = &config.OAuth{}
@@ -137,7 +143,7 @@ func Login(ctx context.Context, spec config.ServerSpec, o Options) error {
 		return fmt.Errorf("server %q: %w", spec.Label, err)
 	}
 
-	req, resp, err := challenge(ctx, spec, steps.next)
+	req, resp, err := challenge(ctx, spec, o.requestTimeout())
 	if err != nil {
 		return err
 	}
@@ -163,10 +169,14 @@ func Login(ctx context.Context, spec config.ServerSpec, o Options) error {
 // challenge asks the server to initialize without a token, which a server
 // that needs authorization refuses with its WWW-Authenticate challenge. A
 // server that does not refuse is logged in to all the same, its
-// authorization server discovered from the well-known paths.
-func challenge(ctx context.Context, spec config.ServerSpec, rt http.RoundTripper) (*http.Request, *http.Response, error) {
+// authorization server discovered from the well-known paths. The server
+// is the one the config names, wherever it is: this request alone is not
+// held to its reach.
+func challenge(ctx context.Context, spec config.ServerSpec, timeout time.Duration) (*http.Request, *http.Response, error) {
 	const initialize = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcplens","version":"login"}}}`
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, spec.URL, strings.NewReader(initialize))
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(tctx, http.MethodPost, spec.URL, strings.NewReader(initialize))
 	if err != nil {
 		return nil, nil, fmt.Errorf("server %q: %w", spec.Label, err)
 	}
@@ -175,16 +185,17 @@ func challenge(ctx context.Context, spec config.ServerSpec, rt http.RoundTripper
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := rt.RoundTrip(req)
+	resp, err := http.DefaultTransport.RoundTrip(req)
 	if err != nil {
-		return nil, nil, &StepError{Step: StepDiscovery, URL: spec.URL, Err: err}
+		return nil, nil, &StepError{Step: StepDiscovery, URL: spec.URL, Err: timedOut(err, timeout)}
 	}
-	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
-		return req, resp, nil
-	}
-	io.Copy(io.Discard, io.LimitReader(resp.Body, maxSaid))
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxSaid)) // read now: the context ends on return
 	resp.Body.Close()
-	return req, &http.Response{StatusCode: http.StatusUnauthorized, Header: http.Header{}, Body: http.NoBody}, nil
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+		return req.WithContext(ctx), resp, nil
+	}
+	return req.WithContext(ctx), &http.Response{StatusCode: http.StatusUnauthorized, Header: http.Header{}, Body: http.NoBody}, nil
 }
 
 // unionScopes is a, then what b adds.

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -246,29 +245,6 @@ func scopeSet(scope string) string {
 	f := strings.Fields(scope)
 	slices.Sort(f)
 	return strings.Join(f, " ")
-}
-
-func TestTokenFilePermissions(t *testing.T) {
-	as := oauthtest.Start(t, oauthtest.Config{})
-	store := newStore(t)
-	if err := os.MkdirAll(filepath.Dir(store.Path()), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := login(t, spec(as, nil), oauth.Options{Store: store}); err != nil {
-		t.Fatal(err)
-	}
-	for path, want := range map[string]os.FileMode{store.Path(): 0o600, filepath.Dir(store.Path()): 0o700} {
-		fi, err := os.Stat(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := fi.Mode().Perm(); got != want {
-			t.Errorf("%s: mode %v, want %v", path, got, want)
-		}
-	}
-	if n, err := store.Delete(nil); n != 1 || err != nil {
-		t.Errorf("Delete(all) = %d, %v; want 1", n, err)
-	}
 }
 
 // The 2025-03-26 path: no protected resource metadata, the authorization

@@ -3,6 +3,7 @@ package oauth
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -10,39 +11,47 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // A stepper is the HTTP client's transport for the flow's own requests
-// (discovery, registration, token): it notes which step each request is
-// and what a server answered when it refused, so a failure can say where
-// it happened; and it refuses authorization server metadata that does not
-// advertise PKCE S256, which the SDK checks only for being non-empty.
+// (discovery, registration, token): it refuses a request outside the
+// server's reach, caps every answer at maxBody, notes which step each
+// request is and what a server answered when it refused, so a failure can
+// say where it happened; and it refuses authorization server metadata that
+// does not advertise PKCE S256, which the SDK checks only for being
+// non-empty.
 type stepper struct {
-	next http.RoundTripper
+	next    http.RoundTripper
+	reach   reach
+	timeout time.Duration
 
 	mu   sync.Mutex
 	step string
 	url  string
 	said string
+	// refused is the first request refused for the server's reach: the
+	// SDK goes on to other discovery paths, whose failure would hide it.
+	refused error
 }
 
-// maxSaid bounds what is read of a refusal, and metadata is bounded by
-// the SDK (1 MiB); a body read here for a check is bounded the same way.
-const (
-	maxSaid     = 4 << 10
-	maxMetadata = 1 << 20
-)
+// maxSaid bounds what is read of a refusal.
+const maxSaid = 4 << 10
 
 func (s *stepper) RoundTrip(req *http.Request) (*http.Response, error) {
 	step := stepOf(req)
 	s.enter(step, req.URL.String())
+	if err := s.reach.checkURL(req.URL); err != nil {
+		return nil, s.note(err)
+	}
 	if step == StepToken || step == StepRefresh {
 		req = public(req)
 	}
 	resp, err := s.next.RoundTrip(req)
 	if err != nil {
-		return nil, err
+		return nil, s.note(err)
 	}
+	resp.Body = &cappedBody{r: resp.Body, left: maxBody}
 	switch {
 	case resp.StatusCode >= 400:
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxSaid))
@@ -52,7 +61,7 @@ func (s *stepper) RoundTrip(req *http.Request) (*http.Response, error) {
 		s.said = said(body)
 		s.mu.Unlock()
 	case resp.StatusCode == http.StatusOK && isServerMetadata(req.URL):
-		body, err := io.ReadAll(io.LimitReader(resp.Body, maxMetadata))
+		body, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if err != nil {
 			return nil, err
@@ -72,6 +81,19 @@ func (s *stepper) enter(step, u string) {
 	s.mu.Unlock()
 }
 
+// note keeps err when it is the first refusal for the server's reach.
+func (s *stepper) note(err error) error {
+	var re *reachError
+	if errors.As(err, &re) {
+		s.mu.Lock()
+		if s.refused == nil {
+			s.refused = re
+		}
+		s.mu.Unlock()
+	}
+	return err
+}
+
 // fail names err with the step that was running.
 func (s *stepper) fail(err error) error {
 	if err == nil {
@@ -85,6 +107,10 @@ func (s *stepper) fail(err error) error {
 	}
 	if step == "" {
 		step = StepDiscovery
+	}
+	err = timedOut(err, s.timeout)
+	if s.refused != nil && !strings.Contains(err.Error(), s.refused.Error()) {
+		err = fmt.Errorf("%w (before that, %v)", err, s.refused)
 	}
 	return &StepError{Step: step, URL: s.url, Said: s.said, Err: err}
 }

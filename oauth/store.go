@@ -52,8 +52,9 @@ func (e *Entry) config() *oauth2.Config {
 	}
 }
 
-// A Store keeps tokens in one JSON file, created 0600 in a 0700 folder and
-// written whole through a temporary file. An OS keyring was not used: the
+// A Store keeps tokens in one JSON file, 0600, written whole through a
+// temporary file (internal/safefile); the folders it creates are 0700,
+// those that exist are left as they are. An OS keyring was not used: the
 // Go keyring libraries either need cgo or a running D-Bus secret service,
 // which neither CI nor a headless machine has.
 type Store struct {
@@ -100,11 +101,9 @@ func (s *Store) read() ([]*Entry, error) {
 
 // write replaces the file with entries.
 func (s *Store) write(entries []*Entry) error {
-	dir := filepath.Dir(s.path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("keeping tokens: %w", err)
-	}
-	if err := os.Chmod(dir, 0o700); err != nil {
+	// Missing folders are made 0700; a folder that exists is not
+	// mcplens's to change (a shared 1777 one stays so): the file is 0600.
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
 		return fmt.Errorf("keeping tokens: %w", err)
 	}
 	data, err := json.MarshalIndent(storeFile{Mark: storeMark, Entries: entries}, "", "  ")

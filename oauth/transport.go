@@ -39,9 +39,6 @@ func NewTransport(spec config.ServerSpec, next http.RoundTripper, o Options) *Tr
 	if u, err := url.Parse(spec.URL); err == nil {
 		t.origin = u.Scheme + "://" + u.Host
 	}
-	if o.Transport == nil {
-		t.opts.Transport = next
-	}
 	return t
 }
 
@@ -81,8 +78,8 @@ func (t *Transport) token(ctx context.Context) *oauth2.Token {
 		if e == nil || e.Token == nil {
 			return nil
 		}
-		steps := &stepper{next: t.opts.transport()}
-		rctx := context.WithValue(context.WithoutCancel(ctx), oauth2.HTTPClient, &http.Client{Transport: steps})
+		steps, client := newFlow(ctx, t.spec.URL, &t.opts)
+		rctx := context.WithValue(context.WithoutCancel(ctx), oauth2.HTTPClient, client)
 		t.src = &keeper{src: e.config().TokenSource(rctx, e.Token), entry: e, store: t.opts.Store, steps: steps}
 	}
 	tok, err := t.src.Token()

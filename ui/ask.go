@@ -2,13 +2,12 @@ package ui
 
 import (
 	"context"
-	"os/exec"
-	"runtime"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/opener"
 )
 
 // Questions carry the requests servers send for someone to answer
@@ -16,14 +15,14 @@ import (
 // and the answers back. Its Ask is loader.Answers.Ask.
 type Questions struct {
 	asks chan askMsg
-	// open opens a URL in a browser, for a URL-mode elicitation.
+	// open opens a URL in a browser, for a URL-mode elicitation: opener.Open.
 	open func(url string) error
 }
 
 // NewQuestions returns the link between a session's Answers.Ask and the
 // interface given it with SetQuestions.
 func NewQuestions() *Questions {
-	return &Questions{asks: make(chan askMsg), open: openBrowser}
+	return &Questions{asks: make(chan askMsg), open: opener.Open}
 }
 
 // An askMsg is a question on its way to the interface, with where its
@@ -91,15 +90,4 @@ func (q *Questions) openURL(url string) tea.Cmd {
 		_ = q.open(url) // a browser that does not start leaves the URL on screen to copy
 		return nil
 	}
-}
-
-func openBrowser(url string) error {
-	name := "xdg-open"
-	switch runtime.GOOS {
-	case "darwin":
-		name = "open"
-	case "windows":
-		return exec.Command("rundll32", "url.dll,FileProtocolHandler", url).Start()
-	}
-	return exec.Command(name, url).Start()
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcplens/mcplens/internal/browsertest"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
@@ -82,6 +84,9 @@ func serveAsker() error {
 	srv.AddTool(mcp.NewTool("login"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return answer(srv.RequestURLElicitation(ctx, server.ClientSessionFromContext(ctx), "e1", "https://example.com/login", "Sign in to continue."))
 	})
+	srv.AddTool(mcp.NewTool("open", mcp.WithString("url")), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return answer(srv.RequestURLElicitation(ctx, server.ClientSessionFromContext(ctx), "e2", req.GetString("url", ""), "Open this."))
+	})
 	srv.AddTool(mcp.NewToolWithRawSchema("trip", "plans a trip", json.RawMessage(tripSchema)), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return answer(req.Params.Arguments, nil)
 	})
@@ -121,9 +126,14 @@ func askerSession(t *testing.T) (tea.Model, *loader.Session, *ui.Questions) {
 // callAsker calls a tool of the asker in the background, returning where
 // its result text arrives.
 func callAsker(t *testing.T, sess *loader.Session, tool string) <-chan string {
+	return callAskerWith(t, sess, tool, nil)
+}
+
+// callAskerWith calls a tool of the asker with arguments.
+func callAskerWith(t *testing.T, sess *loader.Session, tool string, args json.RawMessage) <-chan string {
 	done := make(chan string, 1)
 	go func() {
-		res, err := sess.Call(context.Background(), "asker", tool, nil)
+		res, err := sess.Call(context.Background(), "asker", tool, args)
 		if err != nil {
 			done <- "error: " + err.Error()
 			return
@@ -213,6 +223,53 @@ func TestElicitationURL(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Error("y did not open the URL")
+	}
+}
+
+// TestElicitationURLRefused drives URL elicitations through the real
+// opener and a real $BROWSER: a URL the opener refuses is shown whole
+// (sanitized) with the reason, y does not open it and n declines it; a
+// URL it takes reaches the browser as exactly one argument.
+func TestElicitationURLRefused(t *testing.T) {
+	b := browsertest.New(t)
+	m, sess, q := askerSession(t)
+	for _, tc := range []struct{ url, shown, reason string }{
+		{"file:///etc/shadow", "file:///etc/shadow", `scheme "file"`},
+		{"smb://host/share/x.exe", "smb://host/share/x.exe", `scheme "smb"`},
+		{"javascript:alert(1)", "javascript:alert(1)", `scheme "javascript"`},
+		{"--version", "--version", "starts with '-'"},
+		{"ms-msdt://localhost/x", "ms-msdt://localhost/x", `scheme "ms-msdt"`},
+		{"http://example.com/", "http://example.com/", "plain http"},
+		{"https://x/a\nb\u001b[2J", `https://x/a\nb\x1b[2J`, "U+000A"},
+	} {
+		args, _ := json.Marshal(map[string]string{"url": tc.url})
+		done := callAskerWith(t, sess, "open", args)
+		m, _ = m.Update(question(t, q))
+		var cmd tea.Cmd
+		m, cmd = m.Update(ui.KeyPress("y"))
+		got := screen(m)
+		if !strings.Contains(got, tc.shown) || !strings.Contains(got, tc.reason) || strings.Contains(got, "y open in a browser") {
+			t.Errorf("%q: after y the question should stay, the URL shown as %q with the reason %q and no y:\n%s", tc.url, tc.shown, tc.reason, got)
+		}
+		if cmd != nil {
+			t.Errorf("%q: y returned a command; it should do nothing", tc.url)
+		}
+		m = press(m, "n")
+		if got := result(t, done); !strings.Contains(got, `{\"action\":\"decline\"}`) {
+			t.Errorf("%q: n answered %s, want decline", tc.url, got)
+		}
+	}
+	const good = "https://example.com/login?next=%2F&a=$(id)"
+	args, _ := json.Marshal(map[string]string{"url": good})
+	done := callAskerWith(t, sess, "open", args)
+	m, _ = m.Update(question(t, q))
+	_, cmd := m.Update(ui.KeyPress("y"))
+	if got := result(t, done); !strings.Contains(got, `{\"action\":\"accept\"}`) {
+		t.Errorf("open answered %s, want accept", got)
+	}
+	ui.RunBatch(cmd)
+	if calls := b.Wait(t, 1); len(calls) != 1 || !slices.Equal(calls[0], []string{good}) {
+		t.Errorf("the browser ran with %q, want only [[%q]]", calls, good)
 	}
 }
 

@@ -11,6 +11,8 @@ import (
 
 	"github.com/mcplens/mcplens/argcheck"
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/opener"
 )
 
 // An askKind is what a question asks for.
@@ -36,7 +38,9 @@ type asking struct {
 	reader *reader
 	form   *formView
 	url    string
-	reply  textarea.Model
+	// refused says why url is not opened (opener.Check), nil when it may be.
+	refused error
+	reply   textarea.Model
 	// problem says why the form was not accepted.
 	problem string
 	// schema checks an accepted form's content; armed is set while its
@@ -55,6 +59,11 @@ func newAsking(e *env, msg askMsg) *asking {
 		a.reply.ShowLineNumbers = false
 		a.reply.SetWidth(68)
 		a.reply.SetHeight(4)
+	case askURL:
+		// The URL is part of the text: the form shows its start, ctrl+o
+		// reads it whole, to copy when it is refused.
+		a.text = append(a.text, "URL: "+model.Sanitize(a.url)) // one line, whatever it holds
+		_, a.refused = opener.Check(a.url)
 	case askForm:
 		k := e.c.keys
 		a.form = newFormView(e, h.form, k.NextField, k.PrevField)
@@ -83,6 +92,9 @@ func (a *asking) ShortHelp() []key.Binding {
 	switch a.kind {
 	case askURL:
 		keys = []key.Binding{k.OpenURL, k.No, k.Dismiss}
+		if a.refused != nil {
+			keys = keys[1:]
+		}
 	case askSampling:
 		keys = []key.Binding{k.SendReply, k.Reject}
 	default:
@@ -110,7 +122,7 @@ func (a *asking) Update(msg tea.Msg) (tea.Cmd, *loader.Reply) {
 		case key.Matches(press, k.ReadAll) && a.previewFor().more != "":
 			a.readAll()
 			return nil, nil
-		case a.kind == askURL && key.Matches(press, k.OpenURL):
+		case a.kind == askURL && a.refused == nil && key.Matches(press, k.OpenURL):
 			return a.e.questions.openURL(a.url), &loader.Reply{Action: mcp.ElicitationResponseActionAccept}
 		case a.kind == askSampling && key.Matches(press, k.SendReply):
 			return nil, &loader.Reply{Action: mcp.ElicitationResponseActionAccept, Text: a.reply.Value()}
@@ -172,8 +184,11 @@ func (a *asking) View() string {
 	lines = append(lines, "")
 	switch a.kind {
 	case askURL:
-		url := previewOf(c, []string{a.url}, p.width) // cut like the text: a URL can be megabytes too
-		lines = append(lines, s.In.Render(url.lines[0]), "", s.WarnText.Render("open it in a browser?"))
+		if a.refused != nil {
+			lines = append(lines, s.ErrorText.Render(c.text(a.refused.Error())), s.Muted.Render("copy it if you trust it; n declines"))
+		} else {
+			lines = append(lines, s.WarnText.Render("open it in a browser?"))
+		}
 	case askSampling:
 		lines = append(lines, s.Muted.Render("reply (enter starts a new line):"), a.reply.View())
 	default:

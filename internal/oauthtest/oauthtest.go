@@ -49,6 +49,14 @@ type Config struct {
 	// otherwise).
 	Scopes       []string
 	MethodScopes map[string]string
+
+	// Hostile knobs. AuthorizationEndpoint replaces the metadata's
+	// authorization_endpoint (say ms-msdt://localhost/x); ResourceMetadata
+	// replaces the resource_metadata URL of the server's challenge;
+	// StallToken makes the token endpoint answer nothing until the client
+	// gives up.
+	AuthorizationEndpoint, ResourceMetadata string
+	StallToken                              bool
 }
 
 // A Server is the authorization server and the MCP server behind it.
@@ -58,6 +66,7 @@ type Server struct {
 	// MCPURL is the MCP endpoint.
 	MCPURL string
 
+	stop     chan struct{} // closed as the test ends: a stalled request returns
 	mu       sync.Mutex
 	clients  map[string]client
 	codes    map[string]grant
@@ -114,6 +123,8 @@ func Start(t Cleaner, cfg Config) *Server {
 	s.serveAS(as)
 	s.AS = httptest.NewServer(as)
 	t.Cleanup(s.AS.Close)
+	s.stop = make(chan struct{})
+	t.Cleanup(func() { close(s.stop) }) // before AS.Close, which waits for the requests
 
 	mcpSrv := server.NewMCPServer("protected", "1.0.0", server.WithToolCapabilities(false))
 	mcpSrv.AddTool(mcp.NewTool("whoami", mcp.WithDescription("says the caller is authorized")),
@@ -188,6 +199,9 @@ func (s *Server) metadata(w http.ResponseWriter, r *http.Request) {
 		"token_endpoint_auth_methods_supported":          s.cfg.AuthMethods,
 		"authorization_response_iss_parameter_supported": true,
 		"client_id_metadata_document_supported":          s.cfg.MetadataDocuments,
+	}
+	if s.cfg.AuthorizationEndpoint != "" {
+		m["authorization_endpoint"] = s.cfg.AuthorizationEndpoint
 	}
 	switch {
 	case s.cfg.PlainOnly:
@@ -280,6 +294,9 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		challenge := fmt.Sprintf(`Bearer resource_metadata="%s/.well-known/oauth-protected-resource/mcp"`, s.RS.URL)
+		if s.cfg.ResourceMetadata != "" {
+			challenge = fmt.Sprintf(`Bearer resource_metadata="%s"`, s.cfg.ResourceMetadata)
+		}
 		if s.cfg.Legacy {
 			challenge = `Bearer realm="mcp"`
 		}

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -12,6 +13,15 @@ import (
 // The token endpoint: codes exchanged (PKCE checked) and tokens refreshed.
 
 func (s *Server) token(w http.ResponseWriter, r *http.Request) {
+	if s.cfg.StallToken {
+		s.logf("stalling a token request")
+		io.Copy(io.Discard, r.Body) // read whole, the server notices the client hang up
+		select {
+		case <-r.Context().Done():
+		case <-s.stop:
+		}
+		return
+	}
 	if err := r.ParseForm(); err != nil {
 		s.oauthError(w, 400, "invalid_request", err.Error())
 		return
