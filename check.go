@@ -199,7 +199,13 @@ func check(cfg *config.Config, o checkOptions, stdout, stderr io.Writer) int {
 	for _, c := range conns {
 		handshakes = append(handshakes, c.handshake)
 	}
-	snaps, settled, err := settleEach(sigCtx, cfg, o.who.session(cfg, loader.Options{Timeout: o.timeout, Limits: o.limits}), handshakes, o.timeout)
+	snaps, settled, closeAll, err := settleEach(sigCtx, cfg, o.who.session(cfg, loader.Options{Timeout: o.timeout, Limits: o.limits}), handshakes, o.timeout)
+	defer func() {
+		// The report is out: the servers are shut down before the exit.
+		if err := closeAll(); err != nil {
+			fmt.Fprintf(stderr, "mcplens check: %v\n", err)
+		}
+	}()
 	snap := snaps[0]
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)

@@ -11,7 +11,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/mcplens/mcplens/internal/hostile"
 	"github.com/mcplens/mcplens/loader/demo"
 	"github.com/mcplens/mcplens/report"
 )
@@ -205,5 +207,58 @@ func TestHeadlessWhenPiped(t *testing.T) {
 	}
 	if !strings.HasPrefix(out.String(), "mcplens check · demo config\npolicy qwen") {
 		t.Errorf("piped stdout is not the check report:\n%s", out.String())
+	}
+}
+
+// aliveAtWrite is a report's stdout that notes, at its first write,
+// whether the server whose pid is in pidFile was still running.
+type aliveAtWrite struct {
+	pidFile      string
+	wrote, alive bool
+	out          bytes.Buffer
+}
+
+func (w *aliveAtWrite) Write(p []byte) (int, error) {
+	if !w.wrote {
+		w.wrote = true
+		pid, err := os.ReadFile(w.pidFile)
+		stat, statErr := os.ReadFile("/proc/" + strings.TrimSpace(string(pid)) + "/stat")
+		w.alive = err == nil && statErr == nil && !strings.Contains(string(stat), ") Z ")
+	}
+	return w.out.Write(p)
+}
+
+// check prints its report as soon as the servers settle: a server slow to
+// shut down (this one ignores stdin closing and SIGTERM) is still running
+// when the report is written, and is gone when check returns.
+func TestCheckReportsBeforeShutdown(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "pid")
+	script := "echo $$ > " + pidFile + "; exec " + hostile.Path(t) + " -mode stubborn"
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"stubborn": map[string]any{"command": "sh", "args": []string{"-c", script}}}})
+	path := filepath.Join(dir, "mcp.json")
+	if err := os.WriteFile(path, cfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := &aliveAtWrite{pidFile: pidFile}
+	var errb bytes.Buffer
+	if code := runCheck([]string{path, "--fail-on", "never"}, w, &errb); code != exitOK {
+		t.Fatalf("check: exit %d\n%s%s", code, w.out.String(), errb.String())
+	}
+	if !w.wrote || !strings.Contains(w.out.String(), "stubborn") {
+		t.Fatalf("check wrote no report on the server:\n%s", w.out.String())
+	}
+	if !w.alive {
+		t.Errorf("the report was written only once the server had been shut down")
+	}
+	pid, _ := os.ReadFile(pidFile)
+	proc := "/proc/" + strings.TrimSpace(string(pid))
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(proc); err != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server (%s) outlived check by 10 s", proc)
+		}
 	}
 }

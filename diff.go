@@ -90,11 +90,24 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	docs := make([][]*surfacediff.Document, 2)
 	errs := make([]error, 2)
 	settledEach := make([]bool, 2)
+	closers := make([]func() error, 2)
 	var wg sync.WaitGroup
 	for i := range sides {
-		wg.Go(func() { docs[i], settledEach[i], errs[i] = sides[i].documents(sigCtx, o, conns) })
+		wg.Go(func() { docs[i], settledEach[i], closers[i], errs[i] = sides[i].documents(sigCtx, o, conns) })
 	}
 	wg.Wait()
+	defer func() {
+		// The diff is out: the servers of both sides are shut down before the exit.
+		var wg sync.WaitGroup
+		for _, closeAll := range closers {
+			wg.Go(func() {
+				if err := closeAll(); err != nil {
+					fmt.Fprintf(stderr, "mcplens diff: %v\n", err)
+				}
+			})
+		}
+		wg.Wait()
+	}()
 	for _, err := range errs {
 		if err != nil {
 			fmt.Fprintf(stderr, "mcplens diff: %v\n", err)

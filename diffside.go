@@ -197,10 +197,10 @@ func splitGit(spec string) (ref, path string, err error) {
 // documents captures the document of a config side once per handshake
 // (one per connection, or o.who's alone), connecting to its servers;
 // a document side is its document. settled reports whether every server
-// settled; err says why not, or what went wrong closing them.
-func (s side) documents(ctx context.Context, o diffOptions, conns []connection) (docs []*surfacediff.Document, settled bool, err error) {
+// settled; err says why not. closeAll shuts the servers down (settleEach).
+func (s side) documents(ctx context.Context, o diffOptions, conns []connection) (docs []*surfacediff.Document, settled bool, closeAll func() error, err error) {
 	if s.doc != nil {
-		return []*surfacediff.Document{s.doc}, true, nil
+		return []*surfacediff.Document{s.doc}, true, func() error { return nil }, nil
 	}
 	var handshakes []model.Handshake
 	names := []string{o.who.name()}
@@ -212,13 +212,13 @@ func (s side) documents(ctx context.Context, o diffOptions, conns []connection) 
 		}
 	}
 	profiles, _ := parseProfiles(o.providers)
-	snaps, settled, err := settleEach(ctx, s.cfg, o.who.session(s.cfg, loader.Options{Timeout: o.timeout, Limits: o.limits}), handshakes, o.timeout)
+	snaps, settled, closeAll, err := settleEach(ctx, s.cfg, o.who.session(s.cfg, loader.Options{Timeout: o.timeout, Limits: o.limits}), handshakes, o.timeout)
 	if errors.Is(err, errInterrupted) {
-		return nil, false, err
+		return nil, false, closeAll, err
 	}
 	docs = make([]*surfacediff.Document, len(snaps))
 	for i, snap := range snaps {
 		docs[i] = surfacediff.Capture(s.name, names[i], snap, profiles)
 	}
-	return docs, settled, err
+	return docs, settled, closeAll, err
 }

@@ -163,9 +163,12 @@ func TestGatedByHeader(t *testing.T) {
 	repos.Headers = []model.Header{{Name: "X-MCP-Toolsets", Value: "repos,issues"}}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	snaps, settled, err := settleEach(ctx, cfg, loader.Options{}, []model.Handshake{issues, repos}, 0)
+	snaps, settled, closeAll, err := settleEach(ctx, cfg, loader.Options{}, []model.Handshake{issues, repos}, 0)
 	if !settled || err != nil {
 		t.Fatalf("settleEach: settled %v, %v", settled, err)
+	}
+	if err := closeAll(); err != nil {
+		t.Errorf("closing the sessions: %v", err)
 	}
 	got := gated([]connection{{clients: []string{"issues"}}, {clients: []string{"repos"}}}, snaps)
 	want := []surface.GatedTool{{Server: "web", Tool: "toolset_repos", To: []string{"repos"}, NotTo: []string{"issues"}}}

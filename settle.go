@@ -63,34 +63,43 @@ func settleWait(cfg *config.Config, timeout time.Duration) time.Duration {
 
 // settleEach opens a session on cfg per handshake (opts with its Handshake
 // replaced; opts as they are when handshakes is empty), settles them all at
-// once (settle), closes them, and returns their snapshots in order. err is
-// the first error of a settle (errInterrupted first), else of a close;
-// settled reports whether every session settled.
-func settleEach(ctx context.Context, cfg *config.Config, opts loader.Options, handshakes []model.Handshake, timeout time.Duration) (snaps []*surface.Snapshot, settled bool, err error) {
+// once (settle), and returns their snapshots in order, with closeAll, which
+// shuts every session down at once and returns their errors joined: the
+// caller prints what it has first, so that a server slow to exit never
+// delays the output, then calls closeAll before it exits. err is the first
+// error of a settle (errInterrupted first); settled reports whether every
+// session settled.
+func settleEach(ctx context.Context, cfg *config.Config, opts loader.Options, handshakes []model.Handshake, timeout time.Duration) (snaps []*surface.Snapshot, settled bool, closeAll func() error, err error) {
 	if len(handshakes) == 0 {
 		handshakes = []model.Handshake{opts.Handshake}
 	}
 	snaps = make([]*surface.Snapshot, len(handshakes))
+	sessions := make([]*loader.Session, len(handshakes))
 	settleErrs := make([]error, len(handshakes))
-	closeErrs := make([]error, len(handshakes))
 	var wg sync.WaitGroup
 	for i, h := range handshakes {
 		o := opts
 		o.Handshake = h
-		wg.Go(func() {
-			session := open(cfg, o)
-			snaps[i], settleErrs[i] = settle(ctx, cfg, session, timeout)
-			closeErrs[i] = session.Close()
-		})
+		sessions[i] = open(cfg, o)
+		wg.Go(func() { snaps[i], settleErrs[i] = settle(ctx, cfg, sessions[i], timeout) })
 	}
 	wg.Wait()
+	closeAll = func() error {
+		errs := make([]error, len(sessions))
+		var wg sync.WaitGroup
+		for i, s := range sessions {
+			wg.Go(func() { errs[i] = s.Close() })
+		}
+		wg.Wait()
+		return errors.Join(errs...)
+	}
 	if slices.Contains(settleErrs, errInterrupted) {
-		return snaps, false, errInterrupted
+		return snaps, false, closeAll, errInterrupted
 	}
 	for _, err := range settleErrs {
 		if err != nil {
-			return snaps, false, err
+			return snaps, false, closeAll, err
 		}
 	}
-	return snaps, true, errors.Join(closeErrs...)
+	return snaps, true, closeAll, nil
 }
