@@ -171,7 +171,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.historyWritten(msg)
 	case loginMsg:
 		return m.loginNews(msg)
-	case readMsg, copiedMsg, savedMsg:
+	case readMsg, copiedMsg, savedMsg, notedMsg:
 		m.readingDone(msg)
 	case logLevelMsg:
 		return m.logs.Update(msg)

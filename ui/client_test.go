@@ -120,3 +120,18 @@ func TestHeaderKeepsClientAndPolicy(t *testing.T) {
 		}
 	}
 }
+
+// TestLoginWithNothingToDo: L with no server waiting for a login says so
+// in the footer, where it did nothing.
+func TestLoginWithNothingToDo(t *testing.T) {
+	specs := []config.ServerSpec{{Label: "alpha"}}
+	var m tea.Model = ui.New("cfg.json", specs, benchBackend{events: make(chan loader.Event)})
+	m, cmd := m.Update(ui.KeyPress("L"))
+	if cmd == nil {
+		t.Fatal("L returned no command: it says nothing")
+	}
+	m, _ = m.Update(cmd())
+	if got := screen(m); !strings.Contains(got, "no server needs a login") {
+		t.Errorf("L with nothing to log in to says nothing:\n%s", got)
+	}
+}

@@ -43,7 +43,11 @@ func (m *Model) footerView() string {
 	h.SetWidth(0)
 	tail := st.Footer.Render(h.ShortHelpView([]key.Binding{k.Help, k.Quit}))
 	var notes []string
-	for _, note := range []string{m.findView(), m.clientStatus(), m.pins.status, m.pins.lockNote, m.logStatus(),
+	find := m.findView()
+	if m.reader != nil {
+		find = "" // the servers view's filter says nothing of what is read
+	}
+	for _, note := range []string{find, m.clientStatus(), m.pins.status, m.pins.lockNote, m.logStatus(),
 		m.historyStatus(), m.loginStatus(), m.note} {
 		if note != "" {
 			notes = append(notes, note)

@@ -55,17 +55,21 @@ func (m *Model) SetLogin(run Login) { m.login = run }
 func (e *env) startLogin(at ref, selected bool) tea.Cmd {
 	s := e.surface
 	if e.login == nil || len(s.a.Servers) == 0 {
-		return nil
+		return noted("no server needs a login")
 	}
 	start := 0
 	if selected {
 		start = at.server
 	}
 	n := len(s.a.Servers)
+	running := ""
 	for k := range n {
 		i := (start + k) % n
 		label := s.label(i)
 		if st := s.logins[label]; s.a.Servers[i].Status != live.NeedsLogin || (st != nil && st.err == "") {
+			if st != nil && st.err == "" && !st.done && running == "" {
+				running = label
+			}
 			continue // running, or done and connecting again
 		}
 		if s.logins == nil {
@@ -75,7 +79,10 @@ func (e *env) startLogin(at ref, selected bool) tea.Cmd {
 		s.layout()
 		return runLogin(e.login, label)
 	}
-	return nil
+	if running != "" {
+		return noted("a login to " + model.Sanitize(running) + " is under way")
+	}
+	return noted("no server needs a login")
 }
 
 // runLogin is the command that runs one login: it reports the URL, then

@@ -101,6 +101,9 @@ func TestFindAmong144Rows(t *testing.T) {
 	if !strings.Contains(got, scale.Label(1)+" · "+target) {
 		t.Errorf("the match is not selected (detail pane):\n%s", got)
 	}
+	// Reading the detail with the filter kept, at 80 columns, the footer
+	// keeps esc close.
+	footerKeeps(t, screen(press(m, "e")))
 	m = press(m, "esc")
 	got = screen(m)
 	if strings.Contains(got, "of 144 rows") || !strings.Contains(got, scale.Name(1, 46)) {

@@ -300,8 +300,10 @@ func (r *reader) View() string {
 		foot = s.WarnText.Render("/" + c.quote(r.q.query) + ": no match")
 	case r.q.query != "":
 		foot = s.Muted.Render(fmt.Sprintf("/%s: match %d of %d", c.quote(r.q.query), r.at+1, len(r.matches)))
-	case r.note != "":
-		foot = r.note
+	}
+	if r.note != "" && !r.q.typing {
+		// What a key just did (copied, saved) comes first, a kept search after.
+		foot = strings.TrimSuffix(r.note+"  "+foot, "  ")
 	}
 	r.vp.SetContentLines(r.window())
 	return joinLeft(head, r.vp.View(), truncate(foot, r.width, "…"))
@@ -315,7 +317,7 @@ func (r *reader) ShortHelp() []key.Binding {
 	if r.q.typing {
 		return []key.Binding{k.Reader.Done, k.Cancel}
 	}
-	keys := []key.Binding{k.Down, k.Bottom, k.Reader.Search, k.Cancel}
+	keys := []key.Binding{k.Cancel, k.Down, k.Bottom, k.Reader.Search}
 	if r.q.query != "" {
 		keys = append(keys, k.Reader.Next)
 	}

@@ -147,6 +147,10 @@ func testResultReader(t *testing.T, bin string) {
 	}
 	narrow, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	footerKeeps(t, screen(narrow))
+	// With the search kept, y still says what it does.
+	if got := screen(press(m, "y")); !strings.Contains(got, "copying the result") || !strings.Contains(got, "/line 300: match 1 of 1") {
+		t.Errorf("y with a search kept says nothing in the footer:\n%s", got)
+	}
 	// / again types a new query, not more of the one kept.
 	again := press(m, "g", "/", "l", "i", "n", "e", " ", "0", "0", "7", "enter")
 	if got := screen(again); !strings.Contains(got, "/line 007: match 1 of") || strings.Contains(got, "line 300line") {

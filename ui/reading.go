@@ -57,8 +57,16 @@ func (m *Model) readingDone(msg tea.Msg) {
 		m.setNote(msg.note())
 	case savedMsg:
 		m.setNote(msg.note())
+	case notedMsg:
+		m.setNote(string(msg))
 	}
 }
+
+// A notedMsg is what a key did, or why it did nothing, for the footer.
+type notedMsg string
+
+// noted returns the command that says note in the footer.
+func noted(note string) tea.Cmd { return func() tea.Msg { return notedMsg(note) } }
 
 // bodyView is the screen between the header's first line and the footer:
 // the reader when it is open, else the view and the bottom pane.
