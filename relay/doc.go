@@ -55,7 +55,8 @@
 // recorded as "text", its first CutKeep bytes, with "cut" giving its size. A notice
 // {"t":...,"server":...,"dropped":N} says that N chunks of bytes were left
 // out of the copy (the frames they belonged to are missing); a feed reader
-// gets {"t":...,"feedDropped":N} for lines it was too slow to take.
+// gets {"t":...,"feedDropped":N} for lines it was too slow to take, or
+// that passed before it connected and that the feed did not keep.
 //
 // Secrets are masked before a line is written: header values whose name
 // says they are secret (Authorization, Cookie, X-Api-Key, Mcp-Session-Id),
