@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -93,25 +92,11 @@ func FeedDir() (string, error) {
 	return dir, nil
 }
 
-// FeedPath returns the socket path of the feed of server in dir: the label
-// (letters, digits, '.', '-' and '_' kept, at most 40) and the relay's pid.
+// FeedPath returns the socket path of the feed of server in dir: the
+// label's readable part (letters, digits, '.', '-' and '_' kept, at most
+// 40) and the relay's pid, which tells apart two feeds of one name.
 func FeedPath(dir, server string) string {
-	name := FileName(server)
-	if len(name) > 40 {
-		name = name[:40]
-	}
-	return filepath.Join(dir, name+"."+strconv.Itoa(os.Getpid())+".sock")
-}
-
-// FileName returns label as a file name: its letters, digits, '.', '-'
-// and '_', any other character as '_'.
-func FileName(label string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '.' || r == '-' || r == '_' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
-			return r
-		}
-		return '_'
-	}, label)
+	return filepath.Join(dir, readable(server, 40)+"."+strconv.Itoa(os.Getpid())+".sock")
 }
 
 // Serve starts a feed on a unix socket at path (0600) whose readers first
