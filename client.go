@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -126,7 +128,9 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	return set
 }
 
-// A rootList is --root, repeatable: folders, made absolute.
+// A rootList is --root, repeatable: folders that exist, made absolute. A
+// missing folder or a file is refused (a usage error), never offered to
+// the servers.
 type rootList []string
 
 func (r *rootList) String() string { return strings.Join(*r, ",") }
@@ -135,6 +139,15 @@ func (r *rootList) Set(v string) error {
 	abs, err := filepath.Abs(v)
 	if err != nil {
 		return fmt.Errorf("--root %q: %w", v, err)
+	}
+	fi, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s: no such folder", model.Sanitize(abs))
+	case err != nil:
+		return fmt.Errorf("%s: %w", model.Sanitize(abs), err)
+	case !fi.IsDir():
+		return fmt.Errorf("%s: not a folder", model.Sanitize(abs))
 	}
 	*r = append(*r, abs)
 	return nil

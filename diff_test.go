@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -237,14 +239,7 @@ func TestDiffDefinitionChanged(t *testing.T) {
 // diffs the first with the working tree, both ways of naming it.
 func TestDiffGit(t *testing.T) {
 	dir := t.TempDir()
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := gitIn(t, dir)
 	git("init", "-q")
 	demoFile(t, dir, ".mcp.json", demoServer{label: "alpha", tools: []string{"request", "retired"}})
 	git("add", ".mcp.json")
@@ -269,8 +264,64 @@ func TestDiffGit(t *testing.T) {
 	if code, out, errb := runDiffed(t, "--git", "HEAD", added, "--policy", "lionagi-legacy"); code != exitOK || !strings.Contains(out, "server-added") {
 		t.Errorf("diff --git HEAD of a new file: exit %d, want %d, saying server-added:\n%s%s", code, exitOK, out, errb)
 	}
-	if code, _, errb := runDiffed(t, "--git", "no-such-ref:"+path); code != exitUsage || !strings.Contains(errb, "git show") {
-		t.Errorf("diff --git no-such-ref: exit %d, want %d, saying git show failed: %s", code, exitUsage, errb)
+	if code, _, errb := runDiffed(t, "--git", "no-such-ref:"+path); code != exitUsage || !strings.Contains(errb, "no-such-ref: not a commit") {
+		t.Errorf("diff --git no-such-ref: exit %d, want %d, saying it is not a commit: %s", code, exitUsage, errb)
+	}
+}
+
+// gitIn returns a function that runs git in dir, failing the test when
+// it fails.
+func gitIn(t *testing.T, dir string) func(args ...string) {
+	return func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+}
+
+// TestDiffGitRefIsNeverAnOption: in a real repository, a --git ref that
+// git would read as an option (--output=FILE has git show write FILE) is
+// refused as no commit, and no file is written; so is a path git could
+// not name.
+func TestDiffGitRefIsNeverAnOption(t *testing.T) {
+	dir := t.TempDir()
+	git := gitIn(t, dir)
+	git("init", "-q")
+	path := demoFile(t, dir, ".mcp.json", demoServer{label: "alpha", tools: []string{"request"}})
+	git("add", ".mcp.json")
+	git("commit", "-q", "-m", "one")
+	out := filepath.Join(t.TempDir(), "written")
+	tests := []struct {
+		name, spec, want string
+	}{
+		{"output", "--output=" + out + ":" + path, "not a commit"},
+		{"output with a commit", "--output=" + out, "not a commit"},
+		{"help", "--help:" + path, "not a commit"},
+		{"short option", "-p:" + path, "not a commit"},
+		{"end of options", "--end-of-options:" + path, "not a commit"},
+		{"a folder", "HEAD:" + dir, "want a file's path"},
+		{"a control byte", "HEAD:" + dir + "/x\x1b]0;t\a.json", "control character"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := []string{"--git", tt.spec}
+			if !strings.Contains(tt.spec, ":") {
+				args = append(args, path)
+			}
+			code, _, errb := runDiffed(t, args...)
+			if code != exitUsage || !strings.Contains(errb, tt.want) {
+				t.Errorf("diff --git %q: exit %d, stderr %q; want %d saying %q", tt.spec, code, errb, exitUsage, tt.want)
+			}
+			if strings.ContainsAny(errb, "\x1b\a") {
+				t.Errorf("diff --git %q: stderr %q holds control bytes", tt.spec, errb)
+			}
+			if _, err := os.Lstat(out); !errors.Is(err, fs.ErrNotExist) {
+				t.Fatalf("diff --git %q wrote %s (%v)", tt.spec, out, err)
+			}
+		})
 	}
 }
 

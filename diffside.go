@@ -134,23 +134,36 @@ func readBounded(path string, max int64) ([]byte, error) {
 var errAbsent = errors.New("not in the ref")
 
 // gitFile writes the file at path as committed at ref (`git show
-// REF:./PATH`, run in the file's folder) to a new temporary folder, under
-// the same name and in a folder named as its own (".vscode/mcp.json"
+// COMMIT:./PATH`, run in the file's folder) to a new temporary folder,
+// under the same name and in a folder named as its own (".vscode/mcp.json"
 // stays one, so its format is detected alike). It returns the copy's path
 // and the folder to remove.
+//
+// The ref is first resolved to a commit (`git rev-parse --verify
+// --end-of-options REF^{commit}`), so that git never reads it as an
+// option ("--output=FILE" would have git show write a file), and only the
+// commit's id reaches git show.
 func gitFile(ctx context.Context, ref, path string, max int64) (copyPath, dir string, err error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", "", err
 	}
-	object := ref + ":./" + filepath.Base(abs)
+	if err := checkGitPath(abs); err != nil {
+		return "", "", fmt.Errorf("--git %s: %w", model.Sanitize(path), err)
+	}
 	git := func(args ...string) *exec.Cmd {
 		cmd := exec.CommandContext(ctx, "git", args...)
 		cmd.Dir = filepath.Dir(abs)
 		return cmd
 	}
-	// A ref git knows without the file: the file is new since.
-	if git("rev-parse", "--verify", "--quiet", ref+"^{commit}").Run() == nil && git("cat-file", "-e", object).Run() != nil {
+	id, err := git("rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}").Output()
+	commit := strings.TrimSpace(string(id))
+	if err != nil || !isObjectID(commit) {
+		return "", "", fmt.Errorf("--git %s: not a commit of the repository holding %s", model.Sanitize(ref), model.Sanitize(path))
+	}
+	object := commit + ":./" + filepath.Base(abs)
+	// A commit without the file: the file is new since.
+	if git("cat-file", "-e", object).Run() != nil {
 		return "", "", errAbsent
 	}
 	cmd := git("show", object)
@@ -182,6 +195,27 @@ func gitFile(ctx context.Context, ref, path string, max int64) (copyPath, dir st
 		return "", "", err
 	}
 	return copyPath, dir, nil
+}
+
+// checkGitPath refuses a path git could not name as a file of a commit: a
+// folder, or a path holding a control byte.
+func checkGitPath(abs string) error {
+	if strings.ContainsFunc(abs, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return errors.New("a path with a control character")
+	}
+	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+		return errors.New("a folder; want a file's path")
+	}
+	return nil
+}
+
+// isObjectID reports whether s is a git object id (SHA-1 or SHA-256, in
+// hex), as rev-parse prints one.
+func isObjectID(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	return !strings.ContainsFunc(s, func(r rune) bool { return !('0' <= r && r <= '9' || 'a' <= r && r <= 'f') })
 }
 
 // splitGit reads --git REF[:PATH]: a ref alone, or a ref and a path. A

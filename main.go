@@ -16,6 +16,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/history"
+	"github.com/mcplens/mcplens/internal/procguard"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/loader/demo"
@@ -28,11 +29,11 @@ import (
 // shared by every session, started with the first server. main sets it
 // before anything else runs; tests that call run in-process leave it nil
 // and go unguarded.
-var guard *loader.Guard
+var guard *procguard.Guard
 
 func main() {
-	if len(os.Args) >= 2 && os.Args[1] == loader.GuardSubcommand {
-		if err := loader.ServeGuard(os.Stdin); err != nil {
+	if len(os.Args) >= 2 && os.Args[1] == procguard.Subcommand {
+		if err := procguard.Serve(os.Stdin); err != nil {
 			os.Exit(1)
 		}
 		return
@@ -45,7 +46,7 @@ func main() {
 		return
 	}
 	if exe, err := os.Executable(); err == nil {
-		guard = loader.NewGuard(exe, loader.GuardSubcommand)
+		guard = procguard.New(exe, procguard.Subcommand)
 	}
 	code := run(os.Args[1:], os.Stderr)
 	_ = guard.Close()

@@ -163,7 +163,7 @@ func tapStdio(opts tapOptions, stdin io.Reader, stdout, stderr io.Writer, sigs <
 	env := os.Environ()
 	copier := relay.NewCopier(relay.CopierOptions{Server: opts.name, Secrets: tapSecrets(opts.command, env)}, sinks...)
 	s := relay.Stdio{Command: opts.command[0], Args: opts.command[1:], Env: env,
-		Stdin: stdin, Stdout: stdout, Stderr: stderr, Copy: copier, Signals: sigs}
+		Stdin: stdin, Stdout: stdout, Stderr: stderr, Copy: copier, Signals: sigs, Guard: guard}
 	code, err := s.Run()
 	if cerr := copier.Close(); cerr != nil {
 		fmt.Fprintf(stderr, "mcplens tap: recording: %v\n", cerr)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/relay"
 )
 
 // formatFiles are the config files under testdata/configs/formats, each
@@ -69,7 +70,7 @@ func TestTapInstallRoundTrip(t *testing.T) {
 					continue
 				}
 				tapped++
-				want := append([]string{"tap", "--name", s.Label, "--record", filepath.Join(recs, s.Label+".jsonl"), "--", s.Command}, s.Args...)
+				want := append([]string{"tap", "--name", s.Label, "--record", filepath.Join(recs, relay.FileName(s.Label)+".jsonl"), "--", s.Command}, s.Args...)
 				if a.Command != "/opt/mcplens" || strings.Join(a.Args, " ") != strings.Join(want, " ") {
 					t.Errorf("server %s tapped as %s %q, want /opt/mcplens %q", s.Label, a.Command, a.Args, want)
 				}

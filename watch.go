@@ -109,6 +109,16 @@ func watch(ctx context.Context, dir, policy string, order []string, w io.Writer)
 				}
 				continue
 			}
+			sv := d.Capture().Server(tapped[fl.Feed])
+			if n := capture.FeedDropped(fl.Line); n > 0 && sv != nil {
+				fmt.Fprintln(w, model.Sanitize(fmt.Sprintf("%s %s: %d lines of its feed were not received (calls among them are not shown)",
+					time.Now().Format("15:04:05.000"), sv.Label, n)))
+				continue
+			}
+			chunks := 0
+			if sv != nil {
+				chunks = sv.Dropped
+			}
 			for _, ob := range d.Line(fl.Line) {
 				if ob.Kind == capture.Tapped {
 					tapped[fl.Feed] = ob.Server
@@ -116,6 +126,10 @@ func watch(ctx context.Context, dir, policy string, order []string, w io.Writer)
 				if out := watchLine(d.Capture().Ordered(order), ob, policy); out != "" {
 					fmt.Fprintln(w, out)
 				}
+			}
+			if sv != nil && sv.Dropped > chunks {
+				fmt.Fprintln(w, model.Sanitize(fmt.Sprintf("%s %s: %d chunks of bytes were left out of the tap's copy (their frames are not shown)",
+					time.Now().Format("15:04:05.000"), sv.Label, sv.Dropped-chunks)))
 			}
 		}
 	}

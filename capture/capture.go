@@ -202,6 +202,15 @@ func (b *Backend) Stderr(string) string { return "" }
 // Observed returns the calls the recording shows the client made.
 func (b *Backend) Observed() []Call { return copyCalls(b.c.Calls) }
 
+// Unkept counts the chunks of bytes the taps left out of the recordings.
+func (b *Backend) Unkept() Unkept {
+	var u Unkept
+	for _, sv := range b.c.Servers {
+		u.Chunks += sv.Dropped
+	}
+	return u
+}
+
 // Client returns the client profile matching the recorded clientInfo.
 func (b *Backend) Client() (model.ClientInfo, model.Client, bool) { return b.c.Client() }
 

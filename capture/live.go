@@ -39,6 +39,9 @@ type Live struct {
 	feeds map[string]string    // feed socket → server label
 	alias map[string][2][]byte // feed socket → its lines' label and what replaces it
 	dirty map[string]bool      // servers whose frames arrived since the last tick
+	// missed are the feed lines the taps said this backend did not get,
+	// and made the calls the clients made, kept or not.
+	missed, made int
 
 	// The calls as Observed last copied them, and the changes to the
 	// calls they are of: an interface asks after every event.
@@ -97,6 +100,13 @@ func (l *Live) take(fl FeedLine) []loader.Event {
 		}
 		return []loader.Event{l.d.byLabel[label].Ended()}
 	}
+	if n := FeedDropped(fl.Line); n > 0 {
+		l.missed += n
+		if label, ok := l.feeds[fl.Feed]; ok {
+			l.dirty[label] = true // told with the frames
+		}
+		return nil
+	}
 	var evs []loader.Event
 	for _, ob := range l.d.Line(l.relabel(fl)) {
 		sv := l.d.byLabel[ob.Server]
@@ -114,6 +124,9 @@ func (l *Live) take(fl FeedLine) []loader.Event {
 		}
 		if ob.Call != nil {
 			l.changes++
+		}
+		if ob.Kind == CallMade {
+			l.made++
 		}
 	}
 	if label, ok := l.feeds[fl.Feed]; ok {
@@ -205,6 +218,19 @@ func (l *Live) Observed() []Call {
 		l.observed, l.observedAt = copyCalls(l.d.calls), l.changes
 	}
 	return l.observed
+}
+
+// Unkept counts what the backend could not show: feed lines it did not
+// get, chunks the taps left out of their copies, and calls let go past
+// liveCalls.
+func (l *Live) Unkept() Unkept {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	u := Unkept{Lines: l.missed, Calls: l.made - len(l.d.calls)}
+	for _, sv := range l.d.servers {
+		u.Chunks += sv.Dropped
+	}
+	return u
 }
 
 // Client returns the client profile matching the first clientInfo seen.

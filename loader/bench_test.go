@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcplens/mcplens/internal/hostile"
+	"github.com/mcplens/mcplens/internal/procguard"
 	"github.com/mcplens/mcplens/internal/scale"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
@@ -93,7 +94,7 @@ func BenchmarkConnect(b *testing.B) {
 			for b.Loop() {
 				since := cpuTime()
 				// As mcplens runs: a guard per run, started with the first server.
-				guard := loader.NewGuard(exe, loader.GuardSubcommand)
+				guard := procguard.New(exe, procguard.Subcommand)
 				s := loader.Open(cfg, loader.Options{Guard: guard})
 				awaitReady(b, s, cfg, c.per)
 				cpu += cpuTime() - since

@@ -37,7 +37,7 @@
 // server that cause as its reason (cancel.go).
 //
 // Each stdio server leads a process group of its own, which shutdown ends
-// with SIGKILL; a Guard (Options.Guard) kills those groups should mcplens
+// with SIGKILL; a process guard (Options.Guard, internal/procguard) kills those groups should mcplens
 // die without closing its session. A write to a server is bounded by the
 // call it belongs to, so a server that stops reading fails the call
 // rather than hanging it (ErrStalled).

@@ -3,20 +3,19 @@ package loader
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/mcplens/mcplens/internal/procguard"
 	"github.com/mcplens/mcplens/loader/config"
 )
 
 // The test binary doubles as the guard, as the mcplens binary does.
 func init() {
-	if len(os.Args) >= 2 && os.Args[1] == GuardSubcommand {
-		if err := ServeGuard(os.Stdin); err != nil {
+	if len(os.Args) >= 2 && os.Args[1] == procguard.Subcommand {
+		if err := procguard.Serve(os.Stdin); err != nil {
 			os.Exit(1)
 		}
 		os.Exit(0)
@@ -24,33 +23,15 @@ func init() {
 }
 
 // testGuard returns a guard run by this test binary, closed after the test.
-func testGuard(t *testing.T) *Guard {
+func testGuard(t *testing.T) *procguard.Guard {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := NewGuard(exe, GuardSubcommand)
+	g := procguard.New(exe, procguard.Subcommand)
 	t.Cleanup(func() { g.Close() })
 	return g
-}
-
-// startGroup starts, in a process group of its own, a shell that leaves a
-// helper ignoring SIGTERM, SIGHUP and SIGINT behind and becomes a sleep
-// itself, as `sh -c 'helper & exec server'` does; it returns the group id
-// once both run. The group is killed after the test.
-func startGroup(t *testing.T) int {
-	t.Helper()
-	cmd := exec.Command("sh", "-c", `trap "" TERM HUP INT; sleep 301 & exec sleep 300`)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	pgid := cmd.Process.Pid
-	go cmd.Wait()
-	t.Cleanup(func() { syscall.Kill(-pgid, syscall.SIGKILL) })
-	waitFor(t, "the group's two processes to run", func() bool { return len(groupMembers(pgid)) == 2 })
-	return pgid
 }
 
 // groupMembers returns the live processes (zombies excluded) of group pgid.
@@ -87,79 +68,6 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// ignores reports whether process pid ignores every one of sigs.
-func ignores(pid int, sigs ...syscall.Signal) bool {
-	status, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "status"))
-	if err != nil {
-		return false
-	}
-	_, rest, _ := bytes.Cut(status, []byte("SigIgn:\t"))
-	line, _, _ := bytes.Cut(rest, []byte("\n"))
-	mask, err := strconv.ParseUint(string(line), 16, 64)
-	if err != nil {
-		return false
-	}
-	for _, sig := range sigs {
-		if mask&(1<<(sig-1)) == 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// orphan closes the guard's pipe without a word, as mcplens dying does.
-func (g *Guard) orphan() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.w.Close()
-	g.cmd.Wait()
-	g.w, g.done = nil, true
-}
-
-func TestGuardKillsHeldGroupsWhenItsPipeEnds(t *testing.T) {
-	g := testGuard(t)
-	held, released := startGroup(t), startGroup(t)
-	for _, pgid := range []int{held, released} {
-		if err := g.hold(pgid); err != nil {
-			t.Fatal(err)
-		}
-	}
-	g.release(released)
-	// A ctrl+c, a SIGTERM or a SIGHUP meant for mcplens does not end it.
-	sigs := []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP}
-	waitFor(t, "the guard to ignore SIGINT, SIGTERM and SIGHUP", func() bool { return ignores(g.cmd.Process.Pid, sigs...) })
-	for _, sig := range sigs {
-		g.cmd.Process.Signal(sig)
-	}
-	g.orphan() // returns once the guard has exited
-	if state := g.cmd.ProcessState; !state.Exited() || state.ExitCode() != 0 {
-		t.Errorf("the guard ended with %v, want exit status 0", state)
-	}
-	waitFor(t, "the held group to be killed", func() bool { return len(groupMembers(held)) == 0 })
-	if left := groupMembers(released); len(left) != 2 {
-		t.Errorf("the released group has %d processes, want its 2 left alone", len(left))
-	}
-}
-
-func TestGuardStartsAgainWhenKilled(t *testing.T) {
-	g := testGuard(t)
-	first, second := startGroup(t), startGroup(t)
-	if err := g.hold(first); err != nil {
-		t.Fatal(err)
-	}
-	old := g.cmd
-	old.Process.Kill()
-	old.Wait()
-	if err := g.hold(second); err != nil {
-		t.Fatal(err)
-	}
-	if g.cmd == old {
-		t.Fatal("the guard was not started again")
-	}
-	g.orphan()
-	waitFor(t, "both groups to be killed", func() bool { return len(groupMembers(first))+len(groupMembers(second)) == 0 })
-}
-
 // TestSessionGuardsEveryServer checks that a session with a guard has it
 // hold each server's group while it runs, and release it once killed.
 func TestSessionGuardsEveryServer(t *testing.T) {
@@ -168,17 +76,11 @@ func TestSessionGuardsEveryServer(t *testing.T) {
 	s := Open(cfg, Options{Guard: g})
 	waitFor(t, "the server to start", func() bool { return s.Pid("a") != 0 })
 	pid := s.Pid("a")
-	g.mu.Lock()
-	held := g.held[pid]
-	g.mu.Unlock()
-	if !held {
+	if !g.Holds(pid) {
 		t.Errorf("the guard does not hold the group of server a (%d)", pid)
 	}
 	s.Close()
-	g.mu.Lock()
-	held = g.held[pid]
-	g.mu.Unlock()
-	if held {
+	if g.Holds(pid) {
 		t.Errorf("the guard still holds the group of server a after Close")
 	}
 	waitFor(t, "server a's group to be gone", func() bool { return len(groupMembers(pid)) == 0 })

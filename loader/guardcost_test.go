@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplens/mcplens/internal/procguard"
 	"github.com/mcplens/mcplens/loader"
 )
 
@@ -21,9 +22,9 @@ func BenchmarkGuardCost(b *testing.B) {
 		b.Fatal(err)
 	}
 	connect := func(guarded bool) time.Duration {
-		var guard *loader.Guard
+		var guard *procguard.Guard
 		if guarded {
-			guard = loader.NewGuard(exe, loader.GuardSubcommand)
+			guard = procguard.New(exe, procguard.Subcommand)
 		}
 		start := time.Now()
 		s := loader.Open(cfg, loader.Options{Guard: guard})

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcplens/mcplens/internal/procguard"
 	"github.com/mcplens/mcplens/loader/config"
 )
 
@@ -40,7 +41,7 @@ type process struct {
 	stdin  *stdinPipe // write end
 	stdout *os.File   // read end
 	stderr *ring
-	guard  *Guard // nil: none
+	guard  *procguard.Guard // nil: none
 
 	exited  chan struct{} // closed once the child is reaped
 	waitErr error         // how it ended; read after exited is closed
@@ -52,7 +53,7 @@ type process struct {
 
 // spawn starts spec's command with the environment of mcplens plus spec.Env,
 // and has guard hold its process group.
-func spawn(spec config.ServerSpec, stderr *ring, guard *Guard) (*process, error) {
+func spawn(spec config.ServerSpec, stderr *ring, guard *procguard.Guard) (*process, error) {
 	cmd := exec.Command(spec.Command, spec.Args...)
 	cmd.Env = os.Environ()
 	for _, kv := range spec.Env {
@@ -100,7 +101,7 @@ func spawn(spec config.ServerSpec, stderr *ring, guard *Guard) (*process, error)
 	errW.Close()
 	// The guard is told as soon as the group exists, before the server
 	// has had the time to start anything.
-	if err := guard.hold(cmd.Process.Pid); err != nil {
+	if err := guard.Hold(cmd.Process.Pid); err != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		_ = cmd.Wait()
 		inW.Close()
@@ -216,7 +217,7 @@ func (p *process) stop() {
 	}
 	p.signal(syscall.SIGKILL) // stragglers in the group; ESRCH when none
 	if p.waitExit(0) {
-		p.guard.release(p.pid)
+		p.guard.Release(p.pid)
 	}
 }
 

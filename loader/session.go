@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcplens/mcplens/internal/procguard"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 )
@@ -111,8 +112,8 @@ type Options struct {
 	// Event.NeedsLogin.
 	HTTPAuth func(spec config.ServerSpec, next http.RoundTripper) http.RoundTripper
 	// Guard, when set, kills the process group of every stdio server should
-	// mcplens die without stopping it (see Guard). Sessions may share one.
-	Guard *Guard
+	// mcplens die without stopping it (see procguard.Guard). Sessions may share one.
+	Guard *procguard.Guard
 }
 
 // DefaultTimeout is the per-server connect and listing timeout.

@@ -2,8 +2,9 @@
 // its server: the passthrough (a stdio server run in the client's place, or
 // a reverse proxy to an HTTP one), the recording of its frames (JSONL, 0600,
 // rotated at a size cap, secrets masked) and the live feed of the same lines
-// on a unix socket. It imports model (for masking secrets) and
-// internal/safefile, and must not import ui, report or loader: the relay
+// on a unix socket. It imports model (for masking secrets),
+// internal/safefile and internal/procguard (the guard that kills the
+// server's process group should the tap die), and must not import ui, report or loader: the relay
 // runs in the client's process tree and knows nothing of configs or
 // sessions.
 //
@@ -54,7 +55,8 @@
 // recorded as "text", its first CutKeep bytes, with "cut" giving its size. A notice
 // {"t":...,"server":...,"dropped":N} says that N chunks of bytes were left
 // out of the copy (the frames they belonged to are missing); a feed reader
-// gets {"t":...,"feedDropped":N} for lines it was too slow to take.
+// gets {"t":...,"feedDropped":N} for lines it was too slow to take, or
+// that passed before it connected and that the feed did not keep.
 //
 // Secrets are masked before a line is written (model.Redactor, the one
 // masker): every header value but those HTTP and MCP define

@@ -1,10 +1,14 @@
 package relay
 
 import (
+	"bytes"
 	"io"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -79,5 +83,26 @@ func TestRelayEndsWithoutGrandchild(t *testing.T) {
 	pipeGrace = 50 * time.Millisecond
 	if got := runBriefly(t, "", "sh", "-c", "sleep 5 & echo hi"); got != "hi\n" {
 		t.Errorf("passed %q, want hi", got)
+	}
+}
+
+// TestRelayKillsHelpersAtExit: a helper left in the server's process
+// group, deaf to SIGTERM, does not outlive the server's exit.
+func TestRelayKillsHelpersAtExit(t *testing.T) {
+	got := runBriefly(t, "", "sh", "-c", `trap "" TERM HUP INT; sleep 301 </dev/null >/dev/null 2>&1 & echo $!`)
+	pid, err := strconv.Atoi(strings.TrimSpace(got))
+	if err != nil {
+		t.Fatalf("the server printed %q, want its helper's pid", got)
+	}
+	gone := func() bool { // no such process, or a zombie
+		stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+		i := bytes.LastIndexByte(stat, ')')
+		return err != nil || i > 0 && i+2 < len(stat) && stat[i+2] == 'Z'
+	}
+	for deadline := time.Now().Add(20 * time.Second); !gone(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("the helper %d still runs 20 s after its server exited", pid)
+		}
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -20,18 +19,26 @@ import (
 // lines are dropped for that reader and counted.
 const readerQueue = 1 << 20
 
-// Bounds on a feed's opening: its first openingLines lines, at most
-// openingBytes of them.
+// Bounds on what a feed keeps for a reader that connects late: its
+// opening, its first openingLines lines (at most openingBytes of them),
+// and its latest recentLines lines after the opening (at most recentBytes
+// of them). The lines between the two are counted, and a late reader is
+// told how many it missed.
 const (
 	openingLines = 64
 	openingBytes = 256 << 10
+	recentLines  = 256
+	recentBytes  = 256 << 10
 )
 
 // A Feed serves the recording's lines live on a unix socket: every reader
 // that connects gets the header line, the feed's opening (its first lines,
 // which hold the client's handshake and first listing, up to openingLines
 // and openingBytes: a client speaks first, before a reader started with it
-// can connect), then each line from then on. A slow,
+// can connect), a feedDropped notice of the lines passed since that were
+// not kept, the latest lines (up to recentLines and recentBytes: the calls
+// a client made right after its handshake), then each line from then on.
+// A slow,
 // gone or full reader never holds the feed up: each has a bounded queue,
 // and a line that does not fit is dropped for that reader alone and
 // counted (the reader is told how many before its next line). It is a
@@ -49,6 +56,9 @@ type Feed struct {
 	opening [][]byte // the first lines, while kept
 	held    int      // bytes in opening
 	opened  bool     // the opening is complete: no more lines are kept
+	recent  [][]byte // the latest lines after the opening
+	recentN int      // bytes in recent
+	skipped int64    // lines after the opening that recent let go
 	wg      sync.WaitGroup
 }
 
@@ -82,25 +92,11 @@ func FeedDir() (string, error) {
 	return dir, nil
 }
 
-// FeedPath returns the socket path of the feed of server in dir: the label
-// (letters, digits, '.', '-' and '_' kept, at most 40) and the relay's pid.
+// FeedPath returns the socket path of the feed of server in dir: the
+// label's readable part (letters, digits, '.', '-' and '_' kept, at most
+// 40) and the relay's pid, which tells apart two feeds of one name.
 func FeedPath(dir, server string) string {
-	name := FileName(server)
-	if len(name) > 40 {
-		name = name[:40]
-	}
-	return filepath.Join(dir, name+"."+strconv.Itoa(os.Getpid())+".sock")
-}
-
-// FileName returns label as a file name: its letters, digits, '.', '-'
-// and '_', any other character as '_'.
-func FileName(label string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '.' || r == '-' || r == '_' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
-			return r
-		}
-		return '_'
-	}, label)
+	return filepath.Join(dir, readable(server, 40)+"."+strconv.Itoa(os.Getpid())+".sock")
 }
 
 // Serve starts a feed on a unix socket at path (0600) whose readers first
@@ -145,6 +141,12 @@ func (f *Feed) accept() {
 		for _, line := range f.opening {
 			r.offer(line, &f.dropped)
 		}
+		if f.skipped > 0 {
+			r.offer(feedDroppedLine(f.skipped), &f.dropped)
+		}
+		for _, line := range f.recent {
+			r.offer(line, &f.dropped)
+		}
 		f.wg.Add(1)
 		f.mu.Unlock()
 		go f.serve(r)
@@ -158,8 +160,7 @@ func (f *Feed) serve(r *feedReader) {
 	for line := range r.lines {
 		r.queued.Add(-int64(len(line)))
 		if n := r.dropped.Swap(0); n > 0 {
-			notice := `{"t":"` + time.Now().UTC().Format(time.RFC3339Nano) + `","feedDropped":` + strconv.FormatInt(n, 10) + "}\n"
-			if _, err := r.conn.Write([]byte(notice)); err != nil {
+			if _, err := r.conn.Write(feedDroppedLine(n)); err != nil {
 				return
 			}
 		}
@@ -167,6 +168,12 @@ func (f *Feed) serve(r *feedReader) {
 			return
 		}
 	}
+}
+
+// feedDroppedLine is the notice telling a reader that n lines were not
+// given it.
+func feedDroppedLine(n int64) []byte {
+	return []byte(`{"t":"` + time.Now().UTC().Format(time.RFC3339Nano) + `","feedDropped":` + strconv.FormatInt(n, 10) + "}\n")
 }
 
 // drop forgets r and closes its connection.
@@ -191,17 +198,24 @@ func (r *feedReader) offer(line []byte, total *atomic.Int64) {
 	total.Add(1)
 }
 
-// WriteLine queues a copy of line for every reader.
+// WriteLine queues a copy of line for every reader, and keeps it for
+// those to come: in the opening, or among the latest lines.
 func (f *Feed) WriteLine(line []byte) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	keep := !f.opened && len(f.opening) < openingLines && f.held+len(line) <= openingBytes
 	f.opened = !keep
-	if len(f.readers) > 0 || keep {
-		line = bytes.Clone(line) // one copy, shared by the readers
-	}
+	line = bytes.Clone(line) // one copy, kept and shared by the readers
 	if keep {
 		f.opening, f.held = append(f.opening, line), f.held+len(line)
+	} else {
+		f.recent, f.recentN = append(f.recent, line), f.recentN+len(line)
+		for len(f.recent) > recentLines || f.recentN > recentBytes {
+			f.recentN -= len(f.recent[0])
+			f.recent[0] = nil
+			f.recent = f.recent[1:]
+			f.skipped++
+		}
 	}
 	for r := range f.readers {
 		r.offer(line, &f.dropped)

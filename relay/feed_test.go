@@ -14,16 +14,21 @@ import (
 
 // TestFeedOpening: a reader that connects after the client spoke gets the
 // header, the feed's opening (its first lines, up to 64 and 256 KiB, where
-// the handshake and first listing are), then the lines from when it
-// connected; the lines between are not its.
+// the handshake and first listing are), the count of the lines after it
+// that the feed let go, the latest lines it kept (up to 256 and 256 KiB),
+// then the lines from when it connected.
 func TestFeedOpening(t *testing.T) {
 	for _, tt := range []struct {
 		name        string
 		size, lines int
 		opening     int // how many of the lines the opening keeps
+		skipped     int // how many after it are let go
 	}{
-		{"small lines", 100, 100, 64},
-		{"large lines", 100 << 10, 5, 2}, // 256 KiB hold two of 100 KiB; the third ends the opening
+		{"small lines, all kept", 100, 100, 64, 0},
+		{"small lines, some let go", 100, 400, 64, 400 - 64 - 256},
+		// 256 KiB hold two of 100 KiB: the third ends the opening, and
+		// the latest two are kept.
+		{"large lines", 100 << 10, 5, 2, 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			sock := filepath.Join(t.TempDir(), "feed.sock")
@@ -57,13 +62,19 @@ func TestFeedOpening(t *testing.T) {
 			for i := range tt.opening {
 				want = append(want, line(i))
 			}
+			if tt.skipped > 0 {
+				want = append(want, fmt.Sprintf(`"feedDropped":%d}`, tt.skipped))
+			}
+			for i := tt.opening + tt.skipped; i < tt.lines; i++ {
+				want = append(want, line(i))
+			}
 			want = append(want, line(1000))
 			for i, w := range want {
 				got, err := r.ReadString('\n')
 				if err != nil {
 					t.Fatalf("line %d: %v", i, err)
 				}
-				if got != w {
+				if got != w && !(strings.HasPrefix(w, `"feedDropped"`) && strings.HasSuffix(got, w+"\n")) {
 					t.Fatalf("line %d = %.40q…, want %.40q…", i, got, w)
 				}
 			}

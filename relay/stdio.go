@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/mcplens/mcplens/internal/procguard"
 )
 
 // pipeGrace is how long the server's stdout and stderr may stay idle after
@@ -38,11 +40,16 @@ type Stdio struct {
 	// Signals are forwarded to the server's process group as they arrive
 	// (the caller has signal.Notify fill it: SIGINT, SIGTERM, SIGHUP).
 	Signals <-chan os.Signal
+	// Guard, when set, kills the server's process group should the relay
+	// die before it could (SIGKILL, the OOM killer): the parent-death
+	// signal ends the server alone, not the helpers it started.
+	Guard *procguard.Guard
 }
 
 // Run starts the server and passes bytes until it exits and its output is
 // drained, and returns its exit status: its exit code, or 128 plus the
-// signal that killed it. The error is for a server that could not start.
+// signal that killed it. Once the server has exited, what is left of its
+// process group (the helpers it started) is killed. The error is for a server that could not start.
 // When the client closes stdin, the server's stdin is closed; when the
 // client stops reading stdout, the server's stdout is closed, as a pipe
 // between them would have been.
@@ -70,6 +77,15 @@ func (s *Stdio) Run() (int, error) {
 		return 0, err
 	}
 	closeAll(inR, outW, errW) // the server's ends
+	pid := cmd.Process.Pid
+	// The guard is told as soon as the group exists, before the server
+	// has had the time to start anything.
+	if err := s.Guard.Hold(pid); err != nil {
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+		closeAll(inW, outR, errR)
+		return 0, err
+	}
 	widen(inW)
 	widen(outR)
 	for _, f := range []any{s.Stdin, s.Stdout} {
@@ -90,7 +106,7 @@ func (s *Stdio) Run() (int, error) {
 		for {
 			select {
 			case sig := <-s.Signals:
-				forward(cmd.Process.Pid, sig)
+				forward(pid, sig)
 			case <-done:
 				return
 			}
@@ -98,6 +114,10 @@ func (s *Stdio) Run() (int, error) {
 	}()
 	waitErr := cmd.Wait()
 	close(done)
+	// No helper outlives its server; ESRCH when none is left. The group's
+	// id stays taken while a member lives, so this reaches no stranger.
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	s.Guard.Release(pid)
 	exited.Store(true)
 	outR.SetReadDeadline(time.Now().Add(pipeGrace))
 	errR.SetReadDeadline(time.Now().Add(pipeGrace))

@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcplens/mcplens/capture"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -66,8 +67,10 @@ type env struct {
 	// hist is the calls made and the history view (history.go).
 	hist callHistory
 	// observed are the calls a recording shows a real client made
-	// (observed.go); none outside an offline recording.
+	// (observed.go); none outside an offline recording. unkept counts
+	// what the backend could not keep of them.
 	observed observedCalls
+	unkept   capture.Unkept
 }
 
 func (e *env) activePolicy() model.Policy { return e.policies[e.policy] }

@@ -9,7 +9,6 @@ import (
 	_ "image/gif" // image.DecodeConfig reads the header of each format registered
 	_ "image/jpeg"
 	_ "image/png"
-	"mime"
 	"strings"
 
 	"github.com/mcplens/mcplens/internal/jsonx"
@@ -232,20 +231,4 @@ func humanSize(n int64) string {
 		return fmt.Sprintf("%.1f KB", float64(n)/1024)
 	}
 	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-}
-
-// extension is a file extension for a MIME type, ".bin" when none is known.
-func extension(mimeType string) string {
-	if exts, _ := mime.ExtensionsByType(mimeType); len(exts) > 0 {
-		for _, e := range exts {
-			if len(e) == 4 { // the common one: .png rather than .apng
-				return e
-			}
-		}
-		return exts[0]
-	}
-	if _, sub, ok := strings.Cut(mimeType, "/"); ok && sub != "" && !strings.ContainsAny(sub, "/\\.+ ") {
-		return "." + sub
-	}
-	return ".bin"
 }

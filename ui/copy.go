@@ -124,3 +124,36 @@ func safeName(s string) string {
 	}
 	return s
 }
+
+// extensions are the file extensions o gives the types it knows; any
+// other type, whatever a server wrote, is saved as ".bin". A server's
+// mimeType never makes a file name: only this table does.
+var extensions = map[string]string{
+	"image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif", "image/webp": ".webp",
+	"image/svg+xml": ".svg", "image/bmp": ".bmp", "image/avif": ".avif", "image/tiff": ".tiff",
+	"image/x-icon": ".ico", "image/vnd.microsoft.icon": ".ico",
+	"audio/wav": ".wav", "audio/x-wav": ".wav", "audio/wave": ".wav", "audio/mpeg": ".mp3",
+	"audio/ogg": ".ogg", "audio/flac": ".flac", "audio/mp4": ".m4a", "audio/webm": ".weba",
+	"video/mp4": ".mp4", "video/webm": ".webm", "video/ogg": ".ogv",
+	"application/pdf": ".pdf", "application/json": ".json", "application/xml": ".xml",
+	"application/zip": ".zip", "application/gzip": ".gz", "application/x-tar": ".tar",
+	"application/yaml": ".yaml", "application/javascript": ".js", "application/octet-stream": ".bin",
+	"text/plain": ".txt", "text/html": ".html", "text/csv": ".csv", "text/markdown": ".md",
+	"text/xml": ".xml", "text/css": ".css", "text/javascript": ".js", "text/yaml": ".yaml",
+}
+
+// maxMIMEType bounds the type looked up: no known one is longer.
+const maxMIMEType = 100
+
+// extension is the file extension of a MIME type ("image/png; x=y" and
+// "IMAGE/PNG" are .png), ".bin" for a type the table does not know.
+func extension(mimeType string) string {
+	if len(mimeType) > maxMIMEType {
+		return ".bin"
+	}
+	essence, _, _ := strings.Cut(mimeType, ";")
+	if ext, ok := extensions[strings.ToLower(strings.TrimSpace(essence))]; ok {
+		return ext
+	}
+	return ".bin"
+}

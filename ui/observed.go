@@ -17,6 +17,9 @@ import (
 // it made, and the clientInfo it sent.
 type ObservedBackend interface {
 	Observed() []capture.Call
+	// Unkept counts what could not be kept of what the taps passed,
+	// shown where the calls are.
+	Unkept() capture.Unkept
 	Client() (model.ClientInfo, model.Client, bool)
 }
 
@@ -39,7 +42,7 @@ func (m *Model) takeObserved() {
 	if !ok {
 		return
 	}
-	m.observed = b.Observed()
+	m.observed, m.unkept = b.Observed(), b.Unkept()
 	if m.client != "" || m.clients.policyPicked {
 		return
 	}
@@ -126,6 +129,9 @@ func (v *callsView) View() string {
 		info = " none: this pane shows a tapped client's calls (mcplens watch, or a recording opened)"
 	}
 	title := c.styles.PaneTitle.Render("CLIENT CALLS") + c.styles.Muted.Render(info)
+	if u := m.unkept.String(); u != "" {
+		title += c.styles.Muted.Render(" · ") + c.styles.WarnText.Render(u)
+	}
 	start, end := v.window(len(calls), v.height-1)
 	return tailView(c, title, v.height, calls[start:end], func(c common, call capture.Call) string {
 		return callRow(c, call) + "  " + m.verdict(call.Server, call.Wire)

@@ -137,6 +137,28 @@ func TestCallsPane(t *testing.T) {
 	}
 }
 
+// TestCallsPaneSaysWhatWasNotKept: a recording whose tap left chunks out
+// of its copy (calls among them are missing) says so in the calls pane,
+// where the calls are.
+func TestCallsPaneSaysWhatWasNotKept(t *testing.T) {
+	beta, err := os.ReadFile("../testdata/recordings/beta.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "beta.jsonl")
+	dropped := `{"t":"2026-12-01T14:06:04Z","server":"beta","dropped":3}` + "\n"
+	if err := os.WriteFile(path, append(beta, dropped...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := openRecordings(t, "lionagi-legacy", "../testdata/recordings/alpha.jsonl", path)
+	if got := screen(press(m, "t")); !strings.Contains(got, "not shown: 3 chunks left out of the tap's copy") {
+		t.Errorf("the calls pane does not say what the tap left out:\n%s", got)
+	}
+	if got := screen(press(offlineModel(t, "lionagi-legacy"), "t")); strings.Contains(got, "not shown") {
+		t.Errorf("the calls pane of complete recordings says something was not kept:\n%s", got)
+	}
+}
+
 // TestDeclaredServers: servers no config lists join the interface when
 // their first event declares them (the taps mcplens watch finds), with
 // their tools, kept as last listed when the tap ends, and a place in the

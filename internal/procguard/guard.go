@@ -1,4 +1,4 @@
-package loader
+package procguard
 
 import (
 	"bufio"
@@ -14,9 +14,9 @@ import (
 	"time"
 )
 
-// GuardSubcommand is the hidden argument that makes the mcplens binary run
-// as a process guard: `mcplens __process-guard`, which calls ServeGuard.
-const GuardSubcommand = "__process-guard"
+// Subcommand is the hidden argument that makes the mcplens binary run as a
+// process guard: `mcplens __process-guard`, which calls Serve.
+const Subcommand = "__process-guard"
 
 // guardPoll is how often a guard forgets the groups that have emptied: a
 // process group id is free for reuse once its last member is gone, and a
@@ -27,23 +27,23 @@ const guardPoll = time.Second
 // pipe is closed.
 const guardExitWait = time.Second
 
-// A Guard is a process that outlives mcplens to kill the process groups of
-// its stdio servers should mcplens die without stopping them (SIGKILL, the
-// OOM killer, a crash). The parent-death signal reaches only each server's
-// own process; a helper it started (`sh -c 'helper & exec server'`, what
-// npx runs) lives on in the server's process group, and the guard kills
-// that group.
+// A Guard is a process that outlives mcplens (the inspector, or a tap) to
+// kill the process groups of its stdio servers should mcplens die without
+// stopping them (SIGKILL, the OOM killer, a crash). The parent-death
+// signal reaches only each server's own process; a helper it started
+// (`sh -c 'helper & exec server'`, what npx runs) lives on in the server's
+// process group, and the guard kills that group.
 //
-// The guard is the mcplens binary run with GuardSubcommand, started with
-// the first server a session spawns, in a process group of its own. It
-// reads the groups it is to watch from a pipe whose only write end mcplens
-// holds: when that reaches end of file, however mcplens ended, it kills
-// each group still held and exits. A group is held from its server's start
-// until the loader has killed it at shutdown, and the guard itself forgets
-// a group once it is empty.
+// The guard is the mcplens binary run with Subcommand, started with the
+// first group held, in a process group of its own. It reads the groups it
+// is to watch from a pipe whose only write end mcplens holds: when that
+// reaches end of file, however mcplens ended, it kills each group still
+// held and exits. A group is held from its server's start until its owner
+// has killed it at shutdown, and the guard itself forgets a group once it
+// is empty.
 //
 // A descendant that leaves the group (setsid, setpgid) escapes it. One
-// Guard serves every session of a run; a nil Guard guards nothing.
+// Guard serves every server of a run; a nil Guard guards nothing.
 type Guard struct {
 	command string
 	args    []string
@@ -55,16 +55,16 @@ type Guard struct {
 	done bool // Close has run
 }
 
-// NewGuard returns a guard run as command args (the mcplens binary and
-// GuardSubcommand). Nothing starts until a session spawns a server.
-func NewGuard(command string, args ...string) *Guard {
+// New returns a guard run as command args (the mcplens binary and
+// Subcommand). Nothing starts until a group is held.
+func New(command string, args ...string) *Guard {
 	return &Guard{command: command, args: args, held: map[int]bool{}}
 }
 
-// hold tells the guard to kill the process group pgid should mcplens die.
+// Hold tells the guard to kill the process group pgid should mcplens die.
 // A guard that has exited (someone killed it) is started again and told
 // every group held.
-func (g *Guard) hold(pgid int) error {
+func (g *Guard) Hold(pgid int) error {
 	if g == nil {
 		return nil
 	}
@@ -90,9 +90,9 @@ func (g *Guard) hold(pgid int) error {
 	return nil
 }
 
-// release tells the guard that the group pgid has been killed and reaped:
+// Release tells the guard that the group pgid has been killed and reaped:
 // its id may be reused by anyone from now on.
-func (g *Guard) release(pgid int) {
+func (g *Guard) Release(pgid int) {
 	if g == nil {
 		return
 	}
@@ -105,6 +105,16 @@ func (g *Guard) release(pgid int) {
 	if g.w != nil {
 		_ = g.tell('-', pgid) // a guard that is gone holds nothing
 	}
+}
+
+// Holds reports whether the guard holds the group pgid.
+func (g *Guard) Holds(pgid int) bool {
+	if g == nil {
+		return false
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.held[pgid]
 }
 
 // tell writes one instruction: '+' to hold a group, '-' to release it.
@@ -169,12 +179,12 @@ func (g *Guard) Close() error {
 	return nil
 }
 
-// ServeGuard is the guard process: it reads instructions from in ("+PGID"
+// Serve is the guard process: it reads instructions from in ("+PGID"
 // holds a process group, "-PGID" releases it), and when in reaches end of
 // file or fails, it sends SIGKILL to every group still held and returns.
 // It ignores SIGINT, SIGTERM and SIGHUP: a signal that ends mcplens's
 // group or terminal must not end the guard before it has done its work.
-func ServeGuard(in io.Reader) error {
+func Serve(in io.Reader) error {
 	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	lines := make(chan string)
 	go func() {
