@@ -5,10 +5,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/loader/config/edit"
 )
 
 // formatFiles are the config files under testdata/configs/formats, each
@@ -69,8 +71,11 @@ func TestTapInstallRoundTrip(t *testing.T) {
 					continue
 				}
 				tapped++
-				want := append([]string{"tap", "--name", s.Label, "--record", filepath.Join(recs, s.Label+".jsonl"), "--", s.Command}, s.Args...)
-				if a.Command != "/opt/mcplens" || strings.Join(a.Args, " ") != strings.Join(want, " ") {
+				// --record comes first for a server that had no args.
+				rec := filepath.Join(recs, s.Label+".jsonl")
+				want := append([]string{"tap", "--name", s.Label, "--record", rec, "--", s.Command}, s.Args...)
+				wantAdded := []string{"tap", "--record", rec, "--name", s.Label, "--", s.Command}
+				if a.Command != "/opt/mcplens" || !slices.Equal(a.Args, want) && !(len(s.Args) == 0 && slices.Equal(a.Args, wantAdded)) {
 					t.Errorf("server %s tapped as %s %q, want /opt/mcplens %q", s.Label, a.Command, a.Args, want)
 				}
 			}
@@ -92,7 +97,7 @@ func TestTapInstallRoundTrip(t *testing.T) {
 			if back, _ := os.ReadFile(path); !bytes.Equal(back, orig) {
 				t.Errorf("uninstall left\n%s\nwant the original\n%s", back, orig)
 			}
-			if _, err := os.Stat(path + backupSuffix); err == nil {
+			if _, err := os.Stat(path + edit.BackupSuffix); err == nil {
 				t.Error("the backup is left after a clean uninstall")
 			}
 		})
