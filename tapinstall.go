@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
@@ -26,9 +27,10 @@ func (l *labelList) Set(s string) error { *l = append(*l, s); return nil }
 // rewrites the config so that each chosen stdio server (every one by
 // default) runs through `mcplens tap`, recording to RECORD-DIR/LABEL.jsonl;
 // HTTP servers are skipped, with how to tap them. It keeps the file's
-// bytes but for the servers' command and args, keeps a backup of the
-// original (CONFIG.mcplens-tap.bak) and prints the diff. A server tapped
-// already is left as it is, so installing twice changes nothing.
+// bytes but for the servers' command and args (package edit), keeps the
+// bytes from just before this install in CONFIG.mcplens-tap.bak and
+// prints the diff. A server tapped already is left as it is, so
+// installing twice changes nothing.
 func runTapInstall(args []string, stdout, stderr io.Writer) int {
 	var servers labelList
 	fset := flag.NewFlagSet("mcplens tap install", flag.ContinueOnError)
@@ -51,11 +53,17 @@ func runTapInstall(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcplens tap install: %v\n", err)
 		return exitUsage
 	}
+	for _, label := range servers {
+		if !slices.Contains(doc.Labels(), label) {
+			fmt.Fprintf(stderr, "mcplens tap install: %s has no server %q\n", f.Path, model.Sanitize(label))
+			return exitUsage
+		}
+	}
 	record := func(label string) string { return filepath.Join(*recordDir, relay.FileName(label)+".jsonl") }
 	out, outcomes, err := doc.Tap(edit.Tap{Exe: *exe, Record: record, Only: servers})
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens tap install: %v\n", err)
-		return exitUsage
+		return exitFound
 	}
 	for _, o := range outcomes {
 		switch {
@@ -87,9 +95,9 @@ func runTapInstall(args []string, stdout, stderr io.Writer) int {
 }
 
 // runTapUninstall is `mcplens tap uninstall CONFIG`: it undoes what tap
-// install did to each tapped server. When nothing else changed since, the
-// result is the original bytes, and the backup is removed; otherwise the
-// backup is kept, and said so.
+// install did to each tapped server, keeping every other edit made since.
+// When the result is the backup's bytes, the backup is removed; otherwise
+// it is kept, and said so.
 func runTapUninstall(args []string, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("mcplens tap uninstall", flag.ContinueOnError)
 	fset.SetOutput(stderr)

@@ -1,6 +1,7 @@
 package edit
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"io/fs"
@@ -66,8 +67,17 @@ func Read(path string) (*File, error) {
 // Write replaces the file's bytes with data, keeping its mode, owner and
 // group, and editing a file with several hard links in place so that
 // every name sees the edit (safefile.Rewrite). It refuses when the file
-// changed since it was read.
+// changed since it was read: another inode, size, modification time or
+// content (a client that saved its config meanwhile, within the clock's
+// granularity, is caught by the content).
 func (f *File) Write(data []byte) error {
+	now, err := Read(f.Path)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(now.Data, f.Data) {
+		return fmt.Errorf("%s changed since it was read; nothing written", f.Path)
+	}
 	return safefile.Rewrite(f.Path, data, f.info)
 }
 
