@@ -21,7 +21,8 @@ func (p *picker) n(k int) int {
 
 func (p *picker) of(choices ...string) string { return choices[p.n(len(choices))] }
 
-// A jsonFormat is where a JSON format's file is and the key of its servers.
+// A genFormat is a format to generate: where its file is, the key of its
+// servers, its syntax.
 type genFormat struct {
 	name, file, key string
 	toml, jsonc     bool

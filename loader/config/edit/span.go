@@ -71,10 +71,12 @@ func jsonServers(data []byte, key string) ([]server, error) {
 // bytes start in the file.
 func jsonServer(label string, v *hujson.Value, base int) server {
 	s := server{label: label, argsKey: `, "args": `}
-	holder, cmd := v, member(v, "command")
+	holder, cmdKey := v, "command"
+	cmd := member(v, cmdKey)
 	if cmd != nil {
 		if _, isObj := cmd.Value.(*hujson.Object); isObj {
-			holder, cmd = cmd, member(cmd, "path")
+			holder, cmdKey = cmd, "path"
+			cmd = member(holder, cmdKey)
 		}
 	}
 	if cmd == nil {
@@ -85,7 +87,7 @@ func jsonServer(label string, v *hujson.Value, base int) server {
 		s.why = "its command is not a string"
 		return s
 	}
-	if count(holder, "command")+count(holder, "path") > 1 || count(holder, "args") > 1 {
+	if count(holder, cmdKey) > 1 || count(holder, "args") > 1 {
 		s.why = "it names its command or args twice"
 		return s
 	}

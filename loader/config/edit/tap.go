@@ -306,18 +306,21 @@ type edit struct {
 	text       string
 }
 
-// apply applies edits to the config's bytes and checks the result. Edits
-// that overlap or fall outside the bytes are refused: they would be a
-// fault in finding the spans, never a reason to write.
+// apply applies edits to the config's bytes, in one pass, and checks the
+// result. Edits that overlap or fall outside the bytes are refused: they
+// would be a fault in finding the spans, never a reason to write.
 func (d *Doc) apply(edits []edit) ([]byte, error) {
-	slices.SortFunc(edits, func(a, b edit) int { return b.start - a.start })
-	out, limit := slices.Clone(d.data), len(d.data)
+	slices.SortStableFunc(edits, func(a, b edit) int { return a.start - b.start })
+	var out bytes.Buffer
+	at := 0
 	for _, e := range edits {
-		if e.start < 0 || e.start > e.end || e.end > limit {
+		if e.start < at || e.start > e.end || e.end > len(d.data) {
 			return nil, fmt.Errorf("editing %s: overlapping edits at offset %d; nothing written", d.path, e.start)
 		}
-		out = slices.Concat(out[:e.start], []byte(e.text), out[e.end:])
-		limit = e.start
+		out.Write(d.data[at:e.start])
+		out.WriteString(e.text)
+		at = e.end
 	}
-	return out, d.check(out)
+	out.Write(d.data[at:])
+	return out.Bytes(), d.check(out.Bytes())
 }
