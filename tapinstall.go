@@ -77,7 +77,7 @@ func runTapInstall(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mcplens tap install: nothing to change")
 		return exitOK
 	}
-	if err := os.MkdirAll(*recordDir, 0o700); err != nil {
+	if err := f.MkdirAll(*recordDir); err != nil {
 		fmt.Fprintf(stderr, "mcplens tap install: %v\n", err)
 		return exitFound
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"syscall"
 
 	"github.com/mcplens/mcplens/internal/safefile"
@@ -87,6 +88,31 @@ func (f *File) Write(data []byte) error {
 // may (root editing a user's config).
 func (f *File) Backup() error {
 	return safefile.Write(f.BackupPath(), f.Data, safefile.Options{Force: true, Perm: 0o600, Like: f.info})
+}
+
+// MkdirAll creates dir and its missing parents, 0700, each given the
+// config's owner and group when the process may (root installing into a
+// user's config: the folder the user's client records to stays the
+// user's, or its taps could not write there).
+func (f *File) MkdirAll(dir string) error {
+	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+		return nil
+	}
+	if parent := filepath.Dir(dir); parent != dir {
+		if err := f.MkdirAll(parent); err != nil {
+			return err
+		}
+	}
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		if fi, serr := os.Stat(dir); serr == nil && fi.IsDir() {
+			return nil
+		}
+		return err
+	}
+	if uid, gid, ok := safefile.Owner(f.info); ok && os.Geteuid() == 0 {
+		return os.Lchown(dir, uid, gid)
+	}
+	return nil
 }
 
 // BackupPath is where Backup keeps the bytes.

@@ -78,6 +78,13 @@ func TestOwnerKept(t *testing.T) {
 	}
 	install(t, path)
 	check("after install", path, 0o600)
+	f, _ := readDoc(t, path)
+	taps := filepath.Join(filepath.Dir(path), "state", "mcplens", "taps")
+	if err := f.MkdirAll(taps); err != nil {
+		t.Fatal(err)
+	}
+	check("the record folder", taps, fs.ModeDir|0o700)
+	check("the record folder's parent", filepath.Dir(taps), fs.ModeDir|0o700)
 	check("after install", path+BackupSuffix, 0o600)
 	uninstall(t, path)
 	check("after uninstall", path, 0o600)
