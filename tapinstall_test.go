@@ -5,10 +5,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/loader/config/edit"
 	"github.com/mcplens/mcplens/relay"
 )
 
@@ -70,8 +72,11 @@ func TestTapInstallRoundTrip(t *testing.T) {
 					continue
 				}
 				tapped++
-				want := append([]string{"tap", "--name", s.Label, "--record", filepath.Join(recs, relay.FileName(s.Label)+".jsonl"), "--", s.Command}, s.Args...)
-				if a.Command != "/opt/mcplens" || strings.Join(a.Args, " ") != strings.Join(want, " ") {
+				// --record comes first for a server that had no args.
+				rec := filepath.Join(recs, relay.FileName(s.Label)+".jsonl")
+				want := append([]string{"tap", "--name", s.Label, "--record", rec, "--", s.Command}, s.Args...)
+				wantAdded := []string{"tap", "--record", rec, "--name", s.Label, "--", s.Command}
+				if a.Command != "/opt/mcplens" || !slices.Equal(a.Args, want) && !(len(s.Args) == 0 && slices.Equal(a.Args, wantAdded)) {
 					t.Errorf("server %s tapped as %s %q, want /opt/mcplens %q", s.Label, a.Command, a.Args, want)
 				}
 			}
@@ -93,7 +98,7 @@ func TestTapInstallRoundTrip(t *testing.T) {
 			if back, _ := os.ReadFile(path); !bytes.Equal(back, orig) {
 				t.Errorf("uninstall left\n%s\nwant the original\n%s", back, orig)
 			}
-			if _, err := os.Stat(path + backupSuffix); err == nil {
+			if _, err := os.Stat(path + edit.BackupSuffix); err == nil {
 				t.Error("the backup is left after a clean uninstall")
 			}
 		})
@@ -115,5 +120,54 @@ func TestTapInstallRefuses(t *testing.T) {
 	stderr.Reset()
 	if code := runTap([]string{"install", good, "--server", "b"}, nil, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), `no server "b"`) {
 		t.Errorf("install --server b = %d, %q", code, stderr.String())
+	}
+}
+
+// TestTapInstallBackupIsLatest: the backup holds the bytes from just
+// before the latest install. A user's edit made while tapped survives
+// uninstall (which keeps the backup and says so); the next install backs
+// up the bytes with that edit, and its uninstall gives them back and
+// removes the backup.
+func TestTapInstallBackupIsLatest(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".mcp.json")
+	v0 := `{"mcpServers": {"a": {"args": [], "command": "npx"}}}` // args before command, empty: once a panic
+	os.WriteFile(path, []byte(v0), 0o600)
+	args := []string{"install", path, "--mcplens", "/opt/mcplens", "--record-dir", filepath.Join(dir, "taps")}
+	run := func(args ...string) string {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		if code := runTap(args, nil, &stdout, &stderr); code != 0 {
+			t.Fatalf("%s = %d: %s", args[0], code, stderr.String())
+		}
+		return stderr.String()
+	}
+	backup := func() string { b, _ := os.ReadFile(path + edit.BackupSuffix); return string(b) }
+	run(args...)
+	if backup() != v0 {
+		t.Fatalf("the first backup holds %q", backup())
+	}
+	tapped, _ := os.ReadFile(path)
+	userEdit := strings.Replace(string(tapped), `{"a"`, `{"b": {"command": "mine"}, "a"`, 1)
+	os.WriteFile(path, []byte(userEdit), 0o600)
+	v1 := `{"mcpServers": {"b": {"command": "mine"}, "a": {"args": [], "command": "npx"}}}`
+	if msg := run("uninstall", path); !strings.Contains(msg, "keeps those changes") || !strings.Contains(msg, edit.BackupSuffix) {
+		t.Errorf("uninstall after an edit said %q", msg)
+	}
+	if got, _ := os.ReadFile(path); string(got) != v1 {
+		t.Fatalf("uninstall after an edit left %s, want %s", got, v1)
+	}
+	run(args...)
+	if backup() != v1 {
+		t.Fatalf("the backup of the second install holds %q, want the bytes before it %q", backup(), v1)
+	}
+	if msg := run("uninstall", path); !strings.Contains(msg, "as it was before the install") {
+		t.Errorf("uninstall said %q", msg)
+	}
+	if got, _ := os.ReadFile(path); string(got) != v1 {
+		t.Errorf("uninstall left %s, want %s", got, v1)
+	}
+	if _, err := os.Stat(path + edit.BackupSuffix); err == nil {
+		t.Error("the backup is left after a clean uninstall")
 	}
 }

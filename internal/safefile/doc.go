@@ -9,5 +9,10 @@
 //	var refused *safefile.RefusedError
 //	if errors.As(err, &refused) { ... ask, or say --force }
 //
+// Rewrite replaces the content of a file a user owns (a client's config),
+// keeping its owner, group, mode and hard links, and refusing a symbolic
+// link and a file changed since it was read. Options.Like gives a new
+// file the owner of another (a backup of that config).
+//
 // It imports only the standard library and knows nothing of what it writes.
 package safefile

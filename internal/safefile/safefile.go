@@ -22,6 +22,10 @@ type Options struct {
 	// Perm is the mode of a new file. A regular file replaced keeps its
 	// own.
 	Perm fs.FileMode
+	// Like, when set, is the file whose owner and group the file written
+	// gets, when the process may give them (a copy of a user's file
+	// written by root stays the user's).
+	Like fs.FileInfo
 }
 
 // A RefusedError says why Write left the file at Path as it was.
@@ -66,7 +70,17 @@ func Write(path string, data []byte, opts Options) error {
 			}
 		}
 	}
-	return replace(path, data, perm)
+	var o *owner
+	if opts.Like != nil {
+		if uid, gid, ok := Owner(opts.Like); ok {
+			o = &owner{uid, gid}
+		}
+	}
+	err = replaceAs(path, data, perm, o)
+	if errors.Is(err, errOwner) { // not permitted: the file is the writer's
+		err = replaceAs(path, data, perm, nil)
+	}
+	return err
 }
 
 // isMine reads the regular file at path, which Lstat described as fi, and
@@ -91,8 +105,9 @@ func isMine(path string, fi fs.FileInfo, mine func([]byte) bool) (bool, error) {
 	return mine(content), nil
 }
 
-// replace writes data to a new file beside path and renames it over path.
-func replace(path string, data []byte, perm fs.FileMode) error {
+// replaceAs writes data to a new file beside path, gives it owner o (nil:
+// the writer's) and mode, and renames it over path.
+func replaceAs(path string, data []byte, mode fs.FileMode, o *owner) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err
@@ -106,10 +121,14 @@ func replace(path string, data []byte, perm fs.FileMode) error {
 		tmp.Close()
 		return err
 	}
+	if err := o.chown(tmp); err != nil { // before the mode: a chown clears set-id bits
+		tmp.Close()
+		return err
+	}
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	if err := os.Chmod(tmp.Name(), perm); err != nil {
+	if err := os.Chmod(tmp.Name(), mode); err != nil {
 		return err
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {

@@ -107,7 +107,7 @@ func (r *reader) serverList(m *member, emptyOK bool) ([]ServerSpec, error) {
 		if err != nil {
 			return nil, err
 		}
-		spec.Line, spec.Col = position(r.d.data, s.off)
+		spec.Line, spec.Col = r.d.serverAt(s.off)
 		specs = append(specs, spec)
 	}
 	return specs, nil

@@ -74,6 +74,34 @@ type doc struct {
 	// jsonc is set when the text needed a JSONC parser: comments or
 	// trailing commas, which strict JSON clients reject.
 	jsonc bool
+	// last is the last position serverAt converted.
+	last textPos
+}
+
+// A textPos is a byte offset with its line and column.
+type textPos struct{ off, line, col int }
+
+// serverAt is position for offsets given in increasing order (each
+// server's, in the file's order): it counts on from the last one, so that
+// the positions of a file's servers take one pass over it, not one each
+// (a single-line file of 50,000 servers would take minutes).
+func (d *doc) serverAt(off int) (line, col int) {
+	off = min(max(off, 0), len(d.data))
+	c := d.last
+	if c.line == 0 || off < c.off {
+		c.line, c.col = position(d.data, off)
+	} else {
+		seg := d.data[c.off:off]
+		if nl := bytes.LastIndexByte(seg, '\n'); nl >= 0 {
+			c.line += bytes.Count(seg, []byte("\n"))
+			c.col = 1 + utf8.RuneCount(seg[nl+1:])
+		} else {
+			c.col += utf8.RuneCount(seg)
+		}
+	}
+	c.off = off
+	d.last = c
+	return c.line, c.col
 }
 
 // errorAt builds an Error at byte offset off of the file.
