@@ -60,4 +60,3 @@ func TestNotRegular(t *testing.T) {
 		}
 	}
 }
-
