@@ -97,12 +97,14 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if flagSet(fset, "args") || len(setArgs) > 0 {
 			return fail(errors.New("--replay makes the calls as recorded: no --args or --arg"))
 		}
-		if records, err = readReplay(*replay); err != nil {
-			return fail(err)
-		}
 	}
 	if err := limits.FromEnv(nil); err != nil {
 		return fail(err)
+	}
+	if *replay != "" {
+		if records, err = readReplay(*replay, limits); err != nil {
+			return fail(err)
+		}
 	}
 	cfg, err := where.load(path, config.Options{Format: *configFormat, MaxSize: limits.WithDefaults().Config})
 	if err == nil && records != nil {

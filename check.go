@@ -180,7 +180,7 @@ func check(cfg *config.Config, o checkOptions, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 		return exitUsage
 	}
-	lock, err := readLock(o.lock, o.updateLock, o.force)
+	lock, err := readLock(o.lock, o.updateLock, o.force, o.limits.WithDefaults().Document)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 		return exitUsage

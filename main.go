@@ -181,7 +181,7 @@ func run(args []string, stderr io.Writer) int {
 			}
 		}
 	}
-	lock, err := readLock(*lockPath, false, false)
+	lock, err := readLock(*lockPath, false, false, limits.WithDefaults().Document)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens: %v\n", err)
 		return 2

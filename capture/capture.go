@@ -6,18 +6,20 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
+	"github.com/mcplens/mcplens/internal/bounded"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 )
 
-// maxLine bounds one recorded line: a frame is cut at 256 KiB before it is
-// recorded, and escaping at most sextuples it.
+// maxLine bounds one line of a live feed: a frame is cut at 256 KiB
+// before it is recorded, and escaping at most sextuples it. A recording's
+// file is read within the run's line limit instead (Read).
 const maxLine = 8 << 20
 
 // A Capture is what one or more recordings show: every tapped server, in
@@ -27,6 +29,9 @@ type Capture struct {
 	Calls   []*Call
 	// frames are each server's frames, when read from files.
 	frames map[string]*loader.FrameLog
+	// Skipped says which lines of the files read were over the line limit
+	// and left out (bounded.Count.Skipped, one per file), nil when none.
+	Skipped error
 }
 
 // Capture returns what d has read so far. The values are d's: they change
@@ -50,12 +55,10 @@ func (c *Capture) Server(label string) *Server {
 }
 
 // IsRecording reports whether the file at path is a regular file that
-// begins as a tap's recording does.
+// begins as a tap's recording does. It never blocks (bounded.Open): a
+// FIFO is not a recording, and the reader of a config says what it is.
 func IsRecording(path string) bool {
-	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
-		return false // a FIFO would hold the open up; a config's reader says what it is
-	}
-	f, err := os.Open(path)
+	f, _, err := bounded.Open(path)
 	if err != nil {
 		return false
 	}
@@ -72,37 +75,58 @@ func isHeader(b []byte) bool {
 }
 
 // Read reads the recordings at paths, in order, into one capture, keeping
-// each server's frames (FrameLog).
-func Read(paths ...string) (*Capture, error) {
+// each server's frames (FrameLog). Each file is read line by line within
+// lim (bounded.Lines): a line over its line limit is skipped and said in
+// Capture.Skipped; a file over its file limit is an error.
+func Read(lim bounded.Lines, paths ...string) (*Capture, error) {
 	d := NewDecoder()
 	d.frames = map[string]*loader.FrameLog{}
+	var skipped []error
 	for _, path := range paths {
-		if err := d.readFile(path); err != nil {
+		n, err := eachLine(lim, path, func(b []byte) { d.Line(b) })
+		if err != nil {
 			return nil, err
 		}
+		skipped = append(skipped, n.Skipped())
 	}
-	return d.Capture(), nil
+	c := d.Capture()
+	c.Skipped = errors.Join(skipped...)
+	return c, nil
 }
 
-func (d *Decoder) readFile(path string) error {
-	return eachLine(path, func(b []byte) { d.Line(b) })
+// eachLine calls f with each line of the recording at path, read within
+// lim, and refuses a file whose first line is not a recording's header.
+func eachLine(lim bounded.Lines, path string, f func([]byte)) (bounded.Count, error) {
+	first := true
+	return lim.Each(path, func(b []byte) error { // its errors name the file
+		if first && !isHeader(b) {
+			return fmt.Errorf("reading %s: not an mcplens tap recording", path)
+		}
+		first = false
+		f(b)
+		return nil
+	})
 }
 
 // readLine returns the next line of r, without its newline; a line over
 // maxLine is skipped whole.
 func readLine(r *bufio.Reader) ([]byte, error) {
 	var long []byte
+	skipping := false
 	for {
 		part, err := r.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
-			if len(long)+len(part) <= maxLine {
-				long = append(long, part...)
-			} else {
+			if skipping = skipping || len(long)+len(part) > maxLine; skipping {
 				long = long[:0]
+			} else {
+				long = append(long, part...)
 			}
 			continue
 		}
-		if long != nil {
+		switch {
+		case skipping:
+			part = nil
+		case long != nil:
 			part = append(long, part...)
 		}
 		return bytes.TrimRight(part, "\r\n"), err

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplens/mcplens/internal/bounded"
 	"github.com/mcplens/mcplens/loader"
 )
 
@@ -27,7 +28,7 @@ func TestReadKeepsFrames(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c, err := Read(path)
+	c, err := Read(bounded.Lines{}, path)
 	if err != nil {
 		t.Fatal(err)
 	}
