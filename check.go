@@ -251,6 +251,7 @@ func checkReport(cfg *config.Config, snap *surface.Snapshot, o checkOptions, loc
 		LockPath:    o.lock,
 		LockUpdated: o.updateLock,
 		Gated:       gated,
+		Fixed:       true, // settled: the report reads it as it is
 	}))
 	r.Client, r.ClientSource = o.who.name(), o.who.why()
 	for _, c := range o.connections() {

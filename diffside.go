@@ -92,7 +92,7 @@ func loadSide(name, path string, o diffOptions, max int64) (side, error) {
 // started, as offline check opens them (captureSnapshot), taken as the
 // client whose clientInfo it shows when a profile sends it.
 func recordingSide(name, path string, o diffOptions) (side, error) {
-	c, err := capture.Read(o.limits.Lines(), path)
+	c, err := capture.Read(capture.ReadOptions{Lines: o.limits.Lines()}, path)
 	if err != nil {
 		return side{}, fmt.Errorf("%s: %w", name, err)
 	}

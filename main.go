@@ -57,6 +57,7 @@ func run(args []string, stderr io.Writer) int {
 		switch args[0] {
 		case "check":
 			if isCapture(args[1:]) {
+				limitFileMemory()
 				return runOffline(args[1:], false, os.Stdout, stderr)
 			}
 			return runCheck(args[1:], os.Stdout, stderr)
@@ -69,6 +70,7 @@ func run(args []string, stderr io.Writer) int {
 		case "prompt":
 			return runPrompt(args[1:], os.Stdout, stderr)
 		case "diff":
+			limitFileMemory()
 			return runDiff(args[1:], os.Stdout, stderr)
 		case "login":
 			return runLogin(args[1:], os.Stdout, stderr)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -15,6 +16,20 @@ import (
 	"github.com/mcplens/mcplens/report"
 	"github.com/mcplens/mcplens/ui"
 )
+
+// fileMemoryLimit is the soft memory limit (debug.SetMemoryLimit;
+// GOMEMLIMIT overrides it) of the commands that read files that can be
+// big: check of recordings, diff, tap har. What they keep of a recording
+// of 50,000 servers peaks near 200 MB, and the collector's default
+// headroom would double that; near the limit it collects sooner instead.
+const fileMemoryLimit = 200 << 20
+
+// limitFileMemory sets fileMemoryLimit, unless GOMEMLIMIT is set.
+func limitFileMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(fileMemoryLimit)
+	}
+}
 
 // isCapture reports whether args name tap recordings to open offline: an
 // argument that is not a flag is one (a flag's value, such as a policy's
@@ -55,7 +70,7 @@ func runOffline(args []string, interactive bool, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcplens: %v\n", err)
 		return exitUsage
 	}
-	c, err := capture.Read(o.limits.Lines(), paths...)
+	c, err := capture.Read(capture.ReadOptions{Lines: o.limits.Lines(), Frames: interactive && isTerminal(os.Stdout)}, paths...)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens: %v\n", err)
 		return exitUsage

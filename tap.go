@@ -42,6 +42,7 @@ func runTap(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "har":
+			limitFileMemory()
 			return runTapHAR(args[1:], stdout, stderr)
 		case "install":
 			return runTapInstall(args[1:], stdout, stderr)

@@ -74,16 +74,27 @@ func isHeader(b []byte) bool {
 	return len(b) >= len(prefix) && string(b[:len(prefix)]) == string(prefix)
 }
 
-// Read reads the recordings at paths, in order, into one capture, keeping
-// each server's frames (FrameLog). Each file is read line by line within
-// lim (bounded.Lines): a line over its line limit is skipped and said in
-// Capture.Skipped; a file over its file limit is an error.
-func Read(lim bounded.Lines, paths ...string) (*Capture, error) {
+// ReadOptions say how Read reads recordings.
+type ReadOptions struct {
+	// Lines bound each file and each of its lines.
+	Lines bounded.Lines
+	// Frames keeps each server's frames (FrameLog), for the wire pane; a
+	// report has no use for them.
+	Frames bool
+}
+
+// Read reads the recordings at paths, in order, into one capture. Each
+// file is read line by line within o.Lines (bounded.Lines): a line over
+// its line limit is skipped and said in Capture.Skipped; a file over its
+// file limit is an error.
+func Read(o ReadOptions, paths ...string) (*Capture, error) {
 	d := NewDecoder()
-	d.frames = map[string]*loader.FrameLog{}
+	if o.Frames {
+		d.frames = map[string]*loader.FrameLog{}
+	}
 	var skipped []error
 	for _, path := range paths {
-		n, err := eachLine(lim, path, func(b []byte) { d.Line(b) })
+		n, err := eachLine(o.Lines, path, func(b []byte) { d.Line(b) })
 		if err != nil {
 			return nil, err
 		}
@@ -164,21 +175,29 @@ func (c *Capture) Specs() []config.ServerSpec {
 }
 
 // Events returns the loader events a session would have sent for the
-// servers of c: each connecting, then ready with what it listed to the
-// client (or failed, when the recording shows no listing).
+// servers of c (EachEvent).
 func (c *Capture) Events() []loader.Event {
 	var evs []loader.Event
+	c.EachEvent(func(ev loader.Event) { evs = append(evs, ev) })
+	return evs
+}
+
+// EachEvent hands f, one at a time, the loader events a session would
+// have sent for the servers of c: each connecting, then ready with what it
+// listed to the client (or failed, when the recording shows no listing).
+// An event is a few KiB: a recording of many servers is folded one event
+// at a time rather than held as a slice of them.
+func (c *Capture) EachEvent(f func(loader.Event)) {
 	for _, sv := range c.Servers {
-		evs = append(evs, loader.Event{Server: sv.Label, State: loader.Connecting})
+		f(loader.Event{Server: sv.Label, State: loader.Connecting})
 		if !sv.Listed {
-			evs = append(evs, loader.Event{Server: sv.Label, State: loader.Failed, Err: "the recording holds no tools/list answer",
+			f(loader.Event{Server: sv.Label, State: loader.Failed, Err: "the recording holds no tools/list answer",
 				Stderr: strings.Join(sv.Stderr, "\n")})
 			continue
 		}
-		evs = append(evs, loader.Event{Server: sv.Label, State: loader.Ready, Tools: sv.Tools,
+		f(loader.Event{Server: sv.Label, State: loader.Ready, Tools: sv.Tools,
 			Protocol: sv.Protocol, ServerName: sv.ServerName, ServerVersion: sv.ServerVersion, Facts: sv.Facts})
 	}
-	return evs
 }
 
 // Client returns the client profile matching the clientInfo the recording

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplens/mcplens/internal/bounded"
 	"github.com/mcplens/mcplens/loader"
 )
 
@@ -28,7 +27,7 @@ func TestReadKeepsFrames(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c, err := Read(bounded.Lines{}, path)
+	c, err := Read(ReadOptions{Frames: true}, path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/capture"
-	"github.com/mcplens/mcplens/internal/bounded"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/ui"
@@ -28,7 +27,7 @@ func offlineModel(t *testing.T, policy string) tea.Model {
 // does, under policy.
 func openRecordings(t *testing.T, policy string, paths ...string) tea.Model {
 	t.Helper()
-	c, err := capture.Read(bounded.Lines{}, paths...)
+	c, err := capture.Read(capture.ReadOptions{Frames: true}, paths...)
 	if err != nil {
 		t.Fatal(err)
 	}
