@@ -174,7 +174,9 @@ func TestFileReadersLongLine(t *testing.T) {
 	}
 	code, stdout, stderr, rss = runLens(t, lens, "tap", "har", rec)
 	t.Logf("tap har: peak RSS %s", peak.MiB(rss))
-	var h struct{ Log struct{ Entries []json.RawMessage } }
+	var h struct {
+		Log struct{ Entries []json.RawMessage }
+	}
 	if err := json.Unmarshal([]byte(stdout), &h); code != 0 || err != nil || len(h.Log.Entries) != 3 || !strings.Contains(stderr, skipped) {
 		t.Errorf("tap har of a recording with a long line: exit %d, %d entries (%v), stderr %q; want 0, 3 and %q", code, len(h.Log.Entries), err, stderr, skipped)
 	}
@@ -203,7 +205,9 @@ func TestFileReadersTotal(t *testing.T) {
 	over := rec + " is over the 1KiB file limit; raise it with --limit file=SIZE or MCPLENS_LIMIT_FILE"
 
 	code, stdout, stderr, _ := runLens(t, lens, "tap", "har", "--limit", "file=1KiB", rec)
-	var h struct{ Log struct{ Entries []json.RawMessage } }
+	var h struct {
+		Log struct{ Entries []json.RawMessage }
+	}
 	if err := json.Unmarshal([]byte(stdout), &h); code != 1 || err != nil || !strings.Contains(stderr, over) {
 		t.Errorf("tap har over the file limit: exit %d, log %v, stderr %q; want 1, a closed log and %q", code, err, stderr, over)
 	}
