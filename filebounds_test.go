@@ -117,6 +117,8 @@ func TestFileReadersRefuseSpecialFiles(t *testing.T) {
 		{"tap har /dev/zero", []string{"tap", "har", zero}, 1, "/dev/zero is a character device, not a regular file"},
 		{"tap har of a recording then a FIFO", []string{"tap", "har", rec, fifo}, 1, fifo + " is a named pipe (FIFO), not a regular file"},
 		{"diff FIFO recording", []string{"diff", fifo, rec}, 2, "reading " + fifo + ": " + fifo + " is a named pipe (FIFO), not a regular file"},
+		{"call --args @/dev/zero", []string{"call", cfg, "request", "--args", "@" + zero}, 2, "reading --args: /dev/zero is a character device, not a regular file"},
+		{"call --args @FIFO", []string{"call", cfg, "request", "--args", "@" + fifo}, 2, "reading --args: " + fifo + " is a named pipe (FIFO), not a regular file"},
 		{"check --lock FIFO", []string{"check", "--lock", fifo, cfg}, 2, "reading lock: " + fifo + " is not a regular file"},
 	}
 	for _, tt := range tests {
