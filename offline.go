@@ -78,6 +78,9 @@ func runOffline(args []string, interactive bool, stdout, stderr io.Writer) int {
 	if c.Skipped != nil {
 		fmt.Fprintf(stderr, "mcplens: %v\n", c.Skipped)
 	}
+	if c.LetGo > 0 {
+		fmt.Fprintf(stderr, "mcplens: the recordings hold over %d calls: the oldest %d are not judged\n", capture.MaxReadCalls, c.LetGo)
+	}
 	info, profile, known := c.Client()
 	if o.policy == "" {
 		o.policy = model.Policies()[0].Name

@@ -32,7 +32,15 @@ type Capture struct {
 	// Skipped says which lines of the files read were over the line limit
 	// and left out (bounded.Count.Skipped, one per file), nil when none.
 	Skipped error
+	// LetGo counts the oldest calls let go to keep at most MaxReadCalls
+	// (Read) or the interface's share (Live).
+	LetGo int
 }
+
+// MaxReadCalls bounds the calls Read keeps of recordings: past it, the
+// oldest quarter is let go (Capture.LetGo counts them), so that a file of
+// millions of calls is read in bounded memory.
+const MaxReadCalls = 100_000
 
 // Capture returns what d has read so far. The values are d's: they change
 // as d reads on.
@@ -41,7 +49,7 @@ func (d *Decoder) Capture() *Capture {
 	copy(calls, d.calls)
 	servers := make([]*Server, len(d.servers))
 	copy(servers, d.servers)
-	return &Capture{Servers: servers, Calls: calls, frames: d.frames}
+	return &Capture{Servers: servers, Calls: calls, frames: d.frames, LetGo: d.letGo}
 }
 
 // Server returns the server labelled label, or nil.
@@ -89,6 +97,7 @@ type ReadOptions struct {
 // file limit is an error.
 func Read(o ReadOptions, paths ...string) (*Capture, error) {
 	d := NewDecoder()
+	d.maxCalls = MaxReadCalls
 	if o.Frames {
 		d.frames = map[string]*loader.FrameLog{}
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/model"
@@ -72,7 +73,8 @@ type Call struct {
 	Server string
 	// Wire is the tool name the call carried to the server.
 	Wire string
-	// Args are its arguments, as sent.
+	// Args are its arguments, as sent, cut to their first maxArgsKept
+	// bytes (then not JSON): what is shown of a call is its start.
 	Args json.RawMessage
 	Sent time.Time
 	// Answered is set when the answer was seen: Latency, IsError and
@@ -129,13 +131,17 @@ type Decoder struct {
 	calls   []*Call
 	// pending are the requests awaiting an answer, by server and id.
 	pending map[string]pending
-	// early are answers awaiting their request, by server and id.
-	early map[string]early
+	// early are answers awaiting their request, by server and id, and
+	// earlyBytes the bytes of their results.
+	early      map[string]early
+	earlyBytes int
 	// frames keep each server's frames (frames.go) when the decoder was
 	// made to; nil otherwise.
 	frames map[string]*loader.FrameLog
-	// maxCalls, when set, bounds the calls kept: the oldest are let go.
+	// maxCalls, when set, bounds the calls kept: the oldest are let go,
+	// and counted in letGo.
 	maxCalls int
+	letGo    int
 }
 
 type pending struct {
@@ -231,8 +237,13 @@ func (d *Decoder) server(label string) *Server {
 	return sv
 }
 
-// maxEarly bounds the answers kept waiting for their request.
-const maxEarly = 64
+// maxEarly and maxEarlyBytes bound the answers kept waiting for their
+// request: their number, and the bytes of their results (a recording's
+// line may be as long as the line limit).
+const (
+	maxEarly      = 64
+	maxEarlyBytes = 16 << 20
+)
 
 // maxPending bounds the requests kept waiting for their answer: past it
 // (a server that answers nothing, a client that floods), those waiting
@@ -256,6 +267,7 @@ func (d *Decoder) message(sv *Server, dir string, t time.Time, m message) []Obse
 		}
 		if e, ok := d.early[key]; ok {
 			delete(d.early, key)
+			d.earlyBytes -= len(e.m.Result)
 			if ob, ok := d.answer(sv, key, e.t, e.m); ok {
 				out = append(out, ob)
 			}
@@ -266,8 +278,9 @@ func (d *Decoder) message(sv *Server, dir string, t time.Time, m message) []Obse
 		return nil
 	}
 	if _, ok := d.pending[key]; !ok {
-		if len(d.early) < maxEarly {
+		if len(d.early) < maxEarly && d.earlyBytes+len(m.Result) <= maxEarlyBytes {
 			d.early[key] = early{t, m}
+			d.earlyBytes += len(m.Result)
 		}
 		return nil
 	}
@@ -352,14 +365,31 @@ func (d *Decoder) request(sv *Server, key string, t time.Time, m message) (Obser
 			Arguments json.RawMessage `json:"arguments"`
 		}
 		_ = json.Unmarshal(m.Params, &r)
-		p.call = &Call{Server: sv.Label, Wire: r.Name, Args: r.Arguments, Sent: t}
+		p.call = &Call{Server: sv.Label, Wire: r.Name, Args: clipArgs(r.Arguments), Sent: t}
 		if d.maxCalls > 0 && len(d.calls) >= d.maxCalls {
+			d.letGo += len(d.calls) - d.maxCalls*3/4
 			d.calls = slices.Clone(d.calls[len(d.calls)-d.maxCalls*3/4:]) // the newest three quarters
 		}
 		d.calls = append(d.calls, p.call)
 		return Observation{Server: sv.Label, Kind: CallMade, Call: p.call}, true
 	}
 	return Observation{}, false
+}
+
+// maxArgsKept bounds what a Call keeps of its arguments: every view shows
+// at most their first 120 bytes, and a recording may hold millions of calls.
+const maxArgsKept = 256
+
+// clipArgs is args cut to maxArgsKept bytes, at a character's start.
+func clipArgs(args json.RawMessage) json.RawMessage {
+	if len(args) <= maxArgsKept {
+		return args
+	}
+	n := maxArgsKept
+	for n > 0 && !utf8.RuneStart(args[n]) {
+		n--
+	}
+	return bytes.Clone(args[:n]) // not a slice of args: that would keep all of it
 }
 
 // capabilityNames lists the capabilities a client declared, each with the

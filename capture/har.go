@@ -139,11 +139,12 @@ type harWriter struct {
 	entries int
 	// queue holds the requests not yet written, oldest first; open those of
 	// them not answered, by server and id; held the bytes of their frames.
-	queue    []*harEntry
-	open     map[string]*harEntry
-	held     int
-	waiting  map[string]harLine // answers recorded before their request
-	upstream map[string]string  // the URL an HTTP server's tap proxied
+	queue        []*harEntry
+	open         map[string]*harEntry
+	held         int
+	waiting      map[string]harLine // answers recorded before their request
+	waitingBytes int                // the bytes of their frames
+	upstream     map[string]string  // the URL an HTTP server's tap proxied
 }
 
 // line reads one recorded line.
@@ -177,6 +178,7 @@ func (h *harWriter) line(b []byte) {
 		h.held += len(l.Frame)
 		if a, ok := h.waiting[key]; ok { // recorded before its request
 			delete(h.waiting, key)
+			h.waitingBytes -= len(a.Frame)
 			h.answer(e, a)
 		} else {
 			h.open[key] = e
@@ -185,8 +187,9 @@ func (h *harWriter) line(b []byte) {
 		e := h.open[key]
 		delete(h.open, key)
 		h.answer(e, l)
-	case l.Dir == "s2c" && m.Method == "" && len(h.waiting) < maxEarly:
+	case l.Dir == "s2c" && m.Method == "" && len(h.waiting) < maxEarly && h.waitingBytes+len(l.Frame) <= maxEarlyBytes:
 		h.waiting[key] = l
+		h.waitingBytes += len(l.Frame)
 	}
 	h.drain(maxOpen)
 }

@@ -56,7 +56,7 @@ type Limits struct {
 // `mcplens check` under about 300 MB against a server that floods any one
 // of them (the README's "When servers misbehave").
 var DefaultLimits = Limits{
-	Line:      16 << 20,
+	Line:      bounded.DefaultLine,
 	Body:      16 << 20,
 	Inflated:  32 << 20,
 	Event:     16 << 20,
