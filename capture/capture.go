@@ -42,6 +42,11 @@ type Capture struct {
 // millions of calls is read in bounded memory.
 const MaxReadCalls = 100_000
 
+// MaxReadServers bounds the servers Read (and WriteHAR) reads of
+// recordings: a recording is of one client's servers, and each costs a
+// few KiB to judge; more is an error.
+const MaxReadServers = 50_000
+
 // Capture returns what d has read so far. The values are d's: they change
 // as d reads on.
 func (d *Decoder) Capture() *Capture {
@@ -97,13 +102,18 @@ type ReadOptions struct {
 // file limit is an error.
 func Read(o ReadOptions, paths ...string) (*Capture, error) {
 	d := NewDecoder()
-	d.maxCalls = MaxReadCalls
+	d.maxCalls, d.maxServers = MaxReadCalls, MaxReadServers
 	if o.Frames {
 		d.frames = map[string]*loader.FrameLog{}
 	}
 	var skipped []error
 	for _, path := range paths {
-		n, err := eachLine(o.Lines, path, func(b []byte) { d.Line(b) })
+		n, err := eachLine(o.Lines, path, func(b []byte) error {
+			if d.Line(b); d.tooMany {
+				return errServers(path)
+			}
+			return nil
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -116,16 +126,20 @@ func Read(o ReadOptions, paths ...string) (*Capture, error) {
 
 // eachLine calls f with each line of the recording at path, read within
 // lim, and refuses a file whose first line is not a recording's header.
-func eachLine(lim bounded.Lines, path string, f func([]byte)) (bounded.Count, error) {
+func eachLine(lim bounded.Lines, path string, f func([]byte) error) (bounded.Count, error) {
 	first := true
 	return lim.Each(path, func(b []byte) error { // its errors name the file
 		if first && !isHeader(b) {
 			return fmt.Errorf("reading %s: not an mcplens tap recording", path)
 		}
 		first = false
-		f(b)
-		return nil
+		return f(b)
 	})
+}
+
+// errServers says that recordings hold more servers than mcplens reads.
+func errServers(path string) error {
+	return fmt.Errorf("reading %s: the recordings hold over %d servers, more than mcplens reads", path, MaxReadServers)
 }
 
 // readLine returns the next line of r, without its newline; a line over

@@ -142,6 +142,10 @@ type Decoder struct {
 	// and counted in letGo.
 	maxCalls int
 	letGo    int
+	// maxServers, when set, bounds the servers kept: the lines of one
+	// more are not read, and tooMany says so.
+	maxServers int
+	tooMany    bool
 }
 
 type pending struct {
@@ -187,6 +191,10 @@ type message struct {
 func (d *Decoder) Line(b []byte) []Observation {
 	var l line
 	if json.Unmarshal(b, &l) != nil || l.Server == "" {
+		return nil
+	}
+	if _, known := d.byLabel[l.Server]; !known && d.maxServers > 0 && len(d.servers) >= d.maxServers {
+		d.tooMany = true
 		return nil
 	}
 	sv := d.server(l.Server)

@@ -115,7 +115,12 @@ func WriteHAR(w io.Writer, lim bounded.Lines, paths ...string) (skipped, err err
 	var skips []error
 	for _, path := range paths {
 		var n bounded.Count
-		n, err = eachLine(lim, path, h.line)
+		n, err = eachLine(lim, path, func(b []byte) error {
+			if h.line(b); len(h.upstream) > MaxReadServers {
+				return errServers(path)
+			}
+			return nil
+		})
 		skips = append(skips, n.Skipped())
 		if err != nil {
 			break
@@ -154,9 +159,7 @@ func (h *harWriter) line(b []byte) {
 		return
 	}
 	if l.Format != "" {
-		if l.Upstream != "" {
-			h.upstream[l.Server] = l.Upstream
-		}
+		h.upstream[l.Server] = l.Upstream // "" for a stdio server
 		return
 	}
 	if l.Frame == nil || l.Dir == "stderr" {

@@ -3,10 +3,13 @@ package capture
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcplens/mcplens/internal/bounded"
 )
 
 // TestReadBoundsCalls reads a recording of more calls than Read keeps,
@@ -40,5 +43,30 @@ func TestReadBoundsCalls(t *testing.T) {
 	last := c.Calls[len(c.Calls)-1]
 	if args := string(last.Args); len(args) > maxArgsKept || !strings.HasPrefix(args, `{"q":"éé`) || strings.ToValidUTF8(args, "?") != args {
 		t.Errorf("the last call keeps %d bytes of its arguments (%.20q), want at most %d, whole characters", len(args), args, maxArgsKept)
+	}
+}
+
+// TestReadBoundsServers reads a recording of one server more than Read
+// reads: Read and WriteHAR refuse it, saying why, rather than hold them.
+func TestReadBoundsServers(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	for i := range MaxReadServers + 1 {
+		fmt.Fprintf(w, `{"format":"mcplens-tap","version":1,"server":"s%d","t":"2026-12-01T10:00:00Z","command":["srv"]}`+"\n", i)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	want := "the recordings hold over 50000 servers, more than mcplens reads"
+	if _, err := Read(ReadOptions{}, path); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Read = %v, want %q", err, want)
+	}
+	if _, err := WriteHAR(io.Discard, bounded.Lines{}, path); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("WriteHAR = %v, want %q", err, want)
 	}
 }
