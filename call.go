@@ -88,7 +88,10 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return fail(fmt.Errorf("unknown policy %q (want one of: %s)", *policyName, policyNames()))
 	}
-	callArgs, err := readArgs(*argsFlag, stdin)
+	if err := limits.FromEnv(nil); err != nil {
+		return fail(err)
+	}
+	callArgs, err := readArgs(*argsFlag, stdin, limits.WithDefaults().Document)
 	if err != nil {
 		return fail(err)
 	}
@@ -97,12 +100,9 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if flagSet(fset, "args") || len(setArgs) > 0 {
 			return fail(errors.New("--replay makes the calls as recorded: no --args or --arg"))
 		}
-		if records, err = readReplay(*replay); err != nil {
+		if records, err = readReplay(*replay, limits); err != nil {
 			return fail(err)
 		}
-	}
-	if err := limits.FromEnv(nil); err != nil {
-		return fail(err)
 	}
 	cfg, err := where.load(path, config.Options{Format: *configFormat, MaxSize: limits.WithDefaults().Config})
 	if err == nil && records != nil {

@@ -6,27 +6,31 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/mcplens/mcplens/argcheck"
+	"github.com/mcplens/mcplens/internal/bounded"
 	"github.com/mcplens/mcplens/internal/jsonx"
 	"github.com/mcplens/mcplens/model"
 )
 
-// readArgs reads --args: JSON, @FILE or @- for stdin. It must be an
+// readArgs reads --args: JSON, @FILE or @- for stdin, at most max bytes
+// of a file or of stdin (the document limit; a file through
+// bounded.ReadFile, so a FIFO or a device is refused). It must be an
 // object; a syntax error says where (line and column).
-func readArgs(v string, stdin io.Reader) (json.RawMessage, error) {
+func readArgs(v string, stdin io.Reader, max int64) (json.RawMessage, error) {
 	data, from := []byte(v), "--args"
 	if file, ok := strings.CutPrefix(v, "@"); ok {
 		var err error
 		if file == "-" {
-			data, err = io.ReadAll(stdin)
 			from = "--args from stdin"
+			if data, err = io.ReadAll(io.LimitReader(stdin, max+1)); err == nil && int64(len(data)) > max {
+				err = &bounded.LimitError{Limit: "document", Max: max, What: "stdin"}
+			}
 		} else {
-			data, err = os.ReadFile(file)
+			data, err = bounded.ReadFile(file, max, "document")
 			from = fmt.Sprintf("--args file %s", file)
 		}
 		if err != nil {

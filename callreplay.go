@@ -2,22 +2,28 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"slices"
 
 	"github.com/mcplens/mcplens/history"
+	"github.com/mcplens/mcplens/internal/bounded"
+	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 )
 
-// readReplay reads the history file of --replay: every line a call record.
-func readReplay(path string) ([]history.Record, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading --replay: %w", err)
-	}
-	records, bad := history.Parse(data)
+// readReplay reads the history file of --replay: every line a call
+// record, each line within the line limit and the file, whose records are
+// all kept to be replayed, within the document limit.
+func readReplay(path string, limits loader.Limits) ([]history.Record, error) {
+	limits = limits.WithDefaults()
+	lim := bounded.Lines{Line: limits.Line, Total: limits.Document, TotalLimit: "document"}
+	var records []history.Record
+	bad, n, err := history.Scan(path, lim, func(r history.Record) { records = append(records, r) })
 	switch {
+	case err != nil:
+		return nil, fmt.Errorf("reading --replay: %w", err)
+	case n.Long > 0:
+		return nil, fmt.Errorf("--replay: %w", n.Skipped())
 	case bad > 0:
 		return nil, fmt.Errorf("--replay %s: %d line(s) are not call records", path, bad)
 	case len(records) == 0:

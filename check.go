@@ -180,7 +180,7 @@ func check(cfg *config.Config, o checkOptions, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 		return exitUsage
 	}
-	lock, err := readLock(o.lock, o.updateLock, o.force)
+	lock, err := readLock(o.lock, o.updateLock, o.force, o.limits.WithDefaults().Document)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 		return exitUsage
@@ -257,6 +257,7 @@ func checkReport(cfg *config.Config, snap *surface.Snapshot, o checkOptions, loc
 		LockPath:    o.lock,
 		LockUpdated: o.updateLock,
 		Gated:       gated,
+		Fixed:       true, // settled: the report reads it as it is
 	}))
 	r.Client, r.ClientSource = o.who.name(), o.who.why()
 	for _, c := range o.connections() {

@@ -82,6 +82,11 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
+	for _, s := range sides {
+		if s.skipped != nil {
+			fmt.Fprintf(stderr, "mcplens diff: %v\n", s.skipped)
+		}
+	}
 	o.adopt(fset, sides)
 	keys, conns := o.compared()
 	if len(conns) > 0 && (sides[0].cfg == nil || sides[1].cfg == nil) {

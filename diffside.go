@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/mcplens/mcplens/capture"
+	"github.com/mcplens/mcplens/internal/bounded"
 	"github.com/mcplens/mcplens/internal/safefile"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
@@ -43,20 +44,28 @@ type side struct {
 	name string
 	cfg  *config.Config
 	doc  *surfacediff.Document
+	// skipped says which lines of a recording were over the line limit
+	// and left out.
+	skipped error
 }
 
 // loadSide reads the file at path: a tap's recording (the servers it shows
-// as the recorded client saw them, with o's provider verdicts), a snapshot
-// document, a lock (definitions only), or else a config in any format
+// as the recorded client saw them, with o's provider verdicts, read line by
+// line), a snapshot document or a lock (definitions only), read whole
+// within the document limit, or else a config in any format
 // (o.configFormat, "" to detect it), at most max bytes.
 func loadSide(name, path string, o diffOptions, max int64) (side, error) {
 	if capture.IsRecording(path) {
 		return recordingSide(name, path, o)
 	}
 	configFormat := o.configFormat
-	data, err := readBounded(path, max)
+	whole, limit := o.limits.WithDefaults().Document, "document"
+	if max > whole {
+		whole, limit = max, "config"
+	}
+	data, err := bounded.ReadFile(path, whole, limit)
 	if err != nil {
-		return side{}, err
+		return side{}, fmt.Errorf("reading %s: %w", name, err)
 	}
 	switch {
 	case surfacediff.IsSnapshot(data):
@@ -83,16 +92,17 @@ func loadSide(name, path string, o diffOptions, max int64) (side, error) {
 // started, as offline check opens them (captureSnapshot), taken as the
 // client whose clientInfo it shows when a profile sends it.
 func recordingSide(name, path string, o diffOptions) (side, error) {
-	c, err := capture.Read(path)
+	c, err := capture.Read(capture.ReadOptions{Lines: o.limits.Lines()}, path)
 	if err != nil {
 		return side{}, fmt.Errorf("%s: %w", name, err)
 	}
+
 	client := ""
 	if _, profile, ok := c.Client(); ok {
 		client = profile.Key()
 	}
 	profiles, _ := parseProfiles(o.providers)
-	return side{name: name, doc: surfacediff.Capture(name, client, captureSnapshot(c), profiles)}, nil
+	return side{name: name, doc: surfacediff.Capture(name, client, captureSnapshot(c), profiles), skipped: c.Skipped}, nil
 }
 
 // isLock reports whether data reads as a lock file: an object with a
@@ -103,30 +113,6 @@ func isLock(data []byte) bool {
 		Servers map[string]json.RawMessage `json:"servers"`
 	}
 	return json.Unmarshal(data, &head) == nil && head.Version != nil && head.Servers != nil
-}
-
-// readBounded reads the regular file at path, refusing one over max bytes.
-func readBounded(path string, max int64) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("reading %s: not a regular file", path)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("reading %s: over %s (--limit config=SIZE raises it)", path, config.FormatSize(max))
-	}
-	return data, nil
 }
 
 // errAbsent says that the file does not exist at the ref: a config the
@@ -169,16 +155,16 @@ func gitFile(ctx context.Context, ref, path string, max int64) (copyPath, dir st
 	cmd := git("show", object)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := boundedOutput(cmd, max)
+	if err != nil && errors.Is(err, bounded.ErrLimit) {
+		return "", "", fmt.Errorf("reading %s at %s: %w", path, ref, err)
+	}
 	if err != nil {
 		msg := strings.TrimSpace(stderr.String())
 		if msg == "" {
 			msg = err.Error()
 		}
 		return "", "", fmt.Errorf("reading %s at %s with git show: %s", path, ref, model.Sanitize(msg))
-	}
-	if int64(len(out)) > max {
-		return "", "", fmt.Errorf("reading %s at %s: over %s (--limit config=SIZE raises it)", path, ref, config.FormatSize(max))
 	}
 	dir, err = os.MkdirTemp("", "mcplens-diff-")
 	if err != nil {
@@ -216,6 +202,28 @@ func isObjectID(s string) bool {
 		return false
 	}
 	return !strings.ContainsFunc(s, func(r rune) bool { return !('0' <= r && r <= '9' || 'a' <= r && r <= 'f') })
+}
+
+// boundedOutput runs cmd and returns its stdout, reading no more than max
+// bytes of it: a blob over max stops the command, and is a *LimitError.
+func boundedOutput(cmd *exec.Cmd, max int64) ([]byte, error) {
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	out, rerr := io.ReadAll(io.LimitReader(stdout, max+1))
+	if int64(len(out)) > max {
+		cmd.Process.Kill()
+		cmd.Wait()
+		return nil, &bounded.LimitError{Limit: "config", Max: max, What: "the file"}
+	}
+	if err := cmd.Wait(); err != nil {
+		return nil, err
+	}
+	return out, rerr
 }
 
 // splitGit reads --git REF[:PATH]: a ref alone, or a ref and a path. A

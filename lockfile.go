@@ -3,10 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 
+	"github.com/mcplens/mcplens/internal/bounded"
 	"github.com/mcplens/mcplens/internal/safefile"
 	"github.com/mcplens/mcplens/model"
 )
@@ -16,8 +16,8 @@ import (
 // only from a regular file (a link to one is followed), but a link is not
 // something --update-lock replaces without force. With updating and force,
 // a regular file that is not a lock is replaced by an empty one; a pipe or
-// a device never is.
-func readLock(path string, updating, force bool) (*model.Lock, error) {
+// a device never is. The lock is read whole, at most max bytes.
+func readLock(path string, updating, force bool, max int64) (*model.Lock, error) {
 	if path == "" {
 		return nil, nil
 	}
@@ -33,7 +33,7 @@ func readLock(path string, updating, force bool) (*model.Lock, error) {
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("reading lock: %s is not a regular file", path)
 	}
-	l, err := parseLockFile(path)
+	l, err := parseLockFile(path, max)
 	if err != nil && updating && force {
 		return model.NewLock(), nil
 	}
@@ -44,26 +44,10 @@ func readLock(path string, updating, force bool) (*model.Lock, error) {
 }
 
 // parseLockFile reads and parses the lock at path, following a link, from
-// a regular file only: opening a pipe waits for a writer, and a device
-// never ends.
-func parseLockFile(path string) (*model.Lock, error) {
-	notRegular := fmt.Errorf("reading lock: %s is not a regular file", path)
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading lock: %w", err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, notRegular
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading lock: %w", err)
-	}
-	defer f.Close()
-	if opened, err := f.Stat(); err != nil || !os.SameFile(fi, opened) {
-		return nil, notRegular
-	}
-	data, err := io.ReadAll(f)
+// a regular file of at most max bytes only (bounded.ReadFile: opening a
+// pipe would wait for a writer, and a device never ends).
+func parseLockFile(path string, max int64) (*model.Lock, error) {
+	data, err := bounded.ReadFile(path, max, "document")
 	if err != nil {
 		return nil, fmt.Errorf("reading lock: %w", err)
 	}

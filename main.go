@@ -59,6 +59,7 @@ func run(args []string, stderr io.Writer) int {
 		switch args[0] {
 		case "check":
 			if isCapture(args[1:]) {
+				limitFileMemory()
 				return runOffline(args[1:], false, os.Stdout, stderr)
 			}
 			return runCheck(args[1:], os.Stdout, stderr)
@@ -71,6 +72,7 @@ func run(args []string, stderr io.Writer) int {
 		case "prompt":
 			return runPrompt(args[1:], os.Stdout, stderr)
 		case "diff":
+			limitFileMemory()
 			return runDiff(args[1:], os.Stdout, stderr)
 		case "login":
 			return runLogin(args[1:], os.Stdout, stderr)
@@ -183,7 +185,7 @@ func run(args []string, stderr io.Writer) int {
 			}
 		}
 	}
-	lock, err := readLock(*lockPath, false, false)
+	lock, err := readLock(*lockPath, false, false, limits.WithDefaults().Document)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens: %v\n", err)
 		return 2

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -15,6 +16,20 @@ import (
 	"github.com/mcplens/mcplens/report"
 	"github.com/mcplens/mcplens/ui"
 )
+
+// fileMemoryLimit is the soft memory limit (debug.SetMemoryLimit;
+// GOMEMLIMIT overrides it) of the commands that read files that can be
+// big: check of recordings, diff, tap har. What they keep of a recording
+// of 50,000 servers peaks near 200 MB, and the collector's default
+// headroom would double that; near the limit it collects sooner instead.
+const fileMemoryLimit = 200 << 20
+
+// limitFileMemory sets fileMemoryLimit, unless GOMEMLIMIT is set.
+func limitFileMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(fileMemoryLimit)
+	}
+}
 
 // isCapture reports whether args name tap recordings to open offline: an
 // argument that is not a flag is one (a flag's value, such as a policy's
@@ -44,16 +59,27 @@ func runOffline(args []string, interactive bool, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.providers, "providers", o.providers, "provider profiles to check names against, comma-separated, or all")
 	fs.StringVar(&o.format, "format", o.format, "report format: "+strings.Join(report.Formats(), ", "))
 	fs.StringVar(&o.failOn, "fail-on", o.failOn, "exit 1 when a finding is at or above this level, or a call contradicts its route: error, warning or never")
-	paths, code, ok := parseCommand(fs, args, stderr, "usage: mcplens [check] CAPTURE.jsonl... [--policy P] [--providers LIST] [--format text|json|markdown] [--fail-on LEVEL]\n\n"+
+	fs.Var(&o.limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
+	paths, code, ok := parseCommand(fs, args, stderr, "usage: mcplens [check] CAPTURE.jsonl... [--policy P] [--providers LIST] [--format text|json|markdown] [--fail-on LEVEL] [--limit NAME=SIZE]\n\n"+
 		"Opens what `mcplens tap` recorded as a surface, starting no server: the servers the client was shown,\n"+
 		"under the recorded client's policy, and every call it made, matching or contradicting the predicted route.\n\n")
 	if !ok {
 		return code
 	}
-	c, err := capture.Read(paths...)
+	if err := o.limits.FromEnv(nil); err != nil {
+		fmt.Fprintf(stderr, "mcplens: %v\n", err)
+		return exitUsage
+	}
+	c, err := capture.Read(capture.ReadOptions{Lines: o.limits.Lines(), Frames: interactive && isTerminal(os.Stdout)}, paths...)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens: %v\n", err)
 		return exitUsage
+	}
+	if c.Skipped != nil {
+		fmt.Fprintf(stderr, "mcplens: %v\n", c.Skipped)
+	}
+	if c.LetGo > 0 {
+		fmt.Fprintf(stderr, "mcplens: the recordings hold over %d calls: the oldest %d are not judged\n", capture.MaxReadCalls, c.LetGo)
 	}
 	info, profile, known := c.Client()
 	if o.policy == "" {

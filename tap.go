@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/mcplens/mcplens/capture"
+	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/relay"
 )
@@ -41,6 +42,7 @@ func runTap(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "har":
+			limitFileMemory()
 			return runTapHAR(args[1:], stdout, stderr)
 		case "install":
 			return runTapInstall(args[1:], stdout, stderr)
@@ -232,17 +234,30 @@ func tapHTTP(opts tapOptions, stderr io.Writer, sigs <-chan os.Signal) int {
 	return code
 }
 
-// runTapHAR is `mcplens tap har CAPTURE.jsonl...`: the recordings as one
-// HAR 1.2 log on stdout.
+// runTapHAR is `mcplens tap har CAPTURE.jsonl... [--limit NAME=SIZE]`:
+// the recordings as one HAR 1.2 log on stdout, written as they are read.
 func runTapHAR(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		fmt.Fprintln(stderr, "usage: mcplens tap har CAPTURE.jsonl... > out.har")
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-			return 0
-		}
-		return 2
+	var limits loader.Limits
+	fset := flag.NewFlagSet("mcplens tap har", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	fset.Var(&limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
+	paths, code, ok := parseCommand(fset, args, stderr, "usage: mcplens tap har CAPTURE.jsonl... [--limit NAME=SIZE] > out.har\n\n")
+	switch {
+	case !ok:
+		return code
+	case len(paths) == 0:
+		fset.Usage()
+		return exitUsage
 	}
-	if err := capture.WriteHAR(stdout, args...); err != nil {
+	if err := limits.FromEnv(nil); err != nil {
+		fmt.Fprintf(stderr, "mcplens tap har: %v\n", err)
+		return exitUsage
+	}
+	skipped, err := capture.WriteHAR(stdout, limits.Lines(), paths...)
+	if skipped != nil {
+		fmt.Fprintf(stderr, "mcplens tap har: %v\n", skipped)
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "mcplens tap har: %v\n", err)
 		return 1
 	}

@@ -69,7 +69,7 @@ func TestTapLabelsRecordApart(t *testing.T) {
 			strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == '\\' }) {
 			t.Errorf("recording named %q", name)
 		}
-		c, err := capture.Read(p)
+		c, err := capture.Read(capture.ReadOptions{}, p)
 		if err != nil {
 			t.Fatal(err)
 		}

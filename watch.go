@@ -224,8 +224,6 @@ func captureRegistry(c *capture.Capture, policy model.Policy) *model.Registry {
 // captureSnapshot is the surface of c's servers, none of them started.
 func captureSnapshot(c *capture.Capture) *surface.Snapshot {
 	snap := surface.New(c.Specs(), nil)
-	for _, ev := range c.Events() {
-		snap.Apply(ev)
-	}
+	c.EachEvent(func(ev loader.Event) { snap.Apply(ev) })
 	return snap
 }

@@ -6,18 +6,20 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
+	"github.com/mcplens/mcplens/internal/bounded"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 )
 
-// maxLine bounds one recorded line: a frame is cut at 256 KiB before it is
-// recorded, and escaping at most sextuples it.
+// maxLine bounds one line of a live feed: a frame is cut at 256 KiB
+// before it is recorded, and escaping at most sextuples it. A recording's
+// file is read within the run's line limit instead (Read).
 const maxLine = 8 << 20
 
 // A Capture is what one or more recordings show: every tapped server, in
@@ -27,7 +29,23 @@ type Capture struct {
 	Calls   []*Call
 	// frames are each server's frames, when read from files.
 	frames map[string]*loader.FrameLog
+	// Skipped says which lines of the files read were over the line limit
+	// and left out (bounded.Count.Skipped, one per file), nil when none.
+	Skipped error
+	// LetGo counts the oldest calls let go to keep at most MaxReadCalls
+	// (Read) or the interface's share (Live).
+	LetGo int
 }
+
+// MaxReadCalls bounds the calls Read keeps of recordings: past it, the
+// oldest quarter is let go (Capture.LetGo counts them), so that a file of
+// millions of calls is read in bounded memory.
+const MaxReadCalls = 100_000
+
+// MaxReadServers bounds the servers Read (and WriteHAR) reads of
+// recordings: a recording is of one client's servers, and each costs a
+// few KiB to judge; more is an error.
+const MaxReadServers = 50_000
 
 // Capture returns what d has read so far. The values are d's: they change
 // as d reads on.
@@ -36,7 +54,7 @@ func (d *Decoder) Capture() *Capture {
 	copy(calls, d.calls)
 	servers := make([]*Server, len(d.servers))
 	copy(servers, d.servers)
-	return &Capture{Servers: servers, Calls: calls, frames: d.frames}
+	return &Capture{Servers: servers, Calls: calls, frames: d.frames, LetGo: d.letGo}
 }
 
 // Server returns the server labelled label, or nil.
@@ -50,12 +68,10 @@ func (c *Capture) Server(label string) *Server {
 }
 
 // IsRecording reports whether the file at path is a regular file that
-// begins as a tap's recording does.
+// begins as a tap's recording does. It never blocks (bounded.Open): a
+// FIFO is not a recording, and the reader of a config says what it is.
 func IsRecording(path string) bool {
-	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
-		return false // a FIFO would hold the open up; a config's reader says what it is
-	}
-	f, err := os.Open(path)
+	f, _, err := bounded.Open(path)
 	if err != nil {
 		return false
 	}
@@ -71,38 +87,80 @@ func isHeader(b []byte) bool {
 	return len(b) >= len(prefix) && string(b[:len(prefix)]) == string(prefix)
 }
 
-// Read reads the recordings at paths, in order, into one capture, keeping
-// each server's frames (FrameLog).
-func Read(paths ...string) (*Capture, error) {
-	d := NewDecoder()
-	d.frames = map[string]*loader.FrameLog{}
-	for _, path := range paths {
-		if err := d.readFile(path); err != nil {
-			return nil, err
-		}
-	}
-	return d.Capture(), nil
+// ReadOptions say how Read reads recordings.
+type ReadOptions struct {
+	// Lines bound each file and each of its lines.
+	Lines bounded.Lines
+	// Frames keeps each server's frames (FrameLog), for the wire pane; a
+	// report has no use for them.
+	Frames bool
 }
 
-func (d *Decoder) readFile(path string) error {
-	return eachLine(path, func(b []byte) { d.Line(b) })
+// Read reads the recordings at paths, in order, into one capture. Each
+// file is read line by line within o.Lines (bounded.Lines): a line over
+// its line limit is skipped and said in Capture.Skipped; a file over its
+// file limit is an error.
+func Read(o ReadOptions, paths ...string) (*Capture, error) {
+	d := NewDecoder()
+	d.maxCalls, d.maxServers = MaxReadCalls, MaxReadServers
+	if o.Frames {
+		d.frames = map[string]*loader.FrameLog{}
+	}
+	var skipped []error
+	for _, path := range paths {
+		n, err := eachLine(o.Lines, path, func(b []byte) error {
+			if d.Line(b); d.tooMany {
+				return errServers(path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		skipped = append(skipped, n.Skipped())
+	}
+	c := d.Capture()
+	c.Skipped = errors.Join(skipped...)
+	return c, nil
+}
+
+// eachLine calls f with each line of the recording at path, read within
+// lim, and refuses a file whose first line is not a recording's header.
+func eachLine(lim bounded.Lines, path string, f func([]byte) error) (bounded.Count, error) {
+	first := true
+	return lim.Each(path, func(b []byte) error { // its errors name the file
+		if first && !isHeader(b) {
+			return fmt.Errorf("reading %s: not an mcplens tap recording", path)
+		}
+		first = false
+		return f(b)
+	})
+}
+
+// errServers says that recordings hold more servers than mcplens reads.
+func errServers(path string) error {
+	return fmt.Errorf("reading %s: the recordings hold over %d servers, more than mcplens reads", path, MaxReadServers)
 }
 
 // readLine returns the next line of r, without its newline; a line over
 // maxLine is skipped whole.
 func readLine(r *bufio.Reader) ([]byte, error) {
 	var long []byte
+	skipping := false
 	for {
 		part, err := r.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
-			if len(long)+len(part) <= maxLine {
-				long = append(long, part...)
-			} else {
+			if skipping = skipping || len(long)+len(part) > maxLine; skipping {
 				long = long[:0]
+			} else {
+				long = append(long, part...)
 			}
 			continue
 		}
-		if long != nil {
+		switch {
+		case skipping:
+			part = nil
+		case long != nil:
 			part = append(long, part...)
 		}
 		return bytes.TrimRight(part, "\r\n"), err
@@ -140,21 +198,29 @@ func (c *Capture) Specs() []config.ServerSpec {
 }
 
 // Events returns the loader events a session would have sent for the
-// servers of c: each connecting, then ready with what it listed to the
-// client (or failed, when the recording shows no listing).
+// servers of c (EachEvent).
 func (c *Capture) Events() []loader.Event {
 	var evs []loader.Event
+	c.EachEvent(func(ev loader.Event) { evs = append(evs, ev) })
+	return evs
+}
+
+// EachEvent hands f, one at a time, the loader events a session would
+// have sent for the servers of c: each connecting, then ready with what it
+// listed to the client (or failed, when the recording shows no listing).
+// An event is a few KiB: a recording of many servers is folded one event
+// at a time rather than held as a slice of them.
+func (c *Capture) EachEvent(f func(loader.Event)) {
 	for _, sv := range c.Servers {
-		evs = append(evs, loader.Event{Server: sv.Label, State: loader.Connecting})
+		f(loader.Event{Server: sv.Label, State: loader.Connecting})
 		if !sv.Listed {
-			evs = append(evs, loader.Event{Server: sv.Label, State: loader.Failed, Err: "the recording holds no tools/list answer",
+			f(loader.Event{Server: sv.Label, State: loader.Failed, Err: "the recording holds no tools/list answer",
 				Stderr: strings.Join(sv.Stderr, "\n")})
 			continue
 		}
-		evs = append(evs, loader.Event{Server: sv.Label, State: loader.Ready, Tools: sv.Tools,
+		f(loader.Event{Server: sv.Label, State: loader.Ready, Tools: sv.Tools,
 			Protocol: sv.Protocol, ServerName: sv.ServerName, ServerVersion: sv.ServerVersion, Facts: sv.Facts})
 	}
-	return evs
 }
 
 // Client returns the client profile matching the clientInfo the recording

@@ -67,39 +67,6 @@ func (sv *Server) addStderr(text string) {
 	sv.Stderr = append(sv.Stderr, text)
 }
 
-// A Call is one tools/call the client made.
-type Call struct {
-	Server string
-	// Wire is the tool name the call carried to the server.
-	Wire string
-	// Args are its arguments, as sent.
-	Args json.RawMessage
-	Sent time.Time
-	// Answered is set when the answer was seen: Latency, IsError and
-	// Error (the JSON-RPC error's message) then say how it went.
-	Answered bool
-	Latency  time.Duration
-	IsError  bool
-	Error    string
-}
-
-// Took says how the call went, as watch, check and the interface show it:
-// "no answer yet", or its latency, then " error" and the error's message
-// when it failed. The text is the server's: sanitize it to show it.
-func (c Call) Took() string {
-	if !c.Answered {
-		return "no answer yet"
-	}
-	took := c.Latency.Round(time.Microsecond).String()
-	if c.IsError {
-		took += " error"
-		if c.Error != "" {
-			took += ": " + c.Error
-		}
-	}
-	return took
-}
-
 // An Observation is what one recorded line showed: a server's header, its
 // client's initialize, a completed listing, a call made or answered.
 type Observation struct {
@@ -129,13 +96,21 @@ type Decoder struct {
 	calls   []*Call
 	// pending are the requests awaiting an answer, by server and id.
 	pending map[string]pending
-	// early are answers awaiting their request, by server and id.
-	early map[string]early
+	// early are answers awaiting their request, by server and id, and
+	// earlyBytes the bytes of their results.
+	early      map[string]early
+	earlyBytes int
 	// frames keep each server's frames (frames.go) when the decoder was
 	// made to; nil otherwise.
 	frames map[string]*loader.FrameLog
-	// maxCalls, when set, bounds the calls kept: the oldest are let go.
+	// maxCalls, when set, bounds the calls kept: the oldest are let go,
+	// and counted in letGo.
 	maxCalls int
+	letGo    int
+	// maxServers, when set, bounds the servers kept: the lines of one
+	// more are not read, and tooMany says so.
+	maxServers int
+	tooMany    bool
 }
 
 type pending struct {
@@ -181,6 +156,10 @@ type message struct {
 func (d *Decoder) Line(b []byte) []Observation {
 	var l line
 	if json.Unmarshal(b, &l) != nil || l.Server == "" {
+		return nil
+	}
+	if _, known := d.byLabel[l.Server]; !known && d.maxServers > 0 && len(d.servers) >= d.maxServers {
+		d.tooMany = true
 		return nil
 	}
 	sv := d.server(l.Server)
@@ -231,8 +210,13 @@ func (d *Decoder) server(label string) *Server {
 	return sv
 }
 
-// maxEarly bounds the answers kept waiting for their request.
-const maxEarly = 64
+// maxEarly and maxEarlyBytes bound the answers kept waiting for their
+// request: their number, and the bytes of their results (a recording's
+// line may be as long as the line limit).
+const (
+	maxEarly      = 64
+	maxEarlyBytes = 16 << 20
+)
 
 // maxPending bounds the requests kept waiting for their answer: past it
 // (a server that answers nothing, a client that floods), those waiting
@@ -256,6 +240,7 @@ func (d *Decoder) message(sv *Server, dir string, t time.Time, m message) []Obse
 		}
 		if e, ok := d.early[key]; ok {
 			delete(d.early, key)
+			d.earlyBytes -= len(e.m.Result)
 			if ob, ok := d.answer(sv, key, e.t, e.m); ok {
 				out = append(out, ob)
 			}
@@ -266,8 +251,9 @@ func (d *Decoder) message(sv *Server, dir string, t time.Time, m message) []Obse
 		return nil
 	}
 	if _, ok := d.pending[key]; !ok {
-		if len(d.early) < maxEarly {
+		if len(d.early) < maxEarly && d.earlyBytes+len(m.Result) <= maxEarlyBytes {
 			d.early[key] = early{t, m}
+			d.earlyBytes += len(m.Result)
 		}
 		return nil
 	}
@@ -352,8 +338,9 @@ func (d *Decoder) request(sv *Server, key string, t time.Time, m message) (Obser
 			Arguments json.RawMessage `json:"arguments"`
 		}
 		_ = json.Unmarshal(m.Params, &r)
-		p.call = &Call{Server: sv.Label, Wire: r.Name, Args: r.Arguments, Sent: t}
+		p.call = &Call{Server: sv.Label, Wire: r.Name, Args: clipArgs(r.Arguments), Sent: t}
 		if d.maxCalls > 0 && len(d.calls) >= d.maxCalls {
+			d.letGo += len(d.calls) - d.maxCalls*3/4
 			d.calls = slices.Clone(d.calls[len(d.calls)-d.maxCalls*3/4:]) // the newest three quarters
 		}
 		d.calls = append(d.calls, p.call)

@@ -4,8 +4,10 @@
 // tools/call it made, with its answer and latency. It turns a recording
 // into the loader events a surface.Snapshot folds, so that a recording
 // opens as a surface with no server started (and a side of a diff), into
-// the frame logs the wire pane reads (Read keeps them; a live feed's
-// Decoder does not), and into a HAR file. Follow reads the live feeds of
+// the frame logs the wire pane reads (Read keeps them when asked; a live
+// feed's Decoder does not), and into a HAR file, written as it is read.
+// Every recording is read through internal/bounded: a regular file only,
+// line by line within the line and file limits. Follow reads the live feeds of
 // the running taps as they start and end; Live serves them to the
 // interface (mcplens watch) as a Backend would: a server declared by each
 // tap, its listing, frames and the client's calls, as they happen. It

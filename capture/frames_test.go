@@ -27,7 +27,7 @@ func TestReadKeepsFrames(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c, err := Read(path)
+	c, err := Read(ReadOptions{Frames: true}, path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,33 +5,18 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"maps"
-	"os"
 	"slices"
 	"time"
 
+	"github.com/mcplens/mcplens/internal/bounded"
 	"github.com/mcplens/mcplens/model"
 )
 
 // HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), as much of
 // it as a recording fills: one entry per JSON-RPC request the client sent
 // with an id, its answer as the response.
-
-type harLog struct {
-	Log struct {
-		Version string      `json:"version"`
-		Creator harNamed    `json:"creator"`
-		Entries []*harEntry `json:"entries"`
-		Comment string      `json:"comment,omitempty"`
-	} `json:"log"`
-}
-
-type harNamed struct {
-	Name    string `json:"name"`
-	Version string `json:"version"`
-}
 
 type harEntry struct {
 	Started  string      `json:"startedDateTime"`
@@ -42,7 +27,9 @@ type harEntry struct {
 	Timings  harTimings  `json:"timings"`
 	Comment  string      `json:"comment,omitempty"`
 
-	sent time.Time
+	sent     time.Time
+	key      string // its server and id
+	answered bool
 }
 
 type harRequest struct {
@@ -101,6 +88,13 @@ type harLine struct {
 	} `json:"http"`
 }
 
+// Bounds on the requests WriteHAR holds while it waits for their answers:
+// past either, the oldest is written unanswered.
+const (
+	maxOpen      = 4096
+	maxOpenBytes = 64 << 20
+)
+
 // WriteHAR writes the recordings at paths as one HAR 1.2 log: an entry per
 // request the client sent with an id (POST to the recorded URL; a stdio
 // server's is mcp+stdio://LABEL), its answer as the response (status 0
@@ -108,61 +102,129 @@ type harLine struct {
 // a tap masks them (model.MaskHeader, model.RedactURL, model.MaskTokens),
 // so that a recording written before a rule was added gives no secret
 // away; notifications are left out.
-func WriteHAR(w io.Writer, paths ...string) error {
-	var h harLog
-	h.Log.Version = "1.2"
-	h.Log.Creator = harNamed{Name: "mcplens", Version: "tap"}
-	h.Log.Entries = []*harEntry{}
-	upstream := map[string]string{}
-	open := map[string]*harEntry{}
-	waiting := map[string]harLine{} // answers recorded before their request
+//
+// It writes as it reads, each file line by line within lim: entries come
+// in the order of the files given, each file's in the order its requests
+// were recorded, each once its answer is read. A request waits for its
+// answer while fewer than maxOpen requests and maxOpenBytes of their
+// frames wait with it; past that the oldest is written unanswered. Lines
+// over lim's line limit are skipped and said in skipped; a file over its
+// file limit ends the log there, closed, and is the error.
+func WriteHAR(w io.Writer, lim bounded.Lines, paths ...string) (skipped, err error) {
+	h := &harWriter{w: bufio.NewWriterSize(w, 64<<10), open: map[string]*harEntry{},
+		waiting: map[string]harLine{}, upstream: map[string]string{}}
+	h.w.WriteString("{\n  \"log\": {\n    \"version\": \"1.2\",\n" +
+		"    \"creator\": {\n      \"name\": \"mcplens\",\n      \"version\": \"tap\"\n    },\n    \"entries\": [")
+	var skips []error
 	for _, path := range paths {
-		err := eachLine(path, func(b []byte) {
-			var l harLine
-			if json.Unmarshal(b, &l) != nil || l.Server == "" {
-				return
+		var n bounded.Count
+		n, err = eachLine(lim, path, func(b []byte) error {
+			if h.line(b); len(h.upstream) > MaxReadServers {
+				return errServers(path)
 			}
-			if l.Format != "" {
-				upstream[l.Server] = l.Upstream
-				return
-			}
-			if l.Frame == nil || l.Dir == "stderr" {
-				return
-			}
-			var m message
-			if json.Unmarshal(l.Frame, &m) != nil || m.ID == nil {
-				return
-			}
-			key := l.Server + "\x00" + string(bytes.TrimSpace(m.ID))
-			switch {
-			case l.Dir == "c2s" && m.Method != "":
-				e := newEntry(l.line, upstream[l.Server])
-				if l.HTTP != nil {
-					e.Request.URL, e.Request.Headers = model.RedactURL(l.HTTP.URL), harHeaders(l.HTTP.Headers)
-				}
-				h.Log.Entries = append(h.Log.Entries, e)
-				if a, ok := waiting[key]; ok { // recorded before its request
-					delete(waiting, key)
-					e.answer(a)
-				} else {
-					open[key] = e
-				}
-			case l.Dir == "s2c" && m.Method == "" && open[key] != nil:
-				e := open[key]
-				delete(open, key)
-				e.answer(l)
-			case l.Dir == "s2c" && m.Method == "" && len(waiting) < maxEarly:
-				waiting[key] = l
-			}
+			return nil
 		})
+		skips = append(skips, n.Skipped())
 		if err != nil {
-			return err
+			break
 		}
 	}
-	slices.SortStableFunc(h.Log.Entries, func(a, b *harEntry) int { return a.sent.Compare(b.sent) })
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(h)
+	h.drain(0)
+	if h.entries > 0 {
+		h.w.WriteString("\n    ")
+	}
+	h.w.WriteString("]\n  }\n}\n")
+	if ferr := h.w.Flush(); err == nil {
+		err = ferr
+	}
+	return errors.Join(skips...), err
+}
+
+// A harWriter writes a HAR log's entries as the requests they hold are
+// answered, in the order they were sent.
+type harWriter struct {
+	w       *bufio.Writer
+	entries int
+	// queue holds the requests not yet written, oldest first; open those of
+	// them not answered, by server and id; held the bytes of their frames.
+	queue        []*harEntry
+	open         map[string]*harEntry
+	held         int
+	waiting      map[string]harLine // answers recorded before their request
+	waitingBytes int                // the bytes of their frames
+	upstream     map[string]string  // the URL an HTTP server's tap proxied
+}
+
+// line reads one recorded line.
+func (h *harWriter) line(b []byte) {
+	var l harLine
+	if json.Unmarshal(b, &l) != nil || l.Server == "" {
+		return
+	}
+	if l.Format != "" {
+		h.upstream[l.Server] = l.Upstream // "" for a stdio server
+		return
+	}
+	if l.Frame == nil || l.Dir == "stderr" {
+		return
+	}
+	var m message
+	if json.Unmarshal(l.Frame, &m) != nil || m.ID == nil {
+		return
+	}
+	key := l.Server + "\x00" + string(bytes.TrimSpace(m.ID))
+	switch {
+	case l.Dir == "c2s" && m.Method != "":
+		e := newEntry(l.line, h.upstream[l.Server])
+		if l.HTTP != nil {
+			e.Request.URL, e.Request.Headers = model.RedactURL(l.HTTP.URL), harHeaders(l.HTTP.Headers)
+		}
+		e.key = key
+		h.queue = append(h.queue, e)
+		h.held += len(l.Frame)
+		if a, ok := h.waiting[key]; ok { // recorded before its request
+			delete(h.waiting, key)
+			h.waitingBytes -= len(a.Frame)
+			h.answer(e, a)
+		} else {
+			h.open[key] = e
+		}
+	case l.Dir == "s2c" && m.Method == "" && h.open[key] != nil:
+		e := h.open[key]
+		delete(h.open, key)
+		h.answer(e, l)
+	case l.Dir == "s2c" && m.Method == "" && len(h.waiting) < maxEarly && h.waitingBytes+len(l.Frame) <= maxEarlyBytes:
+		h.waiting[key] = l
+		h.waitingBytes += len(l.Frame)
+	}
+	h.drain(maxOpen)
+}
+
+func (h *harWriter) answer(e *harEntry, l harLine) {
+	e.answer(l)
+	e.answered = true
+	h.held += len(l.Frame)
+}
+
+// drain writes the oldest requests that are answered, and the oldest of
+// all while more than keep wait (or their frames are over maxOpenBytes).
+func (h *harWriter) drain(keep int) {
+	for len(h.queue) > 0 && (h.queue[0].answered || len(h.queue) > keep || h.held > maxOpenBytes) {
+		e := h.queue[0]
+		h.queue[0] = nil
+		h.queue = h.queue[1:]
+		if !e.answered {
+			delete(h.open, e.key)
+		}
+		h.held -= len(e.Request.PostData.Text) + len(e.Response.Content.Text)
+		b, _ := json.MarshalIndent(e, "      ", "  ") // an entry always encodes: its texts are strings
+		if h.entries > 0 {
+			h.w.WriteByte(',')
+		}
+		h.w.WriteString("\n      ")
+		h.w.Write(b)
+		h.entries++
+	}
 }
 
 // newEntry starts the entry of a request frame.
@@ -202,29 +264,4 @@ func harHeaders(h map[string][]string) []harHeader {
 		}
 	}
 	return out
-}
-
-// eachLine calls f with each line of the recording at path.
-func eachLine(path string, f func([]byte)) error {
-	file, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer file.Close()
-	r := bufio.NewReaderSize(file, 64<<10)
-	for first := true; ; first = false {
-		b, err := readLine(r)
-		if first && len(b) > 0 && !isHeader(b) {
-			return fmt.Errorf("reading %s: not an mcplens tap recording", path)
-		}
-		if len(b) > 0 {
-			f(b)
-		}
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("reading %s: %w", path, err)
-		}
-	}
 }

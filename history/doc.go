@@ -1,7 +1,8 @@
 // Package history keeps the calls made in a session: each Record is one
 // tools/call (server, tool, arguments, result, timing, the frames that
 // crossed), and a File keeps them across runs as JSON Lines, one record a
-// line, written through internal/safefile with mode 0600. The interface
+// line, written through internal/safefile with mode 0600 and read line by
+// line through internal/bounded (Scan). The interface
 // records every call it places in it; `mcplens call --replay FILE` reads
 // the same records to place the calls again.
 //

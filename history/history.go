@@ -7,9 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"time"
 
+	"github.com/mcplens/mcplens/internal/bounded"
 	"github.com/mcplens/mcplens/internal/safefile"
 )
 
@@ -84,28 +84,55 @@ type Log struct {
 	records []Record
 }
 
-// Open returns the log kept in the file at path, with the records already
-// there; path "" keeps them for the session only. A missing file is an
-// empty log; lines that are not records are skipped, and the error says
-// how many.
+// Open returns the log kept in the file at path, with the newest
+// MaxRecords records already there; path "" keeps them for the session
+// only. A missing file is an empty log. The file is read line by line
+// within bounded.Lines' defaults (Scan); lines that are not records, and
+// lines over the line limit, are skipped, and the error says how many.
 func Open(path string) (*Log, error) {
 	l := &Log{path: path}
 	if path == "" {
 		return l, nil
 	}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	bad, n, err := Scan(path, bounded.Lines{}, l.Append)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return l, nil
-	}
-	if err != nil {
-		return l, fmt.Errorf("reading the history %s: %w", path, err)
-	}
-	var bad int
-	l.records, bad = Parse(data)
-	if bad > 0 {
+	case err != nil:
+		return l, fmt.Errorf("reading the history: %w", err)
+	case bad > 0:
 		return l, fmt.Errorf("reading the history %s: %d line(s) are not call records, skipped", path, bad)
+	case n.Long > 0:
+		return l, fmt.Errorf("reading the history: %w", n.Skipped())
 	}
 	return l, nil
+}
+
+// Scan reads the history file at path line by line within lim, handing f
+// each record, and returns how many lines were not records (blank lines
+// and lines over the line limit aside: n counts those).
+func Scan(path string, lim bounded.Lines, f func(Record)) (bad int, n bounded.Count, err error) {
+	n, err = lim.Each(path, func(line []byte) error {
+		if len(bytes.TrimSpace(line)) == 0 {
+			return nil
+		}
+		if r, ok := parseRecord(line); ok {
+			f(r)
+		} else {
+			bad++
+		}
+		return nil
+	})
+	return bad, n, err
+}
+
+// parseRecord reads one line as a record.
+func parseRecord(line []byte) (Record, bool) {
+	var r Record
+	if json.Unmarshal(line, &r) != nil || r.Tool == "" && r.Server == "" {
+		return Record{}, false
+	}
+	return r, true
 }
 
 // Parse reads JSON Lines of records, returning them and how many lines
@@ -118,12 +145,11 @@ func Parse(data []byte) (records []Record, bad int) {
 		if len(line) == 0 {
 			continue
 		}
-		var r Record
-		if json.Unmarshal(line, &r) != nil || r.Tool == "" && r.Server == "" {
+		if r, ok := parseRecord(line); ok {
+			records = append(records, r)
+		} else {
 			bad++
-			continue
 		}
-		records = append(records, r)
 	}
 	if sc.Err() != nil {
 		bad++

@@ -11,7 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/internal/bounded"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -145,7 +145,7 @@ func (c *conn) question(req transport.JSONRPCRequest) (json.RawMessage, *transpo
 		c.monitor.fault(faultQuestion, over.Error(), over.Error()+"; it was answered with an error")
 	}
 	msg := fmt.Sprintf("request too large: %d bytes of params, over this client's limit of %s",
-		len(params), config.FormatSize(limit))
+		len(params), bounded.FormatSize(limit))
 	return nil, transport.NewJSONRPCErrorResponse(req.ID, mcp.INVALID_PARAMS, msg, nil)
 }
 

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/internal/bounded"
 )
 
 // An observer is told of every frame that crosses a server's connection,
@@ -88,7 +88,7 @@ func record(obs observer, dir Direction, line []byte, size int, kind frameKind) 
 func recordOver(obs observer, dir Direction, start []byte, size int, err *LimitError) {
 	start = start[:min(len(start), MaxFrameBytes)]
 	f := frameInfo{dir: dir, line: start, size: max(size, len(start)), over: err}
-	f.problem = fmt.Sprintf("over the %s line limit: abandoned after %d bytes, the rest not read", config.FormatSize(err.Max), size)
+	f.problem = fmt.Sprintf("over the %s line limit: abandoned after %d bytes, the rest not read", bounded.FormatSize(err.Max), size)
 	f.env, f.object = parseEnvelope(start, false)
 	obs.frame(&f)
 }

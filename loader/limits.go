@@ -1,14 +1,13 @@
 package loader
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/internal/bounded"
 )
 
 // Limits bound every input mcplens reads from a server or a config, in the
@@ -48,13 +47,20 @@ type Limits struct {
 	// (sampling/createMessage, elicitation/create): a bigger one is
 	// answered with an error and never shown.
 	Question int64
+	// Document bounds a file read whole that is not a config: a lock, a
+	// snapshot, a --replay file.
+	Document int64
+	// File bounds a file read line by line: a recording, the input of tap
+	// har, a history. It is streamed, so it bounds time, not memory; each
+	// of its lines is bounded by Line.
+	File int64
 }
 
 // DefaultLimits are the limits a run has unless raised. Together they keep
 // `mcplens check` under about 300 MB against a server that floods any one
 // of them (the README's "When servers misbehave").
 var DefaultLimits = Limits{
-	Line:      16 << 20,
+	Line:      bounded.DefaultLine,
 	Body:      16 << 20,
 	Inflated:  32 << 20,
 	Event:     16 << 20,
@@ -64,6 +70,8 @@ var DefaultLimits = Limits{
 	ErrorBody: 64 << 10,
 	Config:    4 << 20,
 	Question:  8 << 20,
+	Document:  64 << 20,
+	File:      bounded.DefaultTotal,
 }
 
 // A limitName is one of the Limits, by the name users give it.
@@ -86,6 +94,8 @@ var limitNames = []limitName{
 	{"error-body", func(l *Limits) *int64 { return &l.ErrorBody }, "what is kept of an HTTP error body"},
 	{"config", func(l *Limits) *int64 { return &l.Config }, "a config file"},
 	{"question", func(l *Limits) *int64 { return &l.Question }, "one sampling or elicitation request a server sends"},
+	{"document", func(l *Limits) *int64 { return &l.Document }, "a lock, a snapshot or a --replay file, read whole"},
+	{"file", func(l *Limits) *int64 { return &l.File }, "a recording, tap har's input or a history, read line by line"},
 }
 
 // LimitNames returns the limits' names with what each bounds and its
@@ -93,7 +103,7 @@ var limitNames = []limitName{
 func LimitNames() string {
 	var b strings.Builder
 	for _, n := range limitNames {
-		fmt.Fprintf(&b, "%s (%s, default %s)\n", n.name, n.what, config.FormatSize(*n.field(&DefaultLimits)))
+		fmt.Fprintf(&b, "%s (%s, default %s)\n", n.name, n.what, bounded.FormatSize(*n.field(&DefaultLimits)))
 	}
 	return b.String()
 }
@@ -139,7 +149,7 @@ func (l *Limits) String() string {
 	var parts []string
 	for _, n := range limitNames {
 		if v := *n.field(l); v > 0 && v != *n.field(&DefaultLimits) {
-			parts = append(parts, n.name+"="+config.FormatSize(v))
+			parts = append(parts, n.name+"="+bounded.FormatSize(v))
 		}
 	}
 	return strings.Join(parts, ",")
@@ -164,9 +174,7 @@ func (l *Limits) FromEnv(lookup func(string) (string, bool)) error {
 	return nil
 }
 
-func envName(limit string) string {
-	return "MCPLENS_LIMIT_" + strings.ToUpper(strings.ReplaceAll(limit, "-", "_"))
-}
+func envName(limit string) string { return bounded.EnvName(limit) }
 
 func limitList() string {
 	names := make([]string, len(limitNames))
@@ -177,23 +185,17 @@ func limitList() string {
 }
 
 // A LimitError says that an input went over one of the Limits.
-type LimitError struct {
-	Limit string // its name: "line", "body", ...
-	Max   int64  // the limit in force
-	// What names what went over it: "a line of stdout", "the tools/list
-	// answers together".
-	What string
-}
-
-func (e *LimitError) Error() string {
-	return fmt.Sprintf("%s is over the %s %s limit; raise it with --limit %s=SIZE or %s",
-		e.What, config.FormatSize(e.Max), e.Limit, e.Limit, envName(e.Limit))
-}
+type LimitError = bounded.LimitError
 
 // ErrLimit matches every *LimitError with errors.Is.
-var ErrLimit = errors.New("over a limit")
+var ErrLimit = bounded.ErrLimit
 
-func (e *LimitError) Is(target error) bool { return target == ErrLimit }
+// Lines is how a file read line by line is bounded under l: each line by
+// the line limit, the file by the file limit.
+func (l Limits) Lines() bounded.Lines {
+	l = l.WithDefaults()
+	return bounded.Lines{Line: l.Line, Total: l.File}
+}
 
 // ParseSize reads a size: a number of bytes, optionally with a unit (B,
 // KB, KiB, MB, MiB, GB, GiB, or K, M, G, taken as the binary ones).

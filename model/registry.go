@@ -18,6 +18,9 @@ type Registry struct {
 
 	// index maps a registered name to its position in Routes.
 	index map[string]int
+	// servers maps a label to its first position in Servers, so that
+	// looking each server up is linear in the servers, not quadratic.
+	servers map[string]int
 }
 
 // Lookup returns the route a call to the registered name goes to.
@@ -38,7 +41,14 @@ func (r *Registry) Server(label string) (*ServerResult, bool) {
 	if r == nil {
 		return nil, false
 	}
-	for i := range r.Servers {
+	if r.servers != nil {
+		i, ok := r.servers[label]
+		if !ok {
+			return nil, false
+		}
+		return &r.Servers[i], true
+	}
+	for i := range r.Servers { // a registry not built by a policy
 		if r.Servers[i].Server == label {
 			return &r.Servers[i], true
 		}
@@ -73,8 +83,12 @@ func newBuilder(policy string, cats []Catalogue) *builder {
 		Policy:  policy,
 		Servers: make([]ServerResult, len(cats)),
 		Routes:  make([]Route, 0, rows),
+		servers: make(map[string]int, len(cats)),
 	}
 	for ci, cat := range cats {
+		if _, dup := reg.servers[cat.Server]; !dup {
+			reg.servers[cat.Server] = ci
+		}
 		sr := &reg.Servers[ci]
 		sr.Server = cat.Server
 		sr.Advertised = len(cat.Tools)

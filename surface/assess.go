@@ -53,6 +53,11 @@ type Options struct {
 	// Gated, when set, is Gated of the sightings of the same config by
 	// several clients: each is a "gated-tool" finding.
 	Gated []GatedTool
+	// Fixed says that the snapshot does not change while the assessment
+	// is read (a report, a snapshot document): Derive then shares it
+	// rather than cloning it, which costs a copy of every server at each
+	// policy assessed.
+	Fixed bool
 }
 
 // A Verdict is one server under an Assessment's policy.
@@ -116,7 +121,10 @@ func Assess(snap *Snapshot, o Options) *Assessment {
 // Derive judges snap under o but for what costs a scan of every tool (the
 // findings, the lock comparison): the registry and each server's status.
 func Derive(snap *Snapshot, o Options) *Assessment {
-	a := &Assessment{Options: o, Snapshot: snap.Clone(), Servers: make([]Verdict, len(snap.Servers))}
+	a := &Assessment{Options: o, Snapshot: snap, Servers: make([]Verdict, len(snap.Servers))}
+	if !o.Fixed {
+		a.Snapshot = snap.Clone()
+	}
 	if a.Registry == nil {
 		a.Registry = o.Policy.Apply(snap.Catalogues())
 	}

@@ -84,18 +84,18 @@ func Compare(a, b *Document, policy string) *Diff {
 	} else {
 		pa, pb = nil, nil
 	}
-	c := comparison{d: d, pa: pa, pb: pb, ia: indexOf(pa), ib: indexOf(pb)}
+	c := comparison{d: d, pa: pa, pb: pb, ia: indexOf(pa), ib: indexOf(pb), a: a, b: b, la: labels(a), lb: labels(b)}
 	for i := range b.Servers {
 		sb := &b.Servers[i]
-		if sa, ok := a.server(sb.Label); ok {
-			c.server(sa, sb)
+		if j, ok := c.la[sb.Label]; ok {
+			c.server(&a.Servers[j], sb)
 			continue
 		}
 		c.add(Change{Class: ServerAdded, Server: sb.Label, New: sb.Endpoint, Detail: fmt.Sprintf("server %q added: %s", sb.Label, sb.Endpoint)}, sb)
 	}
 	for i := range a.Servers {
 		sa := &a.Servers[i]
-		if _, ok := b.server(sa.Label); !ok {
+		if _, ok := c.lb[sa.Label]; !ok {
 			// Located in B's file as a whole: the server is not in it.
 			c.add(Change{Class: ServerRemoved, Server: sa.Label, Old: sa.Endpoint,
 				Detail: fmt.Sprintf("server %q removed, and its %d tool(s)", sa.Label, len(sa.Tools))}, &Server{})
@@ -105,10 +105,10 @@ func Compare(a, b *Document, policy string) *Diff {
 		c.findings(a, b)
 	}
 	rank := func(label string) int {
-		if i := slices.IndexFunc(b.Servers, func(s Server) bool { return s.Label == label }); i >= 0 {
+		if i, ok := c.lb[label]; ok {
 			return i
 		}
-		if i := slices.IndexFunc(a.Servers, func(s Server) bool { return s.Label == label }); i >= 0 {
+		if i, ok := c.la[label]; ok {
 			return len(b.Servers) + i
 		}
 		return len(a.Servers) + len(b.Servers) // the config file's own
@@ -122,6 +122,22 @@ type comparison struct {
 	d      *Diff
 	pa, pb *Policy // nil when registries are not compared
 	ia, ib index   // their lookups
+	a, b   *Document
+	// la and lb are each side's servers by label (the first of a label
+	// declared twice): every lookup by label goes through them, so that a
+	// diff of many servers is linear in them, not quadratic.
+	la, lb map[string]int
+}
+
+// labels maps each server's label in d to its first position.
+func labels(d *Document) map[string]int {
+	m := make(map[string]int, len(d.Servers))
+	for i, s := range d.Servers {
+		if _, dup := m[s.Label]; !dup {
+			m[s.Label] = i
+		}
+	}
+	return m
 }
 
 // An index looks a policy's entries and verdicts up by server and wire
@@ -129,12 +145,18 @@ type comparison struct {
 type index struct {
 	entries  map[[2]string]Entry     // the first row of each wire name
 	verdicts map[[2]string][]Verdict // a row's verdicts that did not pass
+	statuses map[string]string       // each server's status, the first kept
 }
 
 func indexOf(p *Policy) index {
-	ix := index{entries: map[[2]string]Entry{}, verdicts: map[[2]string][]Verdict{}}
+	ix := index{entries: map[[2]string]Entry{}, verdicts: map[[2]string][]Verdict{}, statuses: map[string]string{}}
 	if p == nil {
 		return ix
+	}
+	for _, s := range p.Statuses {
+		if _, seen := ix.statuses[s.Server]; !seen {
+			ix.statuses[s.Server] = s.Status
+		}
 	}
 	for _, e := range p.Registry {
 		if _, seen := ix.entries[[2]string{e.Server, e.Wire}]; !seen {
@@ -191,7 +213,7 @@ func (c *comparison) server(sa, sb *Server) {
 		c.add(Change{Class: ServerChanged, Server: label, Old: was, New: now, Detail: fmt.Sprintf("server %q declares capabilities [%s], was [%s]", label, now, was)}, sb)
 	}
 	if c.pa != nil {
-		if was, now := statusOf(c.pa, label), statusOf(c.pb, label); was != now && !sb.Failed && !sa.Failed {
+		if was, now := c.ia.statuses[label], c.ib.statuses[label]; was != now && !sb.Failed && !sa.Failed {
 			c.add(Change{Class: ServerChanged, Server: label, Old: was, New: now, Detail: fmt.Sprintf("server %q is %s, was %s", label, now, was)}, sb)
 		}
 	}
@@ -308,7 +330,7 @@ func (c *comparison) findings(a, b *Document) {
 			continue
 		}
 		c.add(Change{Class: FindingNew, Server: f.Server, Tool: f.Tool, New: f.Evidence,
-			Detail: fmt.Sprintf("%s %s: %s", f.Severity, f.Kind, f.Evidence)}, located(b, f.Server))
+			Detail: fmt.Sprintf("%s %s: %s", f.Severity, f.Kind, f.Evidence)}, c.located(f.Server))
 	}
 	for _, f := range c.pb.Findings {
 		count[key(f)]-- // what b has, a had: the rest of count is gone
@@ -317,27 +339,18 @@ func (c *comparison) findings(a, b *Document) {
 		if k := key(f); count[k] > 0 {
 			count[k]--
 			c.add(Change{Class: FindingGone, Server: f.Server, Tool: f.Tool, Old: f.Evidence,
-				Detail: fmt.Sprintf("%s %s: %s", f.Severity, f.Kind, f.Evidence)}, located(b, f.Server))
+				Detail: fmt.Sprintf("%s %s: %s", f.Severity, f.Kind, f.Evidence)}, c.located(f.Server))
 		}
 	}
 }
 
-// located returns the server labelled label in b, where a change about it
-// is located, or an empty one (located in b's file as a whole).
-func located(b *Document, label string) *Server {
-	if s, ok := b.server(label); ok {
-		return s
+// located returns the server labelled label in B, where a change about it
+// is located, or an empty one (located in B's file as a whole).
+func (c *comparison) located(label string) *Server {
+	if i, ok := c.lb[label]; ok {
+		return &c.b.Servers[i]
 	}
 	return &Server{}
-}
-
-func statusOf(p *Policy, server string) string {
-	for _, s := range p.Statuses {
-		if s.Server == server {
-			return s.Status
-		}
-	}
-	return ""
 }
 
 // outcomeText is an entry's outcome in words: "dropped: name taken by

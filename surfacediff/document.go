@@ -125,7 +125,7 @@ func Capture(config, client string, snap *surface.Snapshot, profiles []model.Pro
 	}
 	observed := surface.Observed(snap)
 	for _, p := range model.Policies() {
-		a := surface.Assess(snap, surface.Options{Policy: p, Profiles: profiles, Observed: observed})
+		a := surface.Assess(snap, surface.Options{Policy: p, Profiles: profiles, Observed: observed, Fixed: true})
 		d.Policies = append(d.Policies, capturePolicy(a))
 	}
 	return d
@@ -254,16 +254,6 @@ func (d *Document) policy(name string) (*Policy, bool) {
 	for i := range d.Policies {
 		if d.Policies[i].Name == name {
 			return &d.Policies[i], true
-		}
-	}
-	return nil, false
-}
-
-// server returns the server labelled label.
-func (d *Document) server(label string) (*Server, bool) {
-	for i := range d.Servers {
-		if d.Servers[i].Label == label {
-			return &d.Servers[i], true
 		}
 	}
 	return nil, false

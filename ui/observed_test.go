@@ -27,7 +27,7 @@ func offlineModel(t *testing.T, policy string) tea.Model {
 // does, under policy.
 func openRecordings(t *testing.T, policy string, paths ...string) tea.Model {
 	t.Helper()
-	c, err := capture.Read(paths...)
+	c, err := capture.Read(capture.ReadOptions{Frames: true}, paths...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,16 +1,15 @@
 package config
 
 import (
+	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/mcplens/mcplens/internal/bounded"
 )
 
 // An EnvVar is one entry of a server's environment, kept in file order.
@@ -160,21 +159,7 @@ type SizeError struct {
 }
 
 func (e *SizeError) Error() string {
-	return fmt.Sprintf("%s is over the %s config limit; raise it with --limit config=SIZE or MCPLENS_LIMIT_CONFIG",
-		e.What, FormatSize(e.Max))
-}
-
-// FormatSize writes n bytes as --limit reads them back (loader.ParseSize):
-// 4MiB, 64KiB, 1500B. It is the one spelling of a size in mcplens's
-// messages, here because both the config's limit and the loader's use it
-// and the config may not import the loader.
-func FormatSize(n int64) string {
-	unit := 0
-	for unit < 3 && n >= 1024 && n%1024 == 0 {
-		n /= 1024
-		unit++
-	}
-	return strconv.FormatInt(n, 10) + [...]string{"B", "KiB", "MiB", "GiB"}[unit]
+	return (&bounded.LimitError{Limit: "config", Max: e.Max, What: e.What}).Error()
 }
 
 // Load reads and parses the config file at path, detecting its format.
@@ -194,52 +179,15 @@ func LoadWith(path string, opts Options) (*Config, error) {
 }
 
 // readConfigFile reads the file at path, which must be a regular file of
-// at most limit bytes. It opens without blocking, so that a FIFO nobody
-// writes to is refused rather than waited on; it refuses devices too,
-// since /dev/zero never ends and a terminal may never answer.
+// at most limit bytes (bounded.ReadFile: a FIFO is refused rather than
+// waited on, a device since /dev/zero never ends and a terminal may never
+// answer).
 func readConfigFile(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
+	data, err := bounded.ReadFile(path, limit, "config")
+	if errors.Is(err, bounded.ErrLimit) {
+		return nil, &SizeError{Max: limit, What: path}
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is %s, not a regular file", path, fileKind(st.Mode()))
-	}
-	over := &SizeError{Max: limit, What: path}
-	if st.Size() > limit {
-		return nil, over
-	}
-	// The file may have grown since: read one byte past the limit to tell.
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, over
-	}
-	return data, nil
-}
-
-// fileKind names what a file that is not a regular file is, for a message.
-func fileKind(mode fs.FileMode) string {
-	switch {
-	case mode.IsDir():
-		return "a directory"
-	case mode&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case mode&fs.ModeCharDevice != 0:
-		return "a character device"
-	case mode&fs.ModeDevice != 0:
-		return "a device"
-	case mode&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "a special file"
+	return data, err
 }
 
 // Parse parses data, the contents of the config file at path,
