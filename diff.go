@@ -34,6 +34,9 @@ type diffOptions struct {
 	configFormat string
 	timeout      time.Duration
 	who          clientOptions
+	// policies are those compared: a side's document is made under them
+	// only.
+	policies []string
 }
 
 const diffUsage = "usage: mcplens diff A B [--client NAME[@VERSION] | --clients LIST|all] [--policy P] [--format text|markdown|json|sarif|junit] [--fail-on CLASSES]\n" +
@@ -89,6 +92,9 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	}
 	o.adopt(fset, sides)
 	keys, conns := o.compared()
+	for _, k := range keys {
+		o.policies = append(o.policies, o.policyFor(fset, k))
+	}
 	if len(conns) > 0 && (sides[0].cfg == nil || sides[1].cfg == nil) {
 		return fail(errors.New("--clients compares configs: both sides must be configs (or --git), not snapshots or locks"))
 	}
@@ -240,8 +246,11 @@ func (o *diffOptions) adopt(fs *flag.FlagSet, sides []side) {
 		case s.cfg != nil:
 			o.who.adopt(s.cfg, fs)
 			return
-		case s.doc.Client != "":
+		case s.doc != nil && s.doc.Client != "":
 			o.who.client = s.doc.Client
+			return
+		case s.client != "": // a recording's
+			o.who.client = s.client
 			return
 		}
 	}

@@ -44,6 +44,10 @@ type side struct {
 	name string
 	cfg  *config.Config
 	doc  *surfacediff.Document
+	// snap is a recording's servers, as the client named client saw them:
+	// documents makes its document under the policies compared only.
+	snap   *surface.Snapshot
+	client string
 	// skipped says which lines of a recording were over the line limit
 	// and left out.
 	skipped error
@@ -101,8 +105,7 @@ func recordingSide(name, path string, o diffOptions) (side, error) {
 	if _, profile, ok := c.Client(); ok {
 		client = profile.Key()
 	}
-	profiles, _ := parseProfiles(o.providers)
-	return side{name: name, doc: surfacediff.Capture(name, client, captureSnapshot(c), profiles), skipped: c.Skipped}, nil
+	return side{name: name, snap: captureSnapshot(c), client: client, skipped: c.Skipped}, nil
 }
 
 // isLock reports whether data reads as a lock file: an object with a
@@ -244,6 +247,10 @@ func (s side) documents(ctx context.Context, o diffOptions, conns []connection) 
 	if s.doc != nil {
 		return []*surfacediff.Document{s.doc}, true, func() error { return nil }, nil
 	}
+	profiles, _ := parseProfiles(o.providers)
+	if s.snap != nil {
+		return []*surfacediff.Document{surfacediff.CaptureUnder(s.name, s.client, s.snap, profiles, o.policies)}, true, func() error { return nil }, nil
+	}
 	var handshakes []model.Handshake
 	names := []string{o.who.name()}
 	if len(conns) > 0 {
@@ -253,14 +260,13 @@ func (s side) documents(ctx context.Context, o diffOptions, conns []connection) 
 			names = append(names, strings.Join(c.clients, ", "))
 		}
 	}
-	profiles, _ := parseProfiles(o.providers)
 	snaps, settled, closeAll, err := settleEach(ctx, s.cfg, o.who.session(s.cfg, loader.Options{Timeout: o.timeout, Limits: o.limits}), handshakes, o.timeout)
 	if errors.Is(err, errInterrupted) {
 		return nil, false, closeAll, err
 	}
 	docs = make([]*surfacediff.Document, len(snaps))
 	for i, snap := range snaps {
-		docs[i] = surfacediff.Capture(s.name, names[i], snap, profiles)
+		docs[i] = surfacediff.CaptureUnder(s.name, names[i], snap, profiles, o.policies)
 	}
 	return docs, settled, closeAll, err
 }

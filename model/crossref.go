@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -41,13 +40,16 @@ func crossReferences(cats []Catalogue) []finding {
 		}
 	}
 	names, index := distinctNames(cats)
-	own := make(map[string][]int) // folded name -> catalogues advertising a form of it
+	// own maps a folded name to the catalogues advertising a form of it: a
+	// set, as a generic name ("search") may be every server's.
+	own := make(map[string]map[int]bool)
 	for _, n := range names {
 		key := foldName(n.name)
+		if own[key] == nil {
+			own[key] = make(map[int]bool, len(n.cats))
+		}
 		for _, ci := range n.cats {
-			if !slices.Contains(own[key], ci) {
-				own[key] = append(own[key], ci)
-			}
+			own[key][ci] = true
 		}
 	}
 
@@ -80,7 +82,7 @@ func crossReferences(cats []Catalogue) []finding {
 					mention(m, "label of", of)
 				}
 				id, ok := index[m]
-				if !ok || utf8.RuneCountInString(m) < crossRefMinTool || slices.Contains(own[foldName(m)], ci) {
+				if !ok || utf8.RuneCountInString(m) < crossRefMinTool || own[foldName(m)][ci] {
 					return
 				}
 				mention(m, "a tool of", names[id].cats)

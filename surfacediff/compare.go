@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/surface"
@@ -84,7 +85,7 @@ func Compare(a, b *Document, policy string) *Diff {
 	} else {
 		pa, pb = nil, nil
 	}
-	c := comparison{d: d, pa: pa, pb: pb, ia: indexOf(pa), ib: indexOf(pb), a: a, b: b, la: labels(a), lb: labels(b)}
+	c := comparison{d: d, pa: pa, pb: pb, ia: indexOf(pa), ib: indexOf(pb), a: a, b: b, la: labels(a), lb: labels(b), same: map[textPair]bool{}}
 	for i := range b.Servers {
 		sb := &b.Servers[i]
 		if j, ok := c.la[sb.Label]; ok {
@@ -127,6 +128,31 @@ type comparison struct {
 	// declared twice): every lookup by label goes through them, so that a
 	// diff of many servers is linear in them, not quadratic.
 	la, lb map[string]int
+	same   map[textPair]bool // sameText's answers
+}
+
+// sameText reports whether a == b, comparing a pair of long texts once: a
+// policy writes some reasons once per name and shares them among its rows
+// (symfonic lists every server that advertises a name), so that comparing
+// them row by row would cost servers × servers bytes.
+func (c *comparison) sameText(a, b string) bool {
+	if len(a) != len(b) || len(a) < 256 {
+		return a == b
+	}
+	k := textPair{unsafe.StringData(a), unsafe.StringData(b), len(a)}
+	eq, ok := c.same[k]
+	if !ok {
+		eq = a == b
+		c.same[k] = eq
+	}
+	return eq
+}
+
+// A textPair is two texts by where their bytes are: strings do not change,
+// so two at the same places and of one length compare the same.
+type textPair struct {
+	a, b *byte
+	n    int
 }
 
 // labels maps each server's label in d to its first position.
@@ -146,12 +172,16 @@ type index struct {
 	entries  map[[2]string]Entry     // the first row of each wire name
 	verdicts map[[2]string][]Verdict // a row's verdicts that did not pass
 	statuses map[string]string       // each server's status, the first kept
+	rows     map[string][]Entry      // each server's rows, in the registry's order
 }
 
 func indexOf(p *Policy) index {
-	ix := index{entries: map[[2]string]Entry{}, verdicts: map[[2]string][]Verdict{}, statuses: map[string]string{}}
+	ix := index{entries: map[[2]string]Entry{}, verdicts: map[[2]string][]Verdict{}, statuses: map[string]string{}, rows: map[string][]Entry{}}
 	if p == nil {
 		return ix
+	}
+	for _, e := range p.Registry {
+		ix.rows[e.Server] = append(ix.rows[e.Server], e)
 	}
 	for _, s := range p.Statuses {
 		if _, seen := ix.statuses[s.Server]; !seen {
@@ -257,8 +287,8 @@ func registeredAs(ix index, server, wire string) string {
 // outcomes compares the registry entries and provider verdicts of the
 // tools a server advertised on both sides.
 func (c *comparison) outcomes(label string, sb *Server) {
-	for _, eb := range c.pb.Registry {
-		if eb.Server != label || eb.Wire == "" {
+	for _, eb := range c.ib.rows[label] {
+		if eb.Wire == "" {
 			continue
 		}
 		ea, ok := c.ia.entry(label, eb.Wire)
@@ -273,7 +303,7 @@ func (c *comparison) outcomes(label string, sb *Server) {
 		case ea.Live() && eb.Live() && ea.Registered != eb.Registered:
 			ch.Class, ch.Old, ch.New = NameChanged, ea.Registered, eb.Registered
 			ch.Detail = fmt.Sprintf("%q on %s is registered as %q, was %q", eb.Wire, label, eb.Registered, ea.Registered)
-		case ea.Outcome != eb.Outcome || ea.Reason != eb.Reason || ea.By != eb.By || ea.Registered != eb.Registered:
+		case ea.Outcome != eb.Outcome || !c.sameText(ea.Reason, eb.Reason) || ea.By != eb.By || ea.Registered != eb.Registered:
 			ch.Class, ch.Old, ch.New = OutcomeChanged, outcomeText(ea), outcomeText(eb)
 			ch.Detail = fmt.Sprintf("%q on %s is %s, was %s", eb.Wire, label, outcomeText(eb), outcomeText(ea))
 		default:

@@ -115,6 +115,13 @@ type Verdict struct {
 // named config, as the client named client ("" for mcplens's own) saw
 // them, with profiles' verdicts under every policy.
 func Capture(config, client string, snap *surface.Snapshot, profiles []model.Profile) *Document {
+	return CaptureUnder(config, client, snap, profiles, nil)
+}
+
+// CaptureUnder is Capture under the policies named only (every policy when
+// nil): a diff compares one, and each policy of a document of many
+// servers costs a registry of every row.
+func CaptureUnder(config, client string, snap *surface.Snapshot, profiles []model.Profile, policies []string) *Document {
 	d := &Document{Kind: Kind, Version: Version, Config: config, Client: client, Providers: []string{}, Servers: []Server{}, Policies: []Policy{}}
 	for _, p := range profiles {
 		d.Providers = append(d.Providers, p.Name)
@@ -125,6 +132,9 @@ func Capture(config, client string, snap *surface.Snapshot, profiles []model.Pro
 	}
 	observed := surface.Observed(snap)
 	for _, p := range model.Policies() {
+		if policies != nil && !slices.Contains(policies, p.Name) {
+			continue
+		}
 		a := surface.Assess(snap, surface.Options{Policy: p, Profiles: profiles, Observed: observed, Fixed: true})
 		d.Policies = append(d.Policies, capturePolicy(a))
 	}
