@@ -14,13 +14,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplens/mcplens/internal/everything"
+	"github.com/mcplens/mcplens/internal/testkit/everything"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 )
 
 // everythingEntry is the installed reference server's entry point
-// (internal/everything).
+// (internal/testkit/everything).
 func everythingEntry(t testing.TB) string { return everything.Entry(t) }
 
 // freePort returns a loopback port nothing listens on right now.

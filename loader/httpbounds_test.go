@@ -13,13 +13,13 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/mcplens/mcplens/internal/hostile"
+	"github.com/mcplens/mcplens/internal/testkit/hostile"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 )
 
 // The tests below run each mode of the hostile streamable HTTP server
-// (internal/hostile, over real loopback HTTP) beside a well-behaved one,
+// (internal/testkit/hostile, over real loopback HTTP) beside a well-behaved one,
 // with small limits, and check that the fault fails the server (or the
 // call) with the limit named while the other server goes on.
 
