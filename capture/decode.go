@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -28,7 +28,7 @@ type Server struct {
 	Protocol                  string
 	ServerName, ServerVersion string
 	// Facts are the rest of what the server's initialize answer said.
-	Facts loader.ServerFacts
+	Facts mcpsession.ServerFacts
 	// Tools is the last listing the client received, pages joined.
 	Tools  []model.Tool
 	Listed bool
@@ -48,12 +48,12 @@ const (
 
 // Ended is the event the end of the server's tap makes: Closed, its last
 // listing kept, or Failed with its stderr when it never listed its tools.
-func (sv *Server) Ended() loader.Event {
+func (sv *Server) Ended() mcpsession.Event {
 	if !sv.Listed {
-		return loader.Event{Server: sv.Label, State: loader.Failed, Err: "the tap ended before its server listed its tools",
+		return mcpsession.Event{Server: sv.Label, State: mcpsession.Failed, Err: "the tap ended before its server listed its tools",
 			Stderr: strings.Join(sv.Stderr, "\n")}
 	}
-	return loader.Event{Server: sv.Label, State: loader.Closed, Err: "the tap ended"}
+	return mcpsession.Event{Server: sv.Label, State: mcpsession.Closed, Err: "the tap ended"}
 }
 
 // addStderr keeps one line of the server's stderr.
@@ -102,7 +102,7 @@ type Decoder struct {
 	earlyBytes int
 	// frames keep each server's frames (frames.go) when the decoder was
 	// made to; nil otherwise.
-	frames map[string]*loader.FrameLog
+	frames map[string]*mcpsession.FrameLog
 	// maxCalls, when set, bounds the calls kept: the oldest are let go,
 	// and counted in letGo.
 	maxCalls int
@@ -275,13 +275,13 @@ func (d *Decoder) answer(sv *Server, key string, t time.Time, m message) (Observ
 		}
 		_ = json.Unmarshal(m.Result, &r)
 		sv.Protocol, sv.ServerName, sv.ServerVersion = r.ProtocolVersion, r.ServerInfo.Name, r.ServerInfo.Version
-		sv.Facts, _ = loader.FactsOfInitialize(m.Result)
+		sv.Facts, _ = mcpsession.FactsOfInitialize(m.Result)
 		return Observation{Server: sv.Label, Kind: Initialized}, true
 	case "tools/list":
 		if m.Result == nil {
 			return Observation{}, false
 		}
-		tools, _, err := loader.ToolsOfPage(m.Result)
+		tools, _, err := mcpsession.ToolsOfPage(m.Result)
 		if err != nil {
 			return Observation{}, false
 		}
