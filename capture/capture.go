@@ -15,6 +15,7 @@ import (
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/recording"
 )
 
 // maxLine bounds one line of a live feed: a frame is cut at 256 KiB
@@ -78,13 +79,7 @@ func IsRecording(path string) bool {
 	defer f.Close()
 	head := make([]byte, 64)
 	n, _ := io.ReadFull(f, head)
-	return isHeader(head[:n])
-}
-
-// isHeader reports whether b begins as a recording's header line.
-func isHeader(b []byte) bool {
-	var prefix = []byte(`{"format":"mcplens-tap"`)
-	return len(b) >= len(prefix) && string(b[:len(prefix)]) == string(prefix)
+	return recording.IsHeader(head[:n])
 }
 
 // ReadOptions say how Read reads recordings.
@@ -129,7 +124,7 @@ func Read(o ReadOptions, paths ...string) (*Capture, error) {
 func eachLine(lim bounded.Lines, path string, f func([]byte) error) (bounded.Count, error) {
 	first := true
 	return lim.Each(path, func(b []byte) error { // its errors name the file
-		if first && !isHeader(b) {
+		if first && !recording.IsHeader(b) {
 			return fmt.Errorf("reading %s: not an mcplens tap recording", path)
 		}
 		first = false

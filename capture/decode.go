@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/recording"
 )
 
 // A Server is one tapped server as its recording shows it.
@@ -124,21 +125,6 @@ func NewDecoder() *Decoder {
 	return &Decoder{byLabel: map[string]*Server{}, pending: map[string]pending{}, early: map[string]early{}}
 }
 
-// line is one line of a recording.
-type line struct {
-	Format   string          `json:"format"`
-	Version  int             `json:"version"`
-	Server   string          `json:"server"`
-	T        time.Time       `json:"t"`
-	Command  []string        `json:"command"`
-	Upstream string          `json:"upstream"`
-	Dir      string          `json:"dir"`
-	Frame    json.RawMessage `json:"frame"`
-	Text     *string         `json:"text"`
-	Cut      int             `json:"cut"`
-	Dropped  int             `json:"dropped"`
-}
-
 // message is a JSON-RPC message's envelope.
 type message struct {
 	ID     json.RawMessage `json:"id"`
@@ -154,7 +140,7 @@ type message struct {
 // that is not a recording's (or a frame that is not JSON-RPC) shows
 // nothing.
 func (d *Decoder) Line(b []byte) []Observation {
-	var l line
+	var l recording.Line
 	if json.Unmarshal(b, &l) != nil || l.Server == "" {
 		return nil
 	}
@@ -172,7 +158,7 @@ func (d *Decoder) Line(b []byte) []Observation {
 		return nil
 	}
 	d.keepFrame(sv.Label, &l)
-	if l.Dir == "stderr" {
+	if l.Dir == recording.Stderr {
 		switch {
 		case l.Text != nil:
 			sv.addStderr(*l.Text)
@@ -231,9 +217,9 @@ type early struct {
 }
 
 // message reads one JSON-RPC message going dir.
-func (d *Decoder) message(sv *Server, dir string, t time.Time, m message) []Observation {
+func (d *Decoder) message(sv *Server, dir recording.Dir, t time.Time, m message) []Observation {
 	key := sv.Label + "\x00" + string(bytes.TrimSpace(m.ID))
-	if dir == "c2s" && m.Method != "" && m.ID != nil {
+	if dir == recording.ClientToServer && m.Method != "" && m.ID != nil {
 		var out []Observation
 		if ob, ok := d.request(sv, key, t, m); ok {
 			out = append(out, ob)
@@ -247,7 +233,7 @@ func (d *Decoder) message(sv *Server, dir string, t time.Time, m message) []Obse
 		}
 		return out
 	}
-	if dir != "s2c" || m.Method != "" || m.ID == nil {
+	if dir != recording.ServerToClient || m.Method != "" || m.ID == nil {
 		return nil
 	}
 	if _, ok := d.pending[key]; !ok {

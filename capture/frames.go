@@ -1,17 +1,20 @@
 package capture
 
-import "github.com/mcplens/mcplens/mcpsession"
+import (
+	"github.com/mcplens/mcplens/mcpsession"
+	"github.com/mcplens/mcplens/recording"
+)
 
 // keepFrame keeps the frame l carries in its server's frame log, when d
 // keeps frames: the client's frames as a session's own (Out), the
 // server's as answers (In), text that is not JSON from the server as junk.
 // stderr is not a frame of the wire.
-func (d *Decoder) keepFrame(server string, l *line) {
-	if d.frames == nil || l.Dir != "c2s" && l.Dir != "s2c" {
+func (d *Decoder) keepFrame(server string, l *recording.Line) {
+	if d.frames == nil || l.Dir != recording.ClientToServer && l.Dir != recording.ServerToClient {
 		return
 	}
 	f := mcpsession.Frame{At: l.T, Dir: mcpsession.In, Size: l.Cut}
-	if l.Dir == "c2s" {
+	if l.Dir == recording.ClientToServer {
 		f.Dir = mcpsession.Out
 	}
 	switch {
