@@ -18,10 +18,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mcplens/mcplens/internal/hostile"
+	"github.com/mcplens/mcplens/internal/testkit/hostile"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/loader/demo"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
 	"github.com/mcplens/mcplens/surface"
@@ -35,7 +36,7 @@ import (
 // every server settled.
 type session struct {
 	cfg    *config.Config
-	events []loader.Event
+	events []mcpsession.Event
 }
 
 // runs memoizes the sessions of this test binary, one per config, so the
@@ -80,10 +81,10 @@ func connectOnce(t *testing.T, name string, cfg func(t *testing.T) *config.Confi
 
 // replay is a backend that hands the interface the events of a session,
 // then ends.
-type replay struct{ events chan loader.Event }
+type replay struct{ events chan mcpsession.Event }
 
-func replayOf(events []loader.Event) replay {
-	ch := make(chan loader.Event, len(events))
+func replayOf(events []mcpsession.Event) replay {
+	ch := make(chan mcpsession.Event, len(events))
 	for _, ev := range events {
 		ch <- ev
 	}
@@ -91,11 +92,11 @@ func replayOf(events []loader.Event) replay {
 	return replay{ch}
 }
 
-func (b replay) Events() <-chan loader.Event    { return b.events }
-func (replay) FrameLog(string) *loader.FrameLog { return nil }
-func (replay) Stderr(string) string             { return "" }
-func (replay) Call(context.Context, string, string, json.RawMessage) (loader.CallResult, error) {
-	return loader.CallResult{}, fmt.Errorf("replay: no calls")
+func (b replay) Events() <-chan mcpsession.Event    { return b.events }
+func (replay) FrameLog(string) *mcpsession.FrameLog { return nil }
+func (replay) Stderr(string) string                 { return "" }
+func (replay) Call(context.Context, string, string, json.RawMessage) (mcpsession.CallResult, error) {
+	return mcpsession.CallResult{}, fmt.Errorf("replay: no calls")
 }
 
 // drive runs cmd and every command the model answers with, feeding each
@@ -133,7 +134,7 @@ func interfaceOf(r *session) tea.Model {
 	// a few more per server.
 	rows := map[string]int{}
 	for _, ev := range r.events {
-		if ev.State == loader.Ready {
+		if ev.State == mcpsession.Ready {
 			rows[ev.Server] = len(ev.Tools)
 		}
 	}
@@ -149,7 +150,7 @@ func interfaceOf(r *session) tea.Model {
 // check's collector, then check's report.
 func checkOf(t *testing.T, r *session, policy string) *report.Report {
 	t.Helper()
-	events := make(chan loader.Event, len(r.events))
+	events := make(chan mcpsession.Event, len(r.events))
 	for _, ev := range r.events {
 		events <- ev
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplens/mcplens/internal/hostile"
+	"github.com/mcplens/mcplens/internal/testkit/hostile"
 )
 
 // BenchmarkCheckDemo runs the mcplens binary as a user would, `mcplens check`

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcplens/mcplens/internal/peak"
+	"github.com/mcplens/mcplens/internal/testkit/peak"
 )
 
 // maxPeakRSS is what `mcplens check --timeout 8s` may reach, at its peak,

@@ -18,6 +18,7 @@ import (
 	"github.com/mcplens/mcplens/history"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/surface"
 )
@@ -189,15 +190,15 @@ func serverCount(n int) string {
 
 // settledCount says how the servers settled: "3 ready, 1 failed".
 func settledCount(snap *surface.Snapshot) string {
-	counts := map[loader.State]int{}
+	counts := map[mcpsession.State]int{}
 	for _, sv := range snap.Servers {
 		counts[sv.State]++
 	}
-	line := fmt.Sprintf("%d ready", counts[loader.Ready])
-	if n := counts[loader.Failed]; n > 0 {
+	line := fmt.Sprintf("%d ready", counts[mcpsession.Ready])
+	if n := counts[mcpsession.Failed]; n > 0 {
 		line += fmt.Sprintf(", %d failed", n)
 	}
-	if n := counts[loader.Connecting]; n > 0 {
+	if n := counts[mcpsession.Connecting]; n > 0 {
 		line += fmt.Sprintf(", %d still connecting", n)
 	}
 	return line

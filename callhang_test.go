@@ -13,7 +13,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/mcplens/mcplens/internal/hostile"
+	"github.com/mcplens/mcplens/internal/testkit/hostile"
 )
 
 // deafCall prepares `mcplens call` of the tool echo of a server that stops

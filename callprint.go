@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/mcplens/mcplens/internal/jsonx"
-	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // After the result, call goes on printing the server's log messages until
@@ -29,7 +29,7 @@ const (
 type wirePrinter struct {
 	out    io.Writer
 	server string
-	log    *loader.FrameLog
+	log    *mcpsession.FrameLog
 	san    func(string) string
 
 	seen    int             // the frames of the log looked at: Since's n
@@ -43,12 +43,12 @@ type wirePrinter struct {
 
 // A callOutcome is what a call returned.
 type callOutcome struct {
-	res loader.CallResult
+	res mcpsession.CallResult
 	err error
 }
 
 // newWirePrinter prints the frames of server that cross after now.
-func newWirePrinter(out io.Writer, server string, log *loader.FrameLog, san func(string) string) *wirePrinter {
+func newWirePrinter(out io.Writer, server string, log *mcpsession.FrameLog, san func(string) string) *wirePrinter {
 	p := &wirePrinter{out: out, server: server, log: log, san: san, callIDs: map[string]bool{},
 		outcome: make(chan callOutcome, 1), done: make(chan struct{})}
 	_, p.seen, _ = log.Since(0)
@@ -56,7 +56,7 @@ func newWirePrinter(out io.Writer, server string, log *loader.FrameLog, san func
 }
 
 // start prints frames as events say they arrived, until wait's end.
-func (p *wirePrinter) start(events <-chan loader.Event) {
+func (p *wirePrinter) start(events <-chan mcpsession.Event) {
 	go func() {
 		defer close(p.done)
 		var quiet, grace <-chan time.Time
@@ -67,7 +67,7 @@ func (p *wirePrinter) start(events <-chan loader.Event) {
 				if !ok {
 					events, ended = nil, true
 				} else if ev.Server == p.server {
-					ended = ended || ev.State == loader.Failed || ev.State == loader.Closed
+					ended = ended || ev.State == mcpsession.Failed || ev.State == mcpsession.Closed
 					if p.scan() && p.res != nil {
 						quiet = time.After(logQuiet)
 					}
@@ -94,7 +94,7 @@ func (p *wirePrinter) start(events <-chan loader.Event) {
 
 // answered hands the printer the call's outcome and waits until it has
 // printed the server's log messages after it.
-func (p *wirePrinter) answered(res loader.CallResult, err error) {
+func (p *wirePrinter) answered(res mcpsession.CallResult, err error) {
 	p.outcome <- callOutcome{res, err}
 	<-p.done
 }
@@ -119,7 +119,7 @@ func (p *wirePrinter) scan() bool {
 
 // frame prints f when it is one of the call's; it returns false to stop
 // at a response that can only be printed from the outcome, not yet known.
-func (p *wirePrinter) frame(f loader.Frame) bool {
+func (p *wirePrinter) frame(f mcpsession.Frame) bool {
 	if f.Junk {
 		return true
 	}
@@ -132,9 +132,9 @@ func (p *wirePrinter) frame(f loader.Frame) bool {
 	}
 	id := string(msg.ID)
 	switch {
-	case f.Dir == loader.Out && msg.Method == "tools/call":
+	case f.Dir == mcpsession.Out && msg.Method == "tools/call":
 		p.callIDs[id] = true
-	case f.Dir == loader.In && msg.Method == "" && p.callIDs[id] || f.Dir == loader.In && f.Truncated() && msg.Method == "":
+	case f.Dir == mcpsession.In && msg.Method == "" && p.callIDs[id] || f.Dir == mcpsession.In && f.Truncated() && msg.Method == "":
 		if f.Truncated() {
 			if p.res == nil {
 				return false
@@ -144,10 +144,10 @@ func (p *wirePrinter) frame(f loader.Frame) bool {
 		}
 		p.printed = true
 	case len(msg.ID) == 0: // a notification: the server's logs, and a cancellation
-		if !(f.Dir == loader.In && msg.Method == "notifications/message" || f.Dir == loader.Out && msg.Method == "notifications/cancelled") {
+		if !(f.Dir == mcpsession.In && msg.Method == "notifications/message" || f.Dir == mcpsession.Out && msg.Method == "notifications/cancelled") {
 			return true
 		}
-	case (f.Dir == loader.In) != (msg.Method != ""):
+	case (f.Dir == mcpsession.In) != (msg.Method != ""):
 		return true // neither a request of the server's nor an answer of mcplens's
 	}
 	p.print(f.Dir, f.Bytes, cutMark(f))
@@ -161,19 +161,19 @@ func (p *wirePrinter) respond() {
 		return
 	}
 	p.printed = true
-	p.print(loader.In, p.res.res.Response, p.res.res.CutMark(p.res.err))
+	p.print(mcpsession.In, p.res.res.Response, p.res.res.CutMark(p.res.err))
 }
 
-func (p *wirePrinter) print(dir loader.Direction, line []byte, mark string) {
+func (p *wirePrinter) print(dir mcpsession.Direction, line []byte, mark string) {
 	arrow := "←"
-	if dir == loader.Out {
+	if dir == mcpsession.Out {
 		arrow = "→"
 	}
 	fmt.Fprintf(p.out, "%s %s %s%s\n", arrow, p.san(p.server), p.san(string(line)), mark)
 }
 
 // cutMark marks a frame the log holds only the start of.
-func cutMark(f loader.Frame) string {
+func cutMark(f mcpsession.Frame) string {
 	if !f.Truncated() {
 		return ""
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplens/mcplens/internal/hostile"
+	"github.com/mcplens/mcplens/internal/testkit/hostile"
 )
 
 // TestCallStreamsAndSaysWhy: `mcplens call` prints the request as it goes

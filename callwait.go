@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -32,11 +33,11 @@ func callLimit(timeout time.Duration) time.Duration {
 // callWithin makes the call of `mcplens call` through rt, bounded by limit
 // and by ctx (a signal). Whatever the server does, it returns within about
 // limit + callGrace + the shutdown escalation.
-func callWithin(ctx context.Context, session *loader.Session, rt model.Route, args json.RawMessage, limit time.Duration) (loader.CallResult, error) {
+func callWithin(ctx context.Context, session *loader.Session, rt model.Route, args json.RawMessage, limit time.Duration) (mcpsession.CallResult, error) {
 	callCtx, cancel := context.WithTimeoutCause(ctx, limit, fmt.Errorf("the call's limit of %s passed (mcplens call --timeout)", limit))
 	defer cancel()
 	type outcome struct {
-		res loader.CallResult
+		res mcpsession.CallResult
 		err error
 	}
 	done := make(chan outcome, 1)

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplens/mcplens/internal/hostile"
+	"github.com/mcplens/mcplens/internal/testkit/hostile"
 	"github.com/mcplens/mcplens/loader/demo"
 	"github.com/mcplens/mcplens/report"
 )

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplens/mcplens/internal/peak"
+	"github.com/mcplens/mcplens/internal/testkit/peak"
 )
 
 // TestDiscoverHostileConfigs runs `mcplens --discover` in a folder whose

@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mcplens/mcplens/internal/hostile"
-	"github.com/mcplens/mcplens/internal/peak"
-	"github.com/mcplens/mcplens/internal/scale"
+	"github.com/mcplens/mcplens/internal/testkit/hostile"
+	"github.com/mcplens/mcplens/internal/testkit/peak"
+	"github.com/mcplens/mcplens/internal/testkit/scale"
 )
 
 // BenchmarkFileReaders runs the mcplens binary on big recordings made by

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplens/mcplens/internal/peak"
+	"github.com/mcplens/mcplens/internal/testkit/peak"
 )
 
 // runLens runs the mcplens binary with args, bounded by a minute against a

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplens/mcplens/internal/hostile"
+	"github.com/mcplens/mcplens/internal/testkit/hostile"
 )
 
 // quitLimit is how long mcplens may take to exit after q beside a server

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcplens/mcplens/internal/hostile"
-	"github.com/mcplens/mcplens/internal/peak"
+	"github.com/mcplens/mcplens/internal/testkit/hostile"
+	"github.com/mcplens/mcplens/internal/testkit/peak"
 )
 
 // The tests below run the mcplens binary against each mode of the hostile

@@ -15,7 +15,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/mcplens/mcplens/internal/hostile"
+	"github.com/mcplens/mcplens/internal/testkit/hostile"
 )
 
 // The tests below build the real mcplens binary and the hostile server,

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
 	"github.com/mcplens/mcplens/surface"
@@ -150,7 +151,7 @@ func TestLockListChanged(t *testing.T) {
 	defer cancel()
 	snap := surface.New(cfg.Servers, cfg.Findings)
 	err = surface.Collect(ctx, s.Events(), snap)
-	if st := snap.Servers[0]; err != nil || st.State != loader.Ready {
+	if st := snap.Servers[0]; err != nil || st.State != mcpsession.Ready {
 		t.Fatalf("connecting: %v, state %v (%s)", err, st.State, st.Err)
 	}
 	lock := surface.UpdatedLock(nil, snap)
@@ -159,7 +160,7 @@ func TestLockListChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := &snap.Servers[0]
-	for st.State != loader.Ready || len(st.Tools) != 3 || st.Tools[2].Name != "upload" {
+	for st.State != mcpsession.Ready || len(st.Tools) != 3 || st.Tools[2].Name != "upload" {
 		select {
 		case ev, ok := <-s.Events():
 			if !ok {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcplens/mcplens/internal/oauthtest"
+	"github.com/mcplens/mcplens/internal/testkit/oauthtest"
 )
 
 // TestLoginCommands runs the whole round with the commands a user types:

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcplens/mcplens/internal/browsertest"
-	"github.com/mcplens/mcplens/internal/oauthtest"
+	"github.com/mcplens/mcplens/internal/testkit/browsertest"
+	"github.com/mcplens/mcplens/internal/testkit/oauthtest"
 )
 
 // TestLoginHostileAuthorizationEndpoint: mcplens login against an

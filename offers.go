@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -146,7 +147,7 @@ func (o *offerOptions) run(cmd, path, server string, stdout, stderr io.Writer, d
 		return exitFound
 	}
 	red := snap.Redact
-	if st := snap.Servers[0]; st.State != loader.Ready {
+	if st := snap.Servers[0]; st.State != mcpsession.Ready {
 		fmt.Fprintf(stderr, "mcplens %s: server %s is %s: %s\n", cmd, model.Sanitize(server), st.State, model.Sanitize(red.Text(st.Err)))
 		return exitFound
 	}
@@ -160,7 +161,7 @@ func (o *offerOptions) run(cmd, path, server string, stdout, stderr io.Writer, d
 			continue
 		}
 		arrow := "←"
-		if f.Dir == loader.Out {
+		if f.Dir == mcpsession.Out {
 			arrow = "→"
 		}
 		fmt.Fprintf(stdout, "%s %s %s\n", arrow, san(server), san(string(f.Bytes)))

@@ -15,7 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcplens/mcplens/internal/everything"
+	"github.com/mcplens/mcplens/internal/testkit/everything"
 	"github.com/mcplens/mcplens/loader/demo"
 )
 

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplens/mcplens/internal/hostile"
+	"github.com/mcplens/mcplens/internal/testkit/hostile"
 )
 
 // The tests below run the real mcplens on a pseudo-terminal, connected as

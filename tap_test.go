@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplens/mcplens/relay"
+	"github.com/mcplens/mcplens/recording"
 )
 
 func TestTapUsage(t *testing.T) {
@@ -128,7 +128,7 @@ func TestTapStdio(t *testing.T) {
 		t.Fatalf("recording: %v, %v; want mode 0600", fi, err)
 	}
 	rs := readTapRecording(t, record)
-	if rs[0].Format != relay.Format || rs[0].Server != "junky" {
+	if rs[0].Format != recording.Format || rs[0].Server != "junky" {
 		t.Errorf("header %+v", rs[0])
 	}
 	var s2c []string

@@ -15,8 +15,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/capture"
-	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/relay"
 	"github.com/mcplens/mcplens/surface"
@@ -161,7 +161,7 @@ func watchUI(ctx context.Context, dir, policy string, cfg *config.Config, stderr
 // and when its server never listed, that and the last of its stderr.
 func endLine(sv *capture.Server) string {
 	ev := sv.Ended()
-	if ev.State != loader.Failed {
+	if ev.State != mcpsession.Failed {
 		return sv.Label + " tap ended"
 	}
 	out := sv.Label + ": " + ev.Err
@@ -224,6 +224,6 @@ func captureRegistry(c *capture.Capture, policy model.Policy) *model.Registry {
 // captureSnapshot is the surface of c's servers, none of them started.
 func captureSnapshot(c *capture.Capture) *surface.Snapshot {
 	snap := surface.New(c.Specs(), nil)
-	c.EachEvent(func(ev loader.Event) { snap.Apply(ev) })
+	c.EachEvent(func(ev mcpsession.Event) { snap.Apply(ev) })
 	return snap
 }

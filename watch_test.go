@@ -10,8 +10,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcplens/mcplens/capture"
-	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/demo"
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // TestWatch runs two real taps (the demo's alpha and beta, each in front
@@ -84,7 +84,7 @@ func TestWatchLive(t *testing.T) {
 	defer cancel()
 	live := capture.NewLive(ctx, runtime+"/mcplens")
 	var mu sync.Mutex
-	var evs []loader.Event
+	var evs []mcpsession.Event
 	go func() {
 		for ev := range live.Events() {
 			mu.Lock()
@@ -92,7 +92,7 @@ func TestWatchLive(t *testing.T) {
 			mu.Unlock()
 		}
 	}()
-	seen := func(server string, state loader.State, declared bool) bool {
+	seen := func(server string, state mcpsession.State, declared bool) bool {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, ev := range evs {
@@ -113,8 +113,8 @@ func TestWatchLive(t *testing.T) {
 		t.Fatalf("beta answered a call to a tool it does not have: %+v", res)
 	}
 	for _, s := range []string{"alpha", "beta"} {
-		waitUntil(t, s+" declared", func() bool { return seen(s, loader.Connecting, true) })
-		waitUntil(t, s+" ready", func() bool { return seen(s, loader.Ready, false) })
+		waitUntil(t, s+" declared", func() bool { return seen(s, mcpsession.Connecting, true) })
+		waitUntil(t, s+" ready", func() bool { return seen(s, mcpsession.Ready, false) })
 	}
 	waitUntil(t, "three calls answered", func() bool {
 		calls := live.Observed()
@@ -133,14 +133,14 @@ func TestWatchLive(t *testing.T) {
 
 	again, gctx := tapClient(t, bin, env, "--name", "alpha", "--", bin, demo.Subcommand, "alpha")
 	driveDemo(t, gctx, again, "cursor-vscode", "1.0.0")
-	waitUntil(t, "the second alpha told apart", func() bool { return seen("alpha#2", loader.Ready, false) })
+	waitUntil(t, "the second alpha told apart", func() bool { return seen("alpha#2", mcpsession.Ready, false) })
 	beta.Close()
-	waitUntil(t, "beta's tap closed", func() bool { return seen("beta", loader.Closed, false) })
+	waitUntil(t, "beta's tap closed", func() bool { return seen("beta", mcpsession.Closed, false) })
 
 	// A server that fails on the client's first request: its tap ends
 	// before any listing, and its server fails with what it said on stderr.
 	broken, kctx := tapClient(t, bin, env, "--name", "broken", "--", "sh", "-c", "read line; echo 'boom: missing API_KEY' >&2; exit 3")
-	waitUntil(t, "broken declared", func() bool { return seen("broken", loader.Connecting, true) })
+	waitUntil(t, "broken declared", func() bool { return seen("broken", mcpsession.Connecting, true) })
 	init := mcp.InitializeRequest{}
 	init.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
 	if _, err := broken.Initialize(kctx, init); err == nil {
@@ -150,7 +150,7 @@ func TestWatchLive(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, ev := range evs {
-			if ev.Server == "broken" && ev.State == loader.Failed && strings.Contains(ev.Stderr, "boom: missing API_KEY") {
+			if ev.Server == "broken" && ev.State == mcpsession.Failed && strings.Contains(ev.Stderr, "boom: missing API_KEY") {
 				return true
 			}
 		}

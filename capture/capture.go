@@ -12,9 +12,10 @@ import (
 	"strings"
 
 	"github.com/mcplens/mcplens/internal/bounded"
-	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/recording"
 )
 
 // maxLine bounds one line of a live feed: a frame is cut at 256 KiB
@@ -28,7 +29,7 @@ type Capture struct {
 	Servers []*Server
 	Calls   []*Call
 	// frames are each server's frames, when read from files.
-	frames map[string]*loader.FrameLog
+	frames map[string]*mcpsession.FrameLog
 	// Skipped says which lines of the files read were over the line limit
 	// and left out (bounded.Count.Skipped, one per file), nil when none.
 	Skipped error
@@ -78,13 +79,7 @@ func IsRecording(path string) bool {
 	defer f.Close()
 	head := make([]byte, 64)
 	n, _ := io.ReadFull(f, head)
-	return isHeader(head[:n])
-}
-
-// isHeader reports whether b begins as a recording's header line.
-func isHeader(b []byte) bool {
-	var prefix = []byte(`{"format":"mcplens-tap"`)
-	return len(b) >= len(prefix) && string(b[:len(prefix)]) == string(prefix)
+	return recording.IsHeader(head[:n])
 }
 
 // ReadOptions say how Read reads recordings.
@@ -104,7 +99,7 @@ func Read(o ReadOptions, paths ...string) (*Capture, error) {
 	d := NewDecoder()
 	d.maxCalls, d.maxServers = MaxReadCalls, MaxReadServers
 	if o.Frames {
-		d.frames = map[string]*loader.FrameLog{}
+		d.frames = map[string]*mcpsession.FrameLog{}
 	}
 	var skipped []error
 	for _, path := range paths {
@@ -129,7 +124,7 @@ func Read(o ReadOptions, paths ...string) (*Capture, error) {
 func eachLine(lim bounded.Lines, path string, f func([]byte) error) (bounded.Count, error) {
 	first := true
 	return lim.Each(path, func(b []byte) error { // its errors name the file
-		if first && !isHeader(b) {
+		if first && !recording.IsHeader(b) {
 			return fmt.Errorf("reading %s: not an mcplens tap recording", path)
 		}
 		first = false
@@ -199,9 +194,9 @@ func (c *Capture) Specs() []config.ServerSpec {
 
 // Events returns the loader events a session would have sent for the
 // servers of c (EachEvent).
-func (c *Capture) Events() []loader.Event {
-	var evs []loader.Event
-	c.EachEvent(func(ev loader.Event) { evs = append(evs, ev) })
+func (c *Capture) Events() []mcpsession.Event {
+	var evs []mcpsession.Event
+	c.EachEvent(func(ev mcpsession.Event) { evs = append(evs, ev) })
 	return evs
 }
 
@@ -210,15 +205,15 @@ func (c *Capture) Events() []loader.Event {
 // listed to the client (or failed, when the recording shows no listing).
 // An event is a few KiB: a recording of many servers is folded one event
 // at a time rather than held as a slice of them.
-func (c *Capture) EachEvent(f func(loader.Event)) {
+func (c *Capture) EachEvent(f func(mcpsession.Event)) {
 	for _, sv := range c.Servers {
-		f(loader.Event{Server: sv.Label, State: loader.Connecting})
+		f(mcpsession.Event{Server: sv.Label, State: mcpsession.Connecting})
 		if !sv.Listed {
-			f(loader.Event{Server: sv.Label, State: loader.Failed, Err: "the recording holds no tools/list answer",
+			f(mcpsession.Event{Server: sv.Label, State: mcpsession.Failed, Err: "the recording holds no tools/list answer",
 				Stderr: strings.Join(sv.Stderr, "\n")})
 			continue
 		}
-		f(loader.Event{Server: sv.Label, State: loader.Ready, Tools: sv.Tools,
+		f(mcpsession.Event{Server: sv.Label, State: mcpsession.Ready, Tools: sv.Tools,
 			Protocol: sv.Protocol, ServerName: sv.ServerName, ServerVersion: sv.ServerVersion, Facts: sv.Facts})
 	}
 }
@@ -242,13 +237,13 @@ var ErrOffline = errors.New("offline recording: no server to call")
 // server behind it: its events, then nothing; calls fail with ErrOffline.
 type Backend struct {
 	c      *Capture
-	events chan loader.Event
+	events chan mcpsession.Event
 }
 
 // NewBackend returns the backend of c.
 func NewBackend(c *Capture) *Backend {
 	evs := c.Events()
-	b := &Backend{c: c, events: make(chan loader.Event, len(evs))}
+	b := &Backend{c: c, events: make(chan mcpsession.Event, len(evs))}
 	for _, ev := range evs {
 		b.events <- ev
 	}
@@ -257,10 +252,10 @@ func NewBackend(c *Capture) *Backend {
 }
 
 // Events returns the capture's events; the channel is closed after them.
-func (b *Backend) Events() <-chan loader.Event { return b.events }
+func (b *Backend) Events() <-chan mcpsession.Event { return b.events }
 
 // FrameLog returns the frames recorded of server (Capture.FrameLog).
-func (b *Backend) FrameLog(server string) *loader.FrameLog { return b.c.FrameLog(server) }
+func (b *Backend) FrameLog(server string) *mcpsession.FrameLog { return b.c.FrameLog(server) }
 
 // Stderr returns "": a recording keeps stderr as frames.
 func (b *Backend) Stderr(string) string { return "" }
@@ -281,6 +276,6 @@ func (b *Backend) Unkept() Unkept {
 func (b *Backend) Client() (model.ClientInfo, model.Client, bool) { return b.c.Client() }
 
 // Call fails: there is no server.
-func (b *Backend) Call(context.Context, string, string, json.RawMessage) (loader.CallResult, error) {
-	return loader.CallResult{}, ErrOffline
+func (b *Backend) Call(context.Context, string, string, json.RawMessage) (mcpsession.CallResult, error) {
+	return mcpsession.CallResult{}, ErrOffline
 }

@@ -8,8 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/recording"
 )
 
 // A Server is one tapped server as its recording shows it.
@@ -28,7 +29,7 @@ type Server struct {
 	Protocol                  string
 	ServerName, ServerVersion string
 	// Facts are the rest of what the server's initialize answer said.
-	Facts loader.ServerFacts
+	Facts mcpsession.ServerFacts
 	// Tools is the last listing the client received, pages joined.
 	Tools  []model.Tool
 	Listed bool
@@ -48,12 +49,12 @@ const (
 
 // Ended is the event the end of the server's tap makes: Closed, its last
 // listing kept, or Failed with its stderr when it never listed its tools.
-func (sv *Server) Ended() loader.Event {
+func (sv *Server) Ended() mcpsession.Event {
 	if !sv.Listed {
-		return loader.Event{Server: sv.Label, State: loader.Failed, Err: "the tap ended before its server listed its tools",
+		return mcpsession.Event{Server: sv.Label, State: mcpsession.Failed, Err: "the tap ended before its server listed its tools",
 			Stderr: strings.Join(sv.Stderr, "\n")}
 	}
-	return loader.Event{Server: sv.Label, State: loader.Closed, Err: "the tap ended"}
+	return mcpsession.Event{Server: sv.Label, State: mcpsession.Closed, Err: "the tap ended"}
 }
 
 // addStderr keeps one line of the server's stderr.
@@ -102,7 +103,7 @@ type Decoder struct {
 	earlyBytes int
 	// frames keep each server's frames (frames.go) when the decoder was
 	// made to; nil otherwise.
-	frames map[string]*loader.FrameLog
+	frames map[string]*mcpsession.FrameLog
 	// maxCalls, when set, bounds the calls kept: the oldest are let go,
 	// and counted in letGo.
 	maxCalls int
@@ -124,21 +125,6 @@ func NewDecoder() *Decoder {
 	return &Decoder{byLabel: map[string]*Server{}, pending: map[string]pending{}, early: map[string]early{}}
 }
 
-// line is one line of a recording.
-type line struct {
-	Format   string          `json:"format"`
-	Version  int             `json:"version"`
-	Server   string          `json:"server"`
-	T        time.Time       `json:"t"`
-	Command  []string        `json:"command"`
-	Upstream string          `json:"upstream"`
-	Dir      string          `json:"dir"`
-	Frame    json.RawMessage `json:"frame"`
-	Text     *string         `json:"text"`
-	Cut      int             `json:"cut"`
-	Dropped  int             `json:"dropped"`
-}
-
 // message is a JSON-RPC message's envelope.
 type message struct {
 	ID     json.RawMessage `json:"id"`
@@ -154,7 +140,7 @@ type message struct {
 // that is not a recording's (or a frame that is not JSON-RPC) shows
 // nothing.
 func (d *Decoder) Line(b []byte) []Observation {
-	var l line
+	var l recording.Line
 	if json.Unmarshal(b, &l) != nil || l.Server == "" {
 		return nil
 	}
@@ -172,7 +158,7 @@ func (d *Decoder) Line(b []byte) []Observation {
 		return nil
 	}
 	d.keepFrame(sv.Label, &l)
-	if l.Dir == "stderr" {
+	if l.Dir == recording.Stderr {
 		switch {
 		case l.Text != nil:
 			sv.addStderr(*l.Text)
@@ -231,9 +217,9 @@ type early struct {
 }
 
 // message reads one JSON-RPC message going dir.
-func (d *Decoder) message(sv *Server, dir string, t time.Time, m message) []Observation {
+func (d *Decoder) message(sv *Server, dir recording.Dir, t time.Time, m message) []Observation {
 	key := sv.Label + "\x00" + string(bytes.TrimSpace(m.ID))
-	if dir == "c2s" && m.Method != "" && m.ID != nil {
+	if dir == recording.ClientToServer && m.Method != "" && m.ID != nil {
 		var out []Observation
 		if ob, ok := d.request(sv, key, t, m); ok {
 			out = append(out, ob)
@@ -247,7 +233,7 @@ func (d *Decoder) message(sv *Server, dir string, t time.Time, m message) []Obse
 		}
 		return out
 	}
-	if dir != "s2c" || m.Method != "" || m.ID == nil {
+	if dir != recording.ServerToClient || m.Method != "" || m.ID == nil {
 		return nil
 	}
 	if _, ok := d.pending[key]; !ok {
@@ -275,13 +261,13 @@ func (d *Decoder) answer(sv *Server, key string, t time.Time, m message) (Observ
 		}
 		_ = json.Unmarshal(m.Result, &r)
 		sv.Protocol, sv.ServerName, sv.ServerVersion = r.ProtocolVersion, r.ServerInfo.Name, r.ServerInfo.Version
-		sv.Facts, _ = loader.FactsOfInitialize(m.Result)
+		sv.Facts, _ = mcpsession.FactsOfInitialize(m.Result)
 		return Observation{Server: sv.Label, Kind: Initialized}, true
 	case "tools/list":
 		if m.Result == nil {
 			return Observation{}, false
 		}
-		tools, _, err := loader.ToolsOfPage(m.Result)
+		tools, _, err := mcpsession.ToolsOfPage(m.Result)
 		if err != nil {
 			return Observation{}, false
 		}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // TestDecoder reads a recording by hand: a paged listing joined, a batch,
@@ -103,7 +103,7 @@ func TestEventsFailedStderr(t *testing.T) {
 		d.Line([]byte(l))
 	}
 	evs := d.Capture().Events()
-	if last := evs[len(evs)-1]; last.State != loader.Failed || last.Stderr != "boom: missing API_KEY" {
+	if last := evs[len(evs)-1]; last.State != mcpsession.Failed || last.Stderr != "boom: missing API_KEY" {
 		t.Errorf("last event %+v, want broken failed with its stderr", last)
 	}
 }

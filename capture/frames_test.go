@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // TestReadKeepsFrames reads a recording of the demo server beta made by a
@@ -39,10 +39,10 @@ func TestReadKeepsFrames(t *testing.T) {
 		t.Fatalf("%d frames, want the 7 recorded and 2 added", len(frames))
 	}
 	first, last := frames[0], frames[8]
-	if first.Dir != loader.Out || !strings.Contains(string(first.Bytes), `"method":"initialize"`) || first.Server != "beta" {
+	if first.Dir != mcpsession.Out || !strings.Contains(string(first.Bytes), `"method":"initialize"`) || first.Server != "beta" {
 		t.Errorf("first frame %+v, want the client's initialize", first)
 	}
-	if frames[1].Dir != loader.In || !frames[1].At.After(first.At) || first.At.Year() != 2026 {
+	if frames[1].Dir != mcpsession.In || !frames[1].At.After(first.At) || first.At.Year() != 2026 {
 		t.Errorf("second frame %v at %v, want the answer, recorded after %v", frames[1].Dir, frames[1].At, first.At)
 	}
 	if j := frames[7]; !j.Junk || string(j.Bytes) != "banner: not JSON" {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcplens/mcplens/internal/bounded"
 	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/recording"
 )
 
 // HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), as much of
@@ -78,14 +79,10 @@ type harTimings struct {
 	Receive float64 `json:"receive"`
 }
 
-// harLine is what HAR reads of a recorded line besides line's fields.
+// harLine is what HAR reads of a recorded line besides Line's fields.
 type harLine struct {
-	line
-	HTTP *struct {
-		URL     string              `json:"url"`
-		Status  int                 `json:"status"`
-		Headers map[string][]string `json:"headers"`
-	} `json:"http"`
+	recording.Line
+	HTTP *recording.HTTP `json:"http"`
 }
 
 // Bounds on the requests WriteHAR holds while it waits for their answers:
@@ -165,7 +162,7 @@ func (h *harWriter) line(b []byte) {
 		h.upstream[l.Server] = l.Upstream // "" for a stdio server
 		return
 	}
-	if l.Frame == nil || l.Dir == "stderr" {
+	if l.Frame == nil || l.Dir == recording.Stderr {
 		return
 	}
 	var m message
@@ -174,8 +171,8 @@ func (h *harWriter) line(b []byte) {
 	}
 	key := l.Server + "\x00" + string(bytes.TrimSpace(m.ID))
 	switch {
-	case l.Dir == "c2s" && m.Method != "":
-		e := newEntry(l.line, h.upstream[l.Server])
+	case l.Dir == recording.ClientToServer && m.Method != "":
+		e := newEntry(l.Line, h.upstream[l.Server])
 		if l.HTTP != nil {
 			e.Request.URL, e.Request.Headers = model.RedactURL(l.HTTP.URL), harHeaders(l.HTTP.Headers)
 		}
@@ -189,11 +186,11 @@ func (h *harWriter) line(b []byte) {
 		} else {
 			h.open[key] = e
 		}
-	case l.Dir == "s2c" && m.Method == "" && h.open[key] != nil:
+	case l.Dir == recording.ServerToClient && m.Method == "" && h.open[key] != nil:
 		e := h.open[key]
 		delete(h.open, key)
 		h.answer(e, l)
-	case l.Dir == "s2c" && m.Method == "" && len(h.waiting) < maxEarly && h.waitingBytes+len(l.Frame) <= maxEarlyBytes:
+	case l.Dir == recording.ServerToClient && m.Method == "" && len(h.waiting) < maxEarly && h.waitingBytes+len(l.Frame) <= maxEarlyBytes:
 		h.waiting[key] = l
 		h.waitingBytes += len(l.Frame)
 	}
@@ -228,7 +225,7 @@ func (h *harWriter) drain(keep int) {
 }
 
 // newEntry starts the entry of a request frame.
-func newEntry(l line, upstream string) *harEntry {
+func newEntry(l recording.Line, upstream string) *harEntry {
 	url := "mcp+stdio://" + l.Server
 	if upstream != "" {
 		url = model.RedactURL(upstream)

@@ -11,8 +11,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -32,7 +32,7 @@ var ErrWatching = errors.New("watching taps: the calls are the real client's to 
 // calls, and the end of each tap (Closed, or Failed with the server's
 // stderr when it never listed).
 type Live struct {
-	events chan loader.Event
+	events chan mcpsession.Event
 
 	mu    sync.Mutex
 	d     *Decoder
@@ -52,8 +52,8 @@ type Live struct {
 // NewLive follows the taps in dir (Follow) until ctx ends.
 func NewLive(ctx context.Context, dir string) *Live {
 	d := NewDecoder()
-	d.frames, d.maxCalls = map[string]*loader.FrameLog{}, liveCalls
-	l := &Live{events: make(chan loader.Event, 64), d: d, feeds: map[string]string{}, alias: map[string][2][]byte{},
+	d.frames, d.maxCalls = map[string]*mcpsession.FrameLog{}, liveCalls
+	l := &Live{events: make(chan mcpsession.Event, 64), d: d, feeds: map[string]string{}, alias: map[string][2][]byte{},
 		dirty: map[string]bool{}}
 	lines := make(chan FeedLine, 256)
 	go Follow(ctx, dir, lines)
@@ -67,7 +67,7 @@ func (l *Live) run(ctx context.Context, lines <-chan FeedLine) {
 	tick := time.NewTicker(frameTick)
 	defer tick.Stop()
 	for {
-		var evs []loader.Event
+		var evs []mcpsession.Event
 		select {
 		case <-ctx.Done():
 			return
@@ -88,7 +88,7 @@ func (l *Live) run(ctx context.Context, lines <-chan FeedLine) {
 
 // take reads one line of a feed, or its end, and returns the events it
 // makes.
-func (l *Live) take(fl FeedLine) []loader.Event {
+func (l *Live) take(fl FeedLine) []mcpsession.Event {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if fl.Line == nil {
@@ -98,7 +98,7 @@ func (l *Live) take(fl FeedLine) []loader.Event {
 		if !ok {
 			return nil
 		}
-		return []loader.Event{l.d.byLabel[label].Ended()}
+		return []mcpsession.Event{l.d.byLabel[label].Ended()}
 	}
 	if n := FeedDropped(fl.Line); n > 0 {
 		l.missed += n
@@ -107,17 +107,17 @@ func (l *Live) take(fl FeedLine) []loader.Event {
 		}
 		return nil
 	}
-	var evs []loader.Event
+	var evs []mcpsession.Event
 	for _, ob := range l.d.Line(l.relabel(fl)) {
 		sv := l.d.byLabel[ob.Server]
 		switch ob.Kind {
 		case Tapped:
 			l.feeds[fl.Feed] = sv.Label
 			spec := specOf(sv)
-			evs = append(evs, loader.Event{Server: sv.Label, State: loader.Connecting, Declare: &spec,
+			evs = append(evs, mcpsession.Event{Server: sv.Label, State: mcpsession.Connecting, Declare: &spec,
 				Transport: spec.Transport})
 		case Listed:
-			evs = append(evs, loader.Event{Server: sv.Label, State: loader.Ready, Tools: sv.Tools,
+			evs = append(evs, mcpsession.Event{Server: sv.Label, State: mcpsession.Ready, Tools: sv.Tools,
 				Protocol: sv.Protocol, ServerName: sv.ServerName, ServerVersion: sv.ServerVersion, Facts: sv.Facts})
 		default:
 			l.dirty[sv.Label] = true // told with the frames
@@ -171,22 +171,22 @@ func (l *Live) running(label string) bool {
 
 // framesArrived returns a Frames event for each server whose frames or
 // calls changed since the last.
-func (l *Live) framesArrived() []loader.Event {
+func (l *Live) framesArrived() []mcpsession.Event {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	var evs []loader.Event
+	var evs []mcpsession.Event
 	for label := range l.dirty {
-		evs = append(evs, loader.Event{Server: label, Frames: true})
+		evs = append(evs, mcpsession.Event{Server: label, Frames: true})
 	}
 	clear(l.dirty)
 	return evs
 }
 
 // Events returns the taps' events; the channel closes when ctx ends.
-func (l *Live) Events() <-chan loader.Event { return l.events }
+func (l *Live) Events() <-chan mcpsession.Event { return l.events }
 
 // FrameLog returns the frames the tap of server passed.
-func (l *Live) FrameLog(server string) *loader.FrameLog {
+func (l *Live) FrameLog(server string) *mcpsession.FrameLog {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.d.frames[server]
@@ -203,8 +203,8 @@ func (l *Live) Stderr(server string) string {
 }
 
 // Call fails: the calls are the client's.
-func (l *Live) Call(context.Context, string, string, json.RawMessage) (loader.CallResult, error) {
-	return loader.CallResult{}, ErrWatching
+func (l *Live) Call(context.Context, string, string, json.RawMessage) (mcpsession.CallResult, error) {
+	return mcpsession.CallResult{}, ErrWatching
 }
 
 // Observed returns a copy of the calls the clients made so far, in the

@@ -14,11 +14,12 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcplens/mcplens/internal/hostile"
 	"github.com/mcplens/mcplens/internal/procguard"
-	"github.com/mcplens/mcplens/internal/scale"
+	"github.com/mcplens/mcplens/internal/testkit/hostile"
+	"github.com/mcplens/mcplens/internal/testkit/scale"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // The benchmarks here run real server processes (testdata/servers/scale,
@@ -53,11 +54,11 @@ func awaitReady(tb testing.TB, s *loader.Session, cfg *config.Config, tools int)
 			case !ok:
 				tb.Fatal("events closed before every server was ready")
 			case ev.Frames:
-			case ev.State == loader.Failed:
+			case ev.State == mcpsession.Failed:
 				tb.Fatalf("%s failed: %s", ev.Server, ev.Err)
-			case ev.State == loader.Ready && tools >= 0 && len(ev.Tools) != tools:
+			case ev.State == mcpsession.Ready && tools >= 0 && len(ev.Tools) != tools:
 				tb.Fatalf("%s listed %d tools, want %d", ev.Server, len(ev.Tools), tools)
-			case ev.State == loader.Ready:
+			case ev.State == mcpsession.Ready:
 				pending--
 			}
 		case <-deadline:
@@ -249,15 +250,15 @@ func TestLeanServerServesTheScaleSurface(t *testing.T) {
 	cfg.Servers[1].Command, cfg.Servers[1].Args = scale.LeanCommand(t, 0, tools, 0)
 	s := loader.Open(cfg, loader.Options{})
 	t.Cleanup(func() { s.Close() })
-	ready := map[string]loader.Event{}
+	ready := map[string]mcpsession.Event{}
 	deadline := time.After(20 * time.Second)
 	for len(ready) < 2 {
 		select {
 		case ev := <-s.Events():
 			switch {
-			case ev.State == loader.Failed:
+			case ev.State == mcpsession.Failed:
 				t.Fatalf("%s failed: %s", ev.Server, ev.Err)
-			case ev.State == loader.Ready && !ev.Frames:
+			case ev.State == mcpsession.Ready && !ev.Frames:
 				ready[ev.Server] = ev
 			}
 		case <-deadline:

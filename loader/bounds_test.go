@@ -8,9 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplens/mcplens/internal/hostile"
+	"github.com/mcplens/mcplens/internal/testkit/hostile"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // The tests below run the hostile servers that flood what mcplens reads
@@ -51,11 +52,11 @@ func TestHostileLineOverLimit(t *testing.T) {
 		t.Run(tt.mode, func(t *testing.T) {
 			cfg, s := withHostilePatient(t, loader.Options{Limits: limits}, tt.mode, tt.flags...)
 			_, last := settle(t, s, cfg)
-			if ev := last["h"]; ev.State != loader.Failed || ev.Err != tt.err {
+			if ev := last["h"]; ev.State != mcpsession.Failed || ev.Err != tt.err {
 				t.Errorf("h: %s %q, want failed %q", ev.State, ev.Err, tt.err)
 			}
 			frames := s.FrameLog("h").Frames()
-			if f := frames[len(frames)-1]; f.Dir != loader.In || f.Size <= 1<<20 || len(f.Bytes) > loader.MaxFrameBytes || !strings.Contains(f.Problem, "over the 1MiB line limit") {
+			if f := frames[len(frames)-1]; f.Dir != mcpsession.In || f.Size <= 1<<20 || len(f.Bytes) > mcpsession.MaxFrameBytes || !strings.Contains(f.Problem, "over the 1MiB line limit") {
 				t.Errorf("last frame: %s, %d of %d bytes, problem %q; want the long line's start, marked", f.Dir, len(f.Bytes), f.Size, f.Problem)
 			}
 			neighboursFine(t, s, last)
@@ -95,7 +96,7 @@ func TestHostileListingOverLimit(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg, s := withHostilePatient(t, loader.Options{Limits: tt.limits}, "huge-pages", "-size", "300000", "-pages", "40")
 			_, last := settle(t, s, cfg)
-			if ev := last["h"]; ev.State != loader.Failed || ev.Err != tt.err || len(ev.Tools) != 0 {
+			if ev := last["h"]; ev.State != mcpsession.Failed || ev.Err != tt.err || len(ev.Tools) != 0 {
 				t.Errorf("h: %s %q with %d tools, want failed %q", ev.State, ev.Err, len(ev.Tools), tt.err)
 			}
 			neighboursFine(t, s, last)
@@ -104,7 +105,7 @@ func TestHostileListingOverLimit(t *testing.T) {
 	t.Run("within", func(t *testing.T) {
 		cfg, s := withHostilePatient(t, loader.Options{}, "huge-pages", "-size", "300000", "-pages", "5")
 		_, last := settle(t, s, cfg)
-		if ev := last["h"]; ev.State != loader.Ready || len(ev.Tools) != 5 {
+		if ev := last["h"]; ev.State != mcpsession.Ready || len(ev.Tools) != 5 {
 			t.Errorf("h: %s %q with %d tools, want ready with the 5 listed", ev.State, ev.Err, len(ev.Tools))
 		}
 	})
@@ -128,7 +129,7 @@ func TestHostileCallOverLimit(t *testing.T) {
 		t.Run(tt.mode+"/"+tt.limits.String(), func(t *testing.T) {
 			cfg, s := withHostilePatient(t, loader.Options{Limits: tt.limits}, tt.mode, "-size", "3000000")
 			_, last := settle(t, s, cfg)
-			if ev := last["h"]; ev.State != loader.Ready {
+			if ev := last["h"]; ev.State != mcpsession.Ready {
 				t.Fatalf("h: %s %q, want ready until the call", ev.State, ev.Err)
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), patient)
@@ -137,7 +138,7 @@ func TestHostileCallOverLimit(t *testing.T) {
 			if want := `calling "echo" on h: ` + tt.err; err == nil || err.Error() != want || !errors.Is(err, loader.ErrLimit) {
 				t.Errorf("Call error %v, want %q", err, want)
 			}
-			if res.IsError || res.Result != nil || res.ResponseSize <= 1<<20 || len(res.Response) > loader.MaxFrameBytes ||
+			if res.IsError || res.Result != nil || res.ResponseSize <= 1<<20 || len(res.Response) > mcpsession.MaxFrameBytes ||
 				!strings.HasPrefix(string(res.Response), `{"jsonrpc":"2.0","id":`) {
 				t.Errorf("call result: isError %v, result %d bytes, response %d of %d bytes; want no result and the answer's start, cut",
 					res.IsError, len(res.Result), len(res.Response), res.ResponseSize)
@@ -149,7 +150,7 @@ func TestHostileCallOverLimit(t *testing.T) {
 				return
 			}
 			ev := nextState(t, s, settleTimeout)
-			if ev.Server != "h" || ev.State != loader.Failed || ev.Err != tt.err {
+			if ev.Server != "h" || ev.State != mcpsession.Failed || ev.Err != tt.err {
 				t.Errorf("after the call: %s %s %q, want h failed %q", ev.Server, ev.State, ev.Err, tt.err)
 			}
 			neighboursFine(t, s, last)
@@ -185,7 +186,7 @@ func TestHostileRefusedAnswers(t *testing.T) {
 				var got string
 				switch on {
 				case "tools/call":
-					if ev.State != loader.Ready {
+					if ev.State != mcpsession.Ready {
 						t.Fatalf("h: %s %q, want ready until the call", ev.State, ev.Err)
 					}
 					ctx, cancel := context.WithTimeout(context.Background(), patient)
@@ -208,7 +209,7 @@ func TestHostileRefusedAnswers(t *testing.T) {
 					got = strings.TrimPrefix(err.Error(), `calling "echo" on h: `)
 				default:
 					phase := map[string]string{"initialize": "initialize", "tools/list": "listing tools: tools/list"}[on]
-					if ev.State != loader.Failed || !strings.HasPrefix(ev.Err, phase+": the answer to request ") {
+					if ev.State != mcpsession.Failed || !strings.HasPrefix(ev.Err, phase+": the answer to request ") {
 						t.Fatalf("h: %s %q, want failed in %s", ev.State, ev.Err, phase)
 					}
 					got = ev.Err[len(phase)+2:]

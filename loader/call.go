@@ -10,27 +10,9 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-)
 
-// A CallResult is one tools/call as it crossed the wire.
-type CallResult struct {
-	Server, Wire string
-	// Request is the exact tools/call line written to the server's stdin:
-	// the tapped bytes, not a re-encoding.
-	Request []byte
-	// Response is the exact line the server answered that request with,
-	// or only its start when ResponseSize is larger: a line over the line
-	// limit is abandoned once over it, and of a result over the result
-	// limit only the start is kept.
-	Response []byte
-	// ResponseSize is how long the response line was, or for a line
-	// abandoned over the line limit, how much of it was read.
-	ResponseSize int
-	// Latency runs from writing the request to reading its response.
-	Latency time.Duration
-	IsError bool            // the result's isError
-	Result  json.RawMessage // the response's result object, as sent
-}
+	"github.com/mcplens/mcplens/mcpsession"
+)
 
 // Call calls the tool wire on server with args (a JSON object; empty means
 // {}). Calls to one server run one at a time. The error is set when the
@@ -42,8 +24,8 @@ type CallResult struct {
 // tool that reports failure (isError) is not an error here. When ctx ends
 // first, the notifications/cancelled sent over stdio gives its cause
 // (context.WithCancelCause, context.WithTimeoutCause) as the reason.
-func (s *Session) Call(ctx context.Context, server, wire string, args json.RawMessage) (CallResult, error) {
-	res := CallResult{Server: server, Wire: wire}
+func (s *Session) Call(ctx context.Context, server, wire string, args json.RawMessage) (mcpsession.CallResult, error) {
+	res := mcpsession.CallResult{Server: server, Wire: wire}
 	c := s.conn(server)
 	if c == nil {
 		return res, fmt.Errorf("calling %q: no server %q", wire, server)
@@ -51,7 +33,7 @@ func (s *Session) Call(ctx context.Context, server, wire string, args json.RawMe
 	c.mu.Lock()
 	state, cl := c.state, c.client
 	c.mu.Unlock()
-	if state != Ready {
+	if state != mcpsession.Ready {
 		return res, fmt.Errorf("calling %q on %s: %w (%s)", wire, server, ErrNotReady, state)
 	}
 	// A progress token of our own asks the server for progress, which
@@ -167,15 +149,15 @@ func (c *callCapture) frame(f *frameInfo) {
 	id := canonicalID(env.ID)
 	line, now := f.line, time.Now()
 	var resultSize int64
-	if f.dir == In && f.valid && int64(len(env.Result)) > c.resultLimit {
-		resultSize, line = int64(len(env.Result)), line[:min(len(line), MaxFrameBytes)]
+	if f.dir == mcpsession.In && f.valid && int64(len(env.Result)) > c.resultLimit {
+		resultSize, line = int64(len(env.Result)), line[:min(len(line), mcpsession.MaxFrameBytes)]
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch {
-	case f.dir == Out && env.method() == string(mcp.MethodToolsCall):
+	case f.dir == mcpsession.Out && env.method() == string(mcp.MethodToolsCall):
 		c.requests = append(c.requests, capturedRequest{id: id, line: bytes.Clone(line), sentAt: now})
-	case f.dir == In && env.Method == nil:
+	case f.dir == mcpsession.In && env.Method == nil:
 		for i := range c.requests {
 			if r := &c.requests[i]; r.id == id && r.response == nil {
 				r.response, r.size, r.answered, r.valid = bytes.Clone(line), f.size, now, f.valid
@@ -190,7 +172,7 @@ func (c *callCapture) frame(f *frameInfo) {
 // exchange is the one that produced the result. The error says why the
 // answer cannot be shown whole: a result over the limit, or an answer
 // that is not JSON or was cut short.
-func (c *callCapture) fill(res *CallResult) error {
+func (c *callCapture) fill(res *mcpsession.CallResult) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.requests) == 0 {
@@ -233,18 +215,3 @@ func (c *callCapture) fill(res *CallResult) error {
 
 // ErrNotReady is wrapped by Call errors for servers that are not Ready.
 var ErrNotReady = errors.New("server is not ready")
-
-// CutMark marks a response of which only the start is held, for showing
-// after it: "… [cut: 65536 of 9000000 bytes]", or "" when it is whole. A
-// line over the line limit (err says so) was abandoned unread past the
-// limit, so its length is only known to be over it.
-func (r CallResult) CutMark(err error) string {
-	if r.ResponseSize <= len(r.Response) {
-		return ""
-	}
-	var lerr *LimitError
-	if errors.As(err, &lerr) && lerr.Limit == "line" {
-		return fmt.Sprintf("… [cut: %d of over %d bytes]", len(r.Response), r.ResponseSize)
-	}
-	return fmt.Sprintf("… [cut: %d of %d bytes]", len(r.Response), r.ResponseSize)
-}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // TestCancelReason: a call whose context ends with a cause tells the
@@ -15,7 +16,7 @@ import (
 // "context canceled", and the call's error still is context.Canceled.
 func TestCancelReason(t *testing.T) {
 	cfg, s := withHostile(t, loader.Options{}, "slow-call")
-	if _, last := settle(t, s, cfg); last["h"].State != loader.Ready {
+	if _, last := settle(t, s, cfg); last["h"].State != mcpsession.Ready {
 		t.Fatalf("h: %s (%s), want ready", last["h"].State, last["h"].Err)
 	}
 	started := make(chan struct{}, 1)
@@ -47,7 +48,7 @@ func TestCancelReason(t *testing.T) {
 				Method string
 				Params struct{ Reason string }
 			}
-			if f.Dir == loader.Out && json.Unmarshal(f.Bytes, &n) == nil && n.Method == "notifications/cancelled" {
+			if f.Dir == mcpsession.Out && json.Unmarshal(f.Bytes, &n) == nil && n.Method == "notifications/cancelled" {
 				reason = n.Params.Reason
 			}
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -33,7 +34,7 @@ func openEverything(t *testing.T, opts loader.Options) (*loader.Session, []strin
 	t.Cleanup(func() { s.Close() })
 	_, last := settle(t, s, cfg)
 	ev := last["everything"]
-	if ev.State != loader.Ready {
+	if ev.State != mcpsession.Ready {
 		t.Fatalf("event = %+v (stderr %s), want Ready", ev, s.Stderr("everything"))
 	}
 	return s, toolNames(ev.Tools)
@@ -43,7 +44,7 @@ func openEverything(t *testing.T, opts loader.Options) (*loader.Session, []strin
 func initializeFrame(t *testing.T, s *loader.Session) []byte {
 	t.Helper()
 	for _, f := range s.FrameLog("everything").Frames() {
-		if m, _ := method(t, f.Bytes); f.Dir == loader.Out && m == "initialize" {
+		if m, _ := method(t, f.Bytes); f.Dir == mcpsession.Out && m == "initialize" {
 			return f.Bytes
 		}
 	}
@@ -125,9 +126,9 @@ func TestEverythingAsVSCode(t *testing.T) {
 	for _, f := range s.FrameLog("everything").Frames() {
 		m, id := method(t, f.Bytes)
 		switch {
-		case f.Dir == loader.In && m != "" && id != nil:
+		case f.Dir == mcpsession.In && m != "" && id != nil:
 			requests = append(requests, m)
-		case f.Dir == loader.Out && m == "" && id != nil:
+		case f.Dir == mcpsession.Out && m == "" && id != nil:
 			answers = append(answers, string(f.Bytes))
 		}
 	}
@@ -187,7 +188,7 @@ func TestHandshakeOverHTTP(t *testing.T) {
 	hs.Headers = []model.Header{{Name: "X-Mcp-Toolsets", Value: "repos"}, {Name: "X-Client", Value: "from-profile"}}
 	s := open(t, cfg, loader.Options{Handshake: hs})
 	_, last := settle(t, s, cfg)
-	if ev := last["grow"]; ev.State != loader.Ready {
+	if ev := last["grow"]; ev.State != mcpsession.Ready {
 		t.Fatalf("event = %+v, want Ready", ev)
 	}
 	for _, l := range []*bodyLog{&fixed, &overridden} {
@@ -215,7 +216,7 @@ func TestEverythingAsVSCodeOverHTTP(t *testing.T) {
 	root := t.TempDir()
 	s := open(t, cfg, loader.Options{Handshake: mustClient(t, "vscode").Handshake, Answers: loader.Answers{Roots: []string{root}}})
 	_, last := settle(t, s, cfg)
-	if ev := last["everything"]; ev.State != loader.Ready || !slices.Contains(toolNames(ev.Tools), "get-roots-list") {
+	if ev := last["everything"]; ev.State != mcpsession.Ready || !slices.Contains(toolNames(ev.Tools), "get-roots-list") {
 		t.Fatalf("event = %+v, want Ready with get-roots-list", ev)
 	}
 	if res := call(t, s, "get-roots-list", `{}`); !strings.Contains(res, "file://"+root) {
@@ -234,7 +235,7 @@ func TestEveryProfileHandshake(t *testing.T) {
 			t.Cleanup(ts.Close)
 			cfg := remoteConfig("grow", config.TransportHTTP, ts.URL+"/mcp")
 			s := open(t, cfg, loader.Options{Handshake: c.Handshake})
-			if _, last := settle(t, s, cfg); last["grow"].State != loader.Ready {
+			if _, last := settle(t, s, cfg); last["grow"].State != mcpsession.Ready {
 				t.Fatalf("event = %+v, want Ready", last["grow"])
 			}
 			var init []byte

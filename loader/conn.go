@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -38,7 +39,7 @@ type conn struct {
 	// hs is the handshake the connection sends: the session's, or the one
 	// it was reconnected with (Session.Reconnect).
 	hs     model.Handshake
-	log    *FrameLog
+	log    frameLog
 	stderr *ring
 	logs   *logRing // notifications/message (logs.go)
 	offers *offerState
@@ -65,8 +66,8 @@ type conn struct {
 	lister    *lister
 	closeIdle func()         // an HTTP server's: closes its kept-alive connections
 	redirects *redirectGuard // an HTTP server's
-	state     State
-	ready     Event // the last Ready event, reused on relisting
+	state     mcpsession.State
+	ready     mcpsession.Event // the last Ready event, reused on relisting
 }
 
 func newConn(s *Session, spec config.ServerSpec) *conn {
@@ -106,7 +107,7 @@ func (c *conn) frame(f *frameInfo) {
 		c.lineOverLimit(f.over)
 	}
 	c.monitor.flush()
-	c.s.emit(Event{Server: c.spec.Label, Frames: true})
+	c.s.emit(mcpsession.Event{Server: c.spec.Label, Frames: true})
 }
 
 func (c *conn) process() *process {
@@ -141,7 +142,7 @@ func (c *conn) connect() {
 func (c *conn) handshake(cl *client.Client) {
 	deadline := time.Now().Add(c.timeout)
 	if deadline.Sub(c.deadline) > 50*time.Millisecond && !c.closing.Load() {
-		c.s.emit(Event{Server: c.spec.Label, State: Connecting, Deadline: deadline, Transport: c.transport()})
+		c.s.emit(mcpsession.Event{Server: c.spec.Label, State: mcpsession.Connecting, Deadline: deadline, Transport: c.transport()})
 	}
 	c.deadline = deadline
 	ctx, cancel := context.WithDeadline(c.s.ctx, deadline)
@@ -173,9 +174,9 @@ func (c *conn) handshake(cl *client.Client) {
 	c.spec.MarkFiltered(tools)
 	offers := c.listOffers(ctx, init.Capabilities)
 
-	ev := Event{
+	ev := mcpsession.Event{
 		Server:        c.spec.Label,
-		State:         Ready,
+		State:         mcpsession.Ready,
 		Err:           c.readyNote(note),
 		Protocol:      init.ProtocolVersion,
 		ServerName:    init.ServerInfo.Name,
@@ -186,7 +187,7 @@ func (c *conn) handshake(cl *client.Client) {
 		Findings:      c.monitor.list(),
 	}
 	c.mu.Lock()
-	if c.state != Connecting || c.closing.Load() {
+	if c.state != mcpsession.Connecting || c.closing.Load() {
 		c.mu.Unlock()
 		return
 	}
@@ -197,7 +198,7 @@ func (c *conn) handshake(cl *client.Client) {
 		c.failAndStop("listing tools", c.tap.overLimit())
 		return
 	}
-	c.state, c.ready = Ready, ev
+	c.state, c.ready = mcpsession.Ready, ev
 	c.mu.Unlock()
 	c.s.emit(ev)
 	c.s.wg.Go(c.relistLoop)
@@ -207,19 +208,19 @@ func (c *conn) handshake(cl *client.Client) {
 // fail reports the server as failed, once; later failures and failures
 // during Close are not reported.
 func (c *conn) fail(msg, stderr string) {
-	c.failWith(Event{Err: msg, Stderr: stderr})
+	c.failWith(mcpsession.Event{Err: msg, Stderr: stderr})
 }
 
 // failWith reports ev, a Failed event of the server's.
-func (c *conn) failWith(ev Event) {
+func (c *conn) failWith(ev mcpsession.Event) {
 	c.mu.Lock()
-	if c.state == Failed || c.state == Closed || c.closing.Load() {
+	if c.state == mcpsession.Failed || c.state == mcpsession.Closed || c.closing.Load() {
 		c.mu.Unlock()
 		return
 	}
-	c.state = Failed
+	c.state = mcpsession.Failed
 	c.mu.Unlock()
-	ev.Server, ev.State, ev.Findings = c.spec.Label, Failed, c.monitor.list()
+	ev.Server, ev.State, ev.Findings = c.spec.Label, mcpsession.Failed, c.monitor.list()
 	c.s.emit(ev)
 }
 
@@ -241,7 +242,7 @@ func (c *conn) failAndStop(phase string, err error) {
 	msg := describeErr(phase, err, c.timeout)
 	if p == nil { // an HTTP server: no process to wait for
 		if le := needsLogin(err); le != nil {
-			c.failWith(Event{Err: le.Error(), NeedsLogin: true})
+			c.failWith(mcpsession.Event{Err: le.Error(), NeedsLogin: true})
 			c.terminate()
 			return
 		}
@@ -302,8 +303,8 @@ func (c *conn) terminate() {
 func (c *conn) shutdown() bool {
 	c.terminate()
 	c.mu.Lock()
-	if c.state != Closed {
-		c.state = Closed
+	if c.state != mcpsession.Closed {
+		c.state = mcpsession.Closed
 	}
 	p := c.proc
 	c.mu.Unlock()

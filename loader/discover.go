@@ -11,6 +11,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -48,7 +49,7 @@ func (l *lister) list(ctx context.Context) (tools []model.Tool, note string, err
 	}
 	tools = make([]model.Tool, len(rows))
 	for i, row := range rows {
-		tools[i] = toolFromRow(row)
+		tools[i] = mcpsession.ToolOfRow(row)
 	}
 	return tools, note, nil
 }
@@ -116,7 +117,7 @@ func (l *lister) page(ctx context.Context, method mcp.MCPMethod, key string, cur
 	case int64(size) > room:
 		return nil, nextCursor{}, size, nil // list says the listing is over
 	}
-	rows, nextRaw, err := pageRowsOf(result, key)
+	rows, nextRaw, err := mcpsession.PageRows(result, key)
 	if err != nil {
 		return nil, nextCursor{}, 0, err
 	}
@@ -159,96 +160,6 @@ func (l *lister) request(ctx context.Context, method mcp.MCPMethod, params map[s
 		return nil, 0, refusal(ctx, err)
 	}
 	return result, size, nil
-}
-
-// pageRows decodes a tools/list result into its rows and its nextCursor.
-func pageRows(result json.RawMessage) ([]json.RawMessage, json.RawMessage, error) {
-	return pageRowsOf(result, "tools")
-}
-
-// pageRowsOf decodes a list result into its rows, the array under key,
-// and its nextCursor.
-// result must be valid JSON, as a result the transport decoded is. A
-// well-formed page is scanned, and its rows are the page's own bytes: each
-// is a slice of result, so a listed tool costs its bytes once, and no
-// decoder copies every row and every schema. Anything else is decoded,
-// step by step, to say what is wrong.
-func pageRowsOf(result json.RawMessage, key string) ([]json.RawMessage, json.RawMessage, error) {
-	var v [2][]byte
-	if jsonMembers(result, []string{key, "nextCursor"}, v[:]) {
-		if rows, ok := jsonElements(v[0]); ok {
-			return rows, v[1], nil
-		}
-	}
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(result, &members); err != nil {
-		return nil, nil, fmt.Errorf("result is not an object: %s", clip(result))
-	}
-	var rows []json.RawMessage
-	list := memberFold(members, key)
-	if len(list) == 0 || string(list) == "null" {
-		return nil, nil, fmt.Errorf("result has no %s array", key)
-	}
-	if err := json.Unmarshal(list, &rows); err != nil {
-		return nil, nil, fmt.Errorf("result.%s is %s, not an array", key, jsonType(list))
-	}
-	return rows, memberFold(members, "nextCursor"), nil
-}
-
-// memberFold is the member key of an object, matched as encoding/json
-// matches a field: exactly, else without regard to case.
-func memberFold(members map[string]json.RawMessage, key string) json.RawMessage {
-	if v, ok := members[key]; ok {
-		return v
-	}
-	for k, v := range members {
-		if strings.EqualFold(k, key) {
-			return v
-		}
-	}
-	return nil
-}
-
-// toolFromRow keeps one advertised row as it came, noting why its name is
-// unusable when it is.
-//
-// The row is kept as given, not copied: it is a slice of the page, or was
-// allocated by decoding the page. The input schema is the same bytes
-// inside Raw rather than a second copy. row must be valid JSON.
-func toolFromRow(row json.RawMessage) model.Tool {
-	t := model.Tool{Raw: row}
-	// Scanned, the members are slices of row, not copies; a row the scan
-	// cannot read as encoding/json would is decoded.
-	var f [4][]byte // name, title, description, inputSchema
-	if !jsonMembers(row, []string{"name", "title", "description", "inputSchema"}, f[:]) {
-		var fields map[string]json.RawMessage
-		if err := json.Unmarshal(row, &fields); err != nil {
-			t.NameProblem = fmt.Sprintf("row is %s, not an object", jsonType(row))
-			return t
-		}
-		f = [4][]byte{fields["name"], fields["title"], fields["description"], fields["inputSchema"]}
-	}
-	name, title, description, schema := f[0], f[1], f[2], f[3]
-	switch {
-	case name == nil:
-		t.NameProblem = "missing name"
-	case name[0] != '"':
-		t.NameProblem = fmt.Sprintf("name is %s, not a string", jsonType(name))
-	default:
-		if err := json.Unmarshal(name, &t.Name); err != nil {
-			t.NameProblem = "name is not a valid string"
-		} else if t.Name == "" {
-			t.NameProblem = "empty name"
-		} else {
-			t.NameOK = true
-		}
-	}
-	t.Title = jsonString(title)
-	t.Description = jsonString(description)
-	if schema != nil {
-		t.InputSchema = schema
-	}
-	return t
 }
 
 // jsonType names the type of a JSON value for a message.

@@ -1,7 +1,9 @@
 // Package loader runs sessions only: it turns the servers of a
 // config.Config into live MCP connections and reports what each server
 // advertises, byte for byte. Reading config files is loader/config's job;
-// loader imports it (and model) and never ui or report.
+// loader imports it (and model) and never ui or report. What it reports,
+// the events, frames and call results, are mcpsession's values, so that
+// their readers need not import loader or mcp-go.
 //
 // Open spawns each stdio server as its own child process and taps its
 // stdin and stdout so each JSON-RPC line is kept exactly as it crossed the
@@ -52,9 +54,9 @@
 //		switch {
 //		case ev.Frames:
 //			// new frames on s.FrameLog(ev.Server)
-//		case ev.State == loader.Ready:
+//		case ev.State == mcpsession.Ready:
 //			// ev.Tools is what ev.Server advertised, in its order
-//		case ev.State == loader.Failed:
+//		case ev.State == mcpsession.Failed:
 //			// ev.Err says what failed, ev.Stderr what the server said
 //		}
 //	}

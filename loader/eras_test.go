@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -82,12 +83,12 @@ func TestEras(t *testing.T) {
 				if era.Version == model.Revision20250618 && peer.name == "silent stdio" {
 					// silent answers 2025-11-25 whatever it is asked, which a
 					// 2025-06-18 client does not speak.
-					if ev.State != loader.Failed || !strings.Contains(ev.Err, `answered protocol "2025-11-25"`) {
+					if ev.State != mcpsession.Failed || !strings.Contains(ev.Err, `answered protocol "2025-11-25"`) {
 						t.Fatalf("event = %+v, want Failed on the revision answered", ev)
 					}
 					return
 				}
-				if ev.State != loader.Ready {
+				if ev.State != mcpsession.Ready {
 					t.Fatalf("event = %+v (stderr %s), want Ready", ev, ev.Stderr)
 				}
 				var outs []string
@@ -95,7 +96,7 @@ func TestEras(t *testing.T) {
 				for _, f := range s.FrameLog(spec.Label).Frames() {
 					// The stream a stateless connection opens goes out
 					// beside the listing, in no fixed order.
-					if m, _ := method(t, f.Bytes); f.Dir == loader.Out && m != "subscriptions/listen" {
+					if m, _ := method(t, f.Bytes); f.Dir == mcpsession.Out && m != "subscriptions/listen" {
 						outs, outAt = append(outs, string(f.Bytes)), append(outAt, f.At)
 					}
 				}
@@ -190,9 +191,9 @@ func TestEraFallback(t *testing.T) {
 			_, last := settle(t, s, cfg)
 			ev := last["v"]
 			switch {
-			case tt.ok && (ev.State != loader.Ready || ev.Protocol != tt.answer):
+			case tt.ok && (ev.State != mcpsession.Ready || ev.Protocol != tt.answer):
 				t.Errorf("event = %+v, want Ready on %s", ev, tt.answer)
-			case !tt.ok && (ev.State != loader.Failed || !strings.Contains(ev.Err, "does not speak")):
+			case !tt.ok && (ev.State != mcpsession.Failed || !strings.Contains(ev.Err, "does not speak")):
 				t.Errorf("event = %+v, want Failed: the client does not speak %s", ev, tt.answer)
 			}
 			var init []byte
@@ -238,7 +239,7 @@ func TestStatelessRelists(t *testing.T) {
 	t.Cleanup(ts.Close)
 	cfg := remoteConfig("grow", config.TransportHTTP, ts.URL+"/mcp")
 	s := open(t, cfg, loader.Options{Handshake: eraHandshake(model.Revision20260728)})
-	if _, last := settle(t, s, cfg); last["grow"].State != loader.Ready || last["grow"].Protocol != model.Revision20260728 {
+	if _, last := settle(t, s, cfg); last["grow"].State != mcpsession.Ready || last["grow"].Protocol != model.Revision20260728 {
 		t.Fatalf("event = %+v, want Ready on 2026-07-28", last["grow"])
 	}
 	// The stream is open once the server acknowledged it: a change before
@@ -253,7 +254,7 @@ func TestStatelessRelists(t *testing.T) {
 		t.Fatalf("Call: %v", err)
 	}
 	ev := nextState(t, s, settleTimeout)
-	if got, want := toolNames(ev.Tools), []string{"grow", "t1", "t2", "t3"}; ev.State != loader.Ready || !slices.Equal(got, want) {
+	if got, want := toolNames(ev.Tools), []string{"grow", "t1", "t2", "t3"}; ev.State != mcpsession.Ready || !slices.Equal(got, want) {
 		t.Errorf("after list_changed: %v %q, want Ready with %q", ev.State, got, want)
 	}
 	if !hasFrame(t, s, "grow", "subscriptions/listen") {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 func TestEventQueue(t *testing.T) {
@@ -12,17 +14,17 @@ func TestEventQueue(t *testing.T) {
 	// changes state every time; b relists again and again.
 	const n = 5 * eventBuffer
 	for i := range n {
-		state := Ready
+		state := mcpsession.Ready
 		if i%2 == 1 {
-			state = Failed
+			state = mcpsession.Failed
 		}
-		q.push(Event{Server: "a", State: state, Err: string(rune('a' + i%26))})
-		q.push(Event{Server: "a", Frames: true})
-		q.push(Event{Server: "b", Frames: true})
-		q.push(Event{Server: "b", State: Ready, Err: fmt.Sprint(i)})
+		q.push(mcpsession.Event{Server: "a", State: state, Err: string(rune('a' + i%26))})
+		q.push(mcpsession.Event{Server: "a", Frames: true})
+		q.push(mcpsession.Event{Server: "b", Frames: true})
+		q.push(mcpsession.Event{Server: "b", State: mcpsession.Ready, Err: fmt.Sprint(i)})
 	}
 	q.close()
-	q.push(Event{Server: "late", State: Failed}) // after close: dropped
+	q.push(mcpsession.Event{Server: "late", State: mcpsession.Failed}) // after close: dropped
 
 	states, frames := 0, 0
 	var bs []string

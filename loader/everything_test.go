@@ -14,13 +14,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplens/mcplens/internal/everything"
+	"github.com/mcplens/mcplens/internal/testkit/everything"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // everythingEntry is the installed reference server's entry point
-// (internal/everything).
+// (internal/testkit/everything).
 func everythingEntry(t testing.TB) string { return everything.Entry(t) }
 
 // freePort returns a loopback port nothing listens on right now.
@@ -98,7 +99,7 @@ func TestServerEverything(t *testing.T) {
 			_, last := settle(t, s, cfg)
 			took := time.Since(start)
 			ev := last["everything"]
-			if ev.State != loader.Ready {
+			if ev.State != mcpsession.Ready {
 				t.Fatalf("event = %+v (stderr %s), want Ready", ev, s.Stderr("everything"))
 			}
 			t.Logf("%s: connected and listed %d tools in %s (protocol %s, %s %s)",

@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"unicode/utf8"
+	"github.com/mcplens/mcplens/internal/jsonx"
+	"github.com/mcplens/mcplens/mcpsession"
 
 	"github.com/mcplens/mcplens/internal/bounded"
 )
@@ -23,7 +24,7 @@ type observer interface {
 // A frameInfo is one frame as a tap saw it, with what its observers say of
 // it. Its bytes are the tap's: an observer that keeps them copies them.
 type frameInfo struct {
-	dir Direction
+	dir mcpsession.Direction
 	// line is the frame's bytes, its line end removed: the whole frame,
 	// unless size is larger.
 	line []byte
@@ -72,7 +73,7 @@ func kindOf(b []byte) frameKind {
 // A frame is checked for being JSON once, here or by the tap, and its
 // envelope read once: reading them again per observer cost a few percent
 // of a call's round trip.
-func record(obs observer, dir Direction, line []byte, size int, kind frameKind) frameInfo {
+func record(obs observer, dir mcpsession.Direction, line []byte, size int, kind frameKind) frameInfo {
 	f := frameInfo{dir: dir, line: line, size: max(size, len(line)), junk: kind == frameJunk}
 	f.valid = kind == frameJSON || kind == frameUnchecked && json.Valid(line)
 	if trimmed := bytes.TrimLeft(line, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '{' {
@@ -85,8 +86,8 @@ func record(obs observer, dir Direction, line []byte, size int, kind frameKind) 
 // recordOver tells obs of the start of a line that went over the line limit
 // and was abandoned there, at most MaxFrameBytes of it: size is how much of
 // it was read, and err is the limit.
-func recordOver(obs observer, dir Direction, start []byte, size int, err *LimitError) {
-	start = start[:min(len(start), MaxFrameBytes)]
+func recordOver(obs observer, dir mcpsession.Direction, start []byte, size int, err *LimitError) {
+	start = start[:min(len(start), mcpsession.MaxFrameBytes)]
 	f := frameInfo{dir: dir, line: start, size: max(size, len(start)), over: err}
 	f.problem = fmt.Sprintf("over the %s line limit: abandoned after %d bytes, the rest not read", bounded.FormatSize(err.Max), size)
 	f.env, f.object = parseEnvelope(start, false)
@@ -152,21 +153,8 @@ func (e envelope) requestID() json.RawMessage {
 	return p.RequestID
 }
 
-// jsonString decodes a JSON string; anything else, or nothing, is "" (a
-// non-string is left to the raw row).
-func jsonString(raw []byte) string {
-	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
-		return ""
-	}
-	// raw is valid JSON: without an escape, and in valid UTF-8 (which
-	// decoding would repair), its text is the string.
-	if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
-		return string(inner)
-	}
-	var s string
-	_ = json.Unmarshal(raw, &s)
-	return s
-}
+// jsonString decodes a JSON string; anything else, or nothing, is "".
+func jsonString(raw []byte) string { return jsonx.String(raw) }
 
 // canonicalID makes ids comparable across encodings: 4, 4.0 and 4e0 are
 // one id.

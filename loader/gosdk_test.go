@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // buildServer builds the Go command in testdata/servers/NAME into a
@@ -37,7 +38,7 @@ func TestGoSDKServer(t *testing.T) {
 	s := open(t, cfg, loader.Options{})
 	_, last := settle(t, s, cfg)
 	ev := last["gosdk"]
-	if ev.State != loader.Ready {
+	if ev.State != mcpsession.Ready {
 		t.Fatalf("event = %+v, want Ready", ev)
 	}
 	if got, want := toolNames(ev.Tools), []string{"fail", "greet", "sum"}; !slices.Equal(got, want) {
@@ -48,7 +49,7 @@ func TestGoSDKServer(t *testing.T) {
 	}
 	var cursors int
 	for _, f := range s.FrameLog("gosdk").Frames() {
-		if f.Dir == loader.Out && bytes.Contains(f.Bytes, []byte(`"cursor"`)) {
+		if f.Dir == mcpsession.Out && bytes.Contains(f.Bytes, []byte(`"cursor"`)) {
 			cursors++
 		}
 	}

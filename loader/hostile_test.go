@@ -14,9 +14,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplens/mcplens/internal/hostile"
+	"github.com/mcplens/mcplens/internal/testkit/hostile"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/schemaform"
 )
@@ -36,10 +37,10 @@ func withHostile(t *testing.T, opts loader.Options, mode string, flags ...string
 
 // neighboursFine checks that alpha and beta are ready with their tools and
 // that alpha still answers a call.
-func neighboursFine(t *testing.T, s *loader.Session, last map[string]loader.Event) {
+func neighboursFine(t *testing.T, s *loader.Session, last map[string]mcpsession.Event) {
 	t.Helper()
 	for _, label := range []string{"alpha", "beta"} {
-		if ev := last[label]; ev.State != loader.Ready || len(ev.Tools) != 2 || ev.Err != "" || len(ev.Findings) > 0 {
+		if ev := last[label]; ev.State != mcpsession.Ready || len(ev.Tools) != 2 || ev.Err != "" || len(ev.Findings) > 0 {
 			t.Errorf("%s beside a hostile server: %s, %d tools, note %q, findings %v; want ready with 2", label, ev.State, len(ev.Tools), ev.Err, ev.Findings)
 		}
 	}
@@ -51,7 +52,7 @@ func neighboursFine(t *testing.T, s *loader.Session, last map[string]loader.Even
 }
 
 // protocolFindings returns the evidence of h's protocol findings.
-func protocolFindings(ev loader.Event) string {
+func protocolFindings(ev mcpsession.Event) string {
 	var out []string
 	for _, f := range ev.Findings {
 		if f.Kind == "protocol" && f.Server == ev.Server {
@@ -74,7 +75,7 @@ func TestHostileExits(t *testing.T) {
 			cfg, s := withHostile(t, loader.Options{}, tt.mode)
 			_, last := settle(t, s, cfg)
 			ev := last["h"]
-			if ev.State != loader.Failed || ev.Err != tt.err || !strings.Contains(ev.Stderr, tt.stderr) {
+			if ev.State != mcpsession.Failed || ev.Err != tt.err || !strings.Contains(ev.Stderr, tt.stderr) {
 				t.Errorf("h: %s %q, stderr %q; want failed %q with %q in the stderr tail", ev.State, ev.Err, ev.Stderr, tt.err, tt.stderr)
 			}
 			neighboursFine(t, s, last)
@@ -83,7 +84,7 @@ func TestHostileExits(t *testing.T) {
 	t.Run("exit-call", func(t *testing.T) {
 		cfg, s := withHostile(t, loader.Options{}, "exit-call")
 		_, last := settle(t, s, cfg)
-		if ev := last["h"]; ev.State != loader.Ready {
+		if ev := last["h"]; ev.State != mcpsession.Ready {
 			t.Fatalf("h: %s (%s), want ready until the call", ev.State, ev.Err)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -99,7 +100,7 @@ func TestHostileExits(t *testing.T) {
 			t.Errorf("call result %+v: want the request and no response", res)
 		}
 		ev := nextState(t, s, settleTimeout)
-		if ev.Server != "h" || ev.State != loader.Failed || ev.Err != "server exited (exit status 6)" || !strings.Contains(ev.Stderr, "exiting during tools/call") {
+		if ev.Server != "h" || ev.State != mcpsession.Failed || ev.Err != "server exited (exit status 6)" || !strings.Contains(ev.Stderr, "exiting during tools/call") {
 			t.Errorf("after the call: %s %s %q, stderr %q; want h failed with exit status 6 and its stderr", ev.Server, ev.State, ev.Err, ev.Stderr)
 		}
 		neighboursFine(t, s, last)
@@ -122,15 +123,15 @@ func TestHostileSilent(t *testing.T) {
 			start := time.Now()
 			s := open(t, cfg, loader.Options{})
 			at := map[string]time.Duration{}
-			last := map[string]loader.Event{}
+			last := map[string]mcpsession.Event{}
 			for len(at) < 3 {
 				ev := nextState(t, s, settleTimeout)
-				if ev.State == loader.Ready || ev.State == loader.Failed {
+				if ev.State == mcpsession.Ready || ev.State == mcpsession.Failed {
 					at[ev.Server], last[ev.Server] = time.Since(start), ev
 				}
 			}
 			t.Logf("alpha ready after %s, beta after %s, h failed after %s", at["alpha"], at["beta"], at["h"])
-			if ev := last["h"]; ev.State != loader.Failed || ev.Err != tt.err {
+			if ev := last["h"]; ev.State != mcpsession.Failed || ev.Err != tt.err {
 				t.Errorf("h: %s %q, want failed %q", ev.State, ev.Err, tt.err)
 			}
 			// Never before its timeout; the upper bound only catches a wait
@@ -157,11 +158,11 @@ func TestHostileSilentWaitsForNobody(t *testing.T) {
 	for !ready["alpha"] || !ready["beta"] {
 		ev := nextState(t, s, settleTimeout)
 		switch {
-		case ev.Server == "h" && ev.State != loader.Connecting:
+		case ev.Server == "h" && ev.State != mcpsession.Connecting:
 			t.Fatalf("h: %s %q before alpha and beta were ready; it never answers", ev.State, ev.Err)
-		case ev.State == loader.Ready:
+		case ev.State == mcpsession.Ready:
 			ready[ev.Server] = true
-		case ev.State == loader.Failed:
+		case ev.State == mcpsession.Failed:
 			t.Fatalf("%s failed: %s", ev.Server, ev.Err)
 		}
 	}
@@ -174,7 +175,7 @@ func TestHostileJunk(t *testing.T) {
 	took := time.Since(start)
 	t.Logf("ready after %s", took)
 	ev := last["h"]
-	if ev.State != loader.Ready || len(ev.Tools) != 1 || ev.Tools[0].Name != "echo" {
+	if ev.State != mcpsession.Ready || len(ev.Tools) != 1 || ev.Tools[0].Name != "echo" {
 		t.Fatalf("h: %s %q with %d tools, want ready with echo", ev.State, ev.Err, len(ev.Tools))
 	}
 	if took > 10*time.Second { // a stall lasts the 20s timeout
@@ -189,7 +190,7 @@ func TestHostileJunk(t *testing.T) {
 	}
 	var junk, json []string
 	for _, f := range s.FrameLog("h").Frames() {
-		if f.Dir != loader.In {
+		if f.Dir != mcpsession.In {
 			continue
 		}
 		if f.Junk {
@@ -219,7 +220,7 @@ func TestHostileStray(t *testing.T) {
 	cfg, s := withHostile(t, loader.Options{}, "stray")
 	_, last := settle(t, s, cfg)
 	ev := last["h"]
-	if ev.State != loader.Ready || len(ev.Tools) != 1 {
+	if ev.State != mcpsession.Ready || len(ev.Tools) != 1 {
 		t.Fatalf("h: %s %q with %d tools, want ready with 1", ev.State, ev.Err, len(ev.Tools))
 	}
 	// The faults written right after initialize may come after tools/list:
@@ -281,7 +282,7 @@ func TestHostileBadRows(t *testing.T) {
 		{"twice", ""},
 		{"last_ok", ""},
 	}
-	if ev.State != loader.Ready || len(ev.Tools) != len(want) {
+	if ev.State != mcpsession.Ready || len(ev.Tools) != len(want) {
 		t.Fatalf("h: %s with %d rows, want ready with %d", ev.State, len(ev.Tools), len(want))
 	}
 	for i, w := range want {
@@ -325,7 +326,7 @@ func TestHostileMany(t *testing.T) {
 	_, last := settle(t, s, cfg)
 	t.Logf("10,000 tools in 20 pages listed in %s", time.Since(start))
 	ev := last["h"]
-	if ev.State != loader.Ready || len(ev.Tools) != 10000 || ev.Err != "" {
+	if ev.State != mcpsession.Ready || len(ev.Tools) != 10000 || ev.Err != "" {
 		t.Fatalf("h: %s %q with %d tools, want ready with 10000", ev.State, ev.Err, len(ev.Tools))
 	}
 	for i, tool := range ev.Tools {
@@ -340,7 +341,7 @@ func TestHostileCursorLoop(t *testing.T) {
 	cfg, s := withHostile(t, loader.Options{}, "cursor-loop")
 	_, last := settle(t, s, cfg)
 	ev := last["h"]
-	if got, want := toolNames(ev.Tools), []string{"echo", "page1_b", "page2", "page3_B"}; ev.State != loader.Ready || strings.Join(got, ",") != strings.Join(want, ",") {
+	if got, want := toolNames(ev.Tools), []string{"echo", "page1_b", "page2", "page3_B"}; ev.State != mcpsession.Ready || strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("h: %s with %q, want ready with what was listed: %q", ev.State, got, want)
 	}
 	const loop = `tools/list page 3: nextCursor "A" was already followed; stopped there`
@@ -354,7 +355,7 @@ func TestHostileEscapes(t *testing.T) {
 	cfg, s := withHostile(t, loader.Options{}, "escapes")
 	_, last := settle(t, s, cfg)
 	ev := last["h"]
-	if ev.State != loader.Ready || len(ev.Tools) != 4 {
+	if ev.State != mcpsession.Ready || len(ev.Tools) != 4 {
 		t.Fatalf("h: %s with %d tools, want ready with 4", ev.State, len(ev.Tools))
 	}
 	// The loader keeps the text as sent (the evidence); views escape it.
@@ -386,7 +387,7 @@ func TestHostileHuge(t *testing.T) {
 	cfg, s := withHostile(t, loader.Options{}, "huge")
 	_, last := settle(t, s, cfg)
 	ev := last["h"]
-	if ev.State != loader.Ready || len(ev.Tools) != 5 {
+	if ev.State != mcpsession.Ready || len(ev.Tools) != 5 {
 		t.Fatalf("h: %s %q with %d tools, want ready with 5", ev.State, ev.Err, len(ev.Tools))
 	}
 	if n := len(ev.Tools[1].Description); n < 1<<20-64 {
@@ -411,8 +412,8 @@ func TestHostileHuge(t *testing.T) {
 	}
 	// The wire keeps the 1 MB line cut to MaxFrameBytes.
 	for _, f := range s.FrameLog("h").Frames() {
-		if len(f.Bytes) > loader.MaxFrameBytes {
-			t.Errorf("frame of %d bytes kept whole, want at most %d", len(f.Bytes), loader.MaxFrameBytes)
+		if len(f.Bytes) > mcpsession.MaxFrameBytes {
+			t.Errorf("frame of %d bytes kept whole, want at most %d", len(f.Bytes), mcpsession.MaxFrameBytes)
 		}
 	}
 	neighboursFine(t, s, last)
@@ -429,7 +430,7 @@ func heapAfterGC() uint64 {
 func TestHostileListChangedFlood(t *testing.T) {
 	cfg, s := withHostile(t, loader.Options{}, "list-changed-flood")
 	_, last := settle(t, s, cfg)
-	if ev := last["h"]; ev.State != loader.Ready {
+	if ev := last["h"]; ev.State != mcpsession.Ready {
 		t.Fatalf("h: %s (%s), want ready", ev.State, ev.Err)
 	}
 	// Read slowly, like a busy interface, for two seconds of flood.
@@ -449,7 +450,7 @@ flood:
 		for {
 			select {
 			case ev := <-s.Events():
-				if ev.Server == "h" && ev.State == loader.Ready && !ev.Frames {
+				if ev.Server == "h" && ev.State == mcpsession.Ready && !ev.Frames {
 					readies++
 					generations[ev.Tools[len(ev.Tools)-1].Name] = true
 				}
@@ -466,7 +467,7 @@ flood:
 	}
 	grown := int64(heapAfterGC()) - int64(before)
 	t.Logf("2s of flood: %d list_changed in the wire's last %d frames, %d Ready events read, %d distinct lists, heap grew %d KB",
-		notes, loader.MaxFrames, readies, len(generations), grown/1024)
+		notes, mcpsession.MaxFrames, readies, len(generations), grown/1024)
 	if readies < 2 || readies > 30 {
 		t.Errorf("%d Ready events in 2s, want relistings coalesced to at most about 10 a second", readies)
 	}
@@ -479,7 +480,7 @@ flood:
 func TestHostileStderrFlood(t *testing.T) {
 	cfg, s := withHostile(t, loader.Options{}, "stderr-flood")
 	_, last := settle(t, s, cfg)
-	if ev := last["h"]; ev.State != loader.Ready {
+	if ev := last["h"]; ev.State != mcpsession.Ready {
 		t.Fatalf("h: %s (%s), want ready", ev.State, ev.Err)
 	}
 	before := heapAfterGC()
@@ -536,7 +537,7 @@ func TestHostileStubborn(t *testing.T) {
 func TestHostileSlowCall(t *testing.T) {
 	cfg, s := withHostile(t, loader.Options{}, "slow-call")
 	_, last := settle(t, s, cfg)
-	if ev := last["h"]; ev.State != loader.Ready {
+	if ev := last["h"]; ev.State != mcpsession.Ready {
 		t.Fatalf("h: %s (%s), want ready", ev.State, ev.Err)
 	}
 	var mu sync.Mutex
@@ -547,7 +548,7 @@ func TestHostileSlowCall(t *testing.T) {
 		mu.Unlock()
 	}))
 	type outcome struct {
-		res loader.CallResult
+		res mcpsession.CallResult
 		err error
 	}
 	done := make(chan outcome, 1)
@@ -590,7 +591,7 @@ func TestHostileSlowCall(t *testing.T) {
 				Method string
 				Params struct{ RequestID json.RawMessage }
 			}
-			if f.Dir == loader.Out && json.Unmarshal(f.Bytes, &n) == nil && n.Method == "notifications/cancelled" && string(n.Params.RequestID) == string(callID) {
+			if f.Dir == mcpsession.Out && json.Unmarshal(f.Bytes, &n) == nil && n.Method == "notifications/cancelled" && string(n.Params.RequestID) == string(callID) {
 				sent = true
 			}
 		}
@@ -623,7 +624,7 @@ func TestNoCallDuringDiscovery(t *testing.T) {
 	_, last := settle(t, s, cfg)
 	time.Sleep(500 * time.Millisecond) // a few relistings of the flood
 	for _, mode := range modes {
-		if last[mode].State != loader.Ready {
+		if last[mode].State != mcpsession.Ready {
 			t.Errorf("%s: %s (%s), want ready", mode, last[mode].State, last[mode].Err)
 		}
 		f, err := os.Open(filepath.Join(dir, mode))
@@ -641,7 +642,7 @@ func TestNoCallDuringDiscovery(t *testing.T) {
 	}
 	for _, spec := range cfg.Servers {
 		for _, f := range s.FrameLog(spec.Label).Frames() {
-			if f.Dir != loader.Out {
+			if f.Dir != mcpsession.Out {
 				continue
 			}
 			if m, _ := method(t, f.Bytes); m == "tools/call" {

@@ -22,6 +22,7 @@ import (
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 func init() {
@@ -83,11 +84,11 @@ func TestStreamableHTTP(t *testing.T) {
 	s := open(t, cfg, loader.Options{})
 
 	ev := nextState(t, s, settleTimeout)
-	if ev.State != loader.Connecting || ev.Transport != config.TransportHTTP || ev.Deadline.IsZero() {
+	if ev.State != mcpsession.Connecting || ev.Transport != config.TransportHTTP || ev.Deadline.IsZero() {
 		t.Fatalf("first event = %+v, want Connecting over http with a deadline", ev)
 	}
 	ev = nextState(t, s, settleTimeout)
-	if ev.State != loader.Ready {
+	if ev.State != mcpsession.Ready {
 		t.Fatalf("event = %+v, want Ready", ev)
 	}
 	if got, want := toolNames(ev.Tools), []string{"grow", "t1", "t2"}; !slices.Equal(got, want) {
@@ -105,7 +106,7 @@ func TestStreamableHTTP(t *testing.T) {
 		t.Errorf("call request %s, response %s: want the tapped tools/call and its answer", res.Request, res.Response)
 	}
 	ev = nextState(t, s, settleTimeout)
-	if got, want := toolNames(ev.Tools), []string{"grow", "t1", "t2", "t3"}; ev.State != loader.Ready || !slices.Equal(got, want) {
+	if got, want := toolNames(ev.Tools), []string{"grow", "t1", "t2", "t3"}; ev.State != mcpsession.Ready || !slices.Equal(got, want) {
 		t.Errorf("after list_changed: %v %q, want Ready with %q", ev.State, got, want)
 	}
 
@@ -113,7 +114,7 @@ func TestStreamableHTTP(t *testing.T) {
 	var out [][]byte
 	var in int
 	for _, f := range s.FrameLog("grow").Frames() {
-		if f.Dir == loader.Out {
+		if f.Dir == mcpsession.Out {
 			out = append(out, f.Bytes)
 		} else if !f.Junk {
 			in++
@@ -144,7 +145,7 @@ func TestSSE(t *testing.T) {
 	s := open(t, cfg, loader.Options{})
 	_, last := settle(t, s, cfg)
 	ev := last["grow"]
-	if ev.State != loader.Ready || len(ev.Tools) != 3 {
+	if ev.State != mcpsession.Ready || len(ev.Tools) != 3 {
 		t.Fatalf("event = %+v, want Ready with 3 tools", ev)
 	}
 	res, err := s.Call(context.Background(), "grow", "t1", nil)
@@ -153,7 +154,7 @@ func TestSSE(t *testing.T) {
 	}
 	var endpoint bool
 	for _, f := range s.FrameLog("grow").Frames() {
-		if f.Dir == loader.In && f.Junk && bytes.Contains(f.Bytes, []byte("/message?sessionId=")) {
+		if f.Dir == mcpsession.In && f.Junk && bytes.Contains(f.Bytes, []byte("/message?sessionId=")) {
 			endpoint = true
 		}
 		if f.Problem != "" {
@@ -237,7 +238,7 @@ func TestIgnoringServerConnectsFast(t *testing.T) {
 			_, last := settle(t, s, cfg)
 			took := time.Since(start)
 			ev := last[spec.Label]
-			if ev.State != loader.Ready || ev.Protocol != "2025-11-25" {
+			if ev.State != mcpsession.Ready || ev.Protocol != "2025-11-25" {
 				t.Fatalf("event = %+v, want Ready on 2025-11-25", ev)
 			}
 			// The time is logged, not asserted (timings flake on a shared
@@ -279,7 +280,7 @@ func TestConfigTimeout(t *testing.T) {
 			}
 			ev = nextState(t, s, settleTimeout)
 			want := fmt.Sprintf("initialize: no answer within %s", tt.want)
-			if ev.State != loader.Failed || ev.Err != want {
+			if ev.State != mcpsession.Failed || ev.Err != want {
 				t.Errorf("event = %v %q, want Failed %q", ev.State, ev.Err, want)
 			}
 			if took := time.Since(start); took > tt.want+10*time.Second {
@@ -295,7 +296,7 @@ func TestBlockedServerIsNotStarted(t *testing.T) {
 	}}
 	s := open(t, cfg, loader.Options{})
 	_, last := settle(t, s, cfg)
-	if ev := last["b"]; ev.State != loader.Failed || ev.Err != "not started: command: ${env:X} is not set" {
+	if ev := last["b"]; ev.State != mcpsession.Failed || ev.Err != "not started: command: ${env:X} is not set" {
 		t.Errorf("event = %v %q, want Failed saying why it was not started", ev.State, ev.Err)
 	}
 	if s.Pid("b") != 0 {
@@ -313,7 +314,7 @@ func TestToolFiltersMarkRows(t *testing.T) {
 	cfg := &config.Config{Servers: specs}
 	s := open(t, cfg, loader.Options{})
 	_, last := settle(t, s, cfg)
-	filtered := func(ev loader.Event) string {
+	filtered := func(ev mcpsession.Event) string {
 		var out []string
 		for _, tool := range ev.Tools {
 			out = append(out, tool.Name+"="+tool.FilteredBy)
@@ -360,11 +361,11 @@ func TestServerCwd(t *testing.T) {
 	}}
 	s := open(t, cfg, loader.Options{})
 	_, last := settle(t, s, cfg)
-	if ev := last["here"]; ev.State != loader.Failed || !strings.Contains(ev.Stderr, dir) {
+	if ev := last["here"]; ev.State != mcpsession.Failed || !strings.Contains(ev.Stderr, dir) {
 		t.Errorf("here = %v, stderr %q; want the child to run in %s", ev.State, ev.Stderr, dir)
 	}
 	want := fmt.Sprintf("starting %q: working directory %q: no such file or directory", "/bin/sh", filepath.Join(dir, "missing"))
-	if ev := last["nowhere"]; ev.State != loader.Failed || ev.Err != want {
+	if ev := last["nowhere"]; ev.State != mcpsession.Failed || ev.Err != want {
 		t.Errorf("nowhere = %v %q, want Failed %q", ev.State, ev.Err, want)
 	}
 }

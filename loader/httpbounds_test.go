@@ -13,13 +13,14 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/mcplens/mcplens/internal/hostile"
+	"github.com/mcplens/mcplens/internal/testkit/hostile"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // The tests below run each mode of the hostile streamable HTTP server
-// (internal/hostile, over real loopback HTTP) beside a well-behaved one,
+// (internal/testkit/hostile, over real loopback HTTP) beside a well-behaved one,
 // with small limits, and check that the fault fails the server (or the
 // call) with the limit named while the other server goes on.
 
@@ -44,9 +45,9 @@ func withHostileHTTP(t *testing.T, mode string) (*config.Config, *loader.Session
 }
 
 // okStillWorks checks that server "ok" is ready and answers a call.
-func okStillWorks(t *testing.T, s *loader.Session, last map[string]loader.Event) {
+func okStillWorks(t *testing.T, s *loader.Session, last map[string]mcpsession.Event) {
 	t.Helper()
-	if ev := last["ok"]; ev.State != loader.Ready || len(ev.Tools) != 1 {
+	if ev := last["ok"]; ev.State != mcpsession.Ready || len(ev.Tools) != 1 {
 		t.Errorf("ok = %v %q with %d tools, want Ready with 1", ev.State, ev.Err, len(ev.Tools))
 	}
 	if res, err := s.Call(context.Background(), "ok", "big", nil); err != nil || !strings.Contains(string(res.Result), `"ok"`) {
@@ -68,7 +69,7 @@ func TestHTTPBoundsFailTheServer(t *testing.T) {
 			cfg, s := withHostileHTTP(t, tt.mode)
 			_, last := settle(t, s, cfg)
 			ev := last["bad"]
-			if ev.State != loader.Failed || !strings.Contains(ev.Err, tt.want) {
+			if ev.State != mcpsession.Failed || !strings.Contains(ev.Err, tt.want) {
 				t.Errorf("bad = %v %.300q, want Failed with %q", ev.State, ev.Err, tt.want)
 			}
 			if len(ev.Err) > 8<<10 {
@@ -79,7 +80,7 @@ func TestHTTPBoundsFailTheServer(t *testing.T) {
 			// The wire pane holds what came, marked as cut.
 			var cut bool
 			for _, f := range s.FrameLog("bad").Frames() {
-				cut = cut || f.Dir == loader.In && f.Truncated()
+				cut = cut || f.Dir == mcpsession.In && f.Truncated()
 			}
 			if !cut {
 				t.Errorf("no In frame of bad is marked as cut")
@@ -96,9 +97,9 @@ func TestHTTPListenFlood(t *testing.T) {
 	for _, mode := range []string{"listen-flood", "sse-flood"} {
 		t.Run(mode, func(t *testing.T) {
 			_, s := withHostileHTTP(t, mode)
-			last := map[string]loader.Event{}
+			last := map[string]mcpsession.Event{}
 			deadline := time.Now().Add(settleTimeout)
-			for last["bad"].State != loader.Failed || last["ok"].State != loader.Ready {
+			for last["bad"].State != mcpsession.Failed || last["ok"].State != mcpsession.Ready {
 				ev := nextState(t, s, time.Until(deadline))
 				last[ev.Server] = ev
 			}
@@ -126,7 +127,7 @@ func TestHTTPCallBounds(t *testing.T) {
 		t.Run(tt.mode, func(t *testing.T) {
 			cfg, s := withHostileHTTP(t, tt.mode)
 			_, last := settle(t, s, cfg)
-			if ev := last["bad"]; ev.State != loader.Ready {
+			if ev := last["bad"]; ev.State != mcpsession.Ready {
 				t.Fatalf("bad = %v %q, want Ready", ev.State, ev.Err)
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), settleTimeout)
@@ -196,7 +197,7 @@ func TestHTTPCrossOriginRedirect(t *testing.T) {
 	ev := last["moved"]
 	host := strings.TrimPrefix(b.URL, "http://")
 	want := "redirected from " + a.URL + "/mcp?token=**** to " + b.URL + "/mcp; configured headers not sent to " + host
-	if ev.State != loader.Ready || ev.Err != want {
+	if ev.State != mcpsession.Ready || ev.Err != want {
 		t.Errorf("moved = %v %q, want Ready with the note %q", ev.State, ev.Err, want)
 	}
 	for _, name := range secret {
@@ -221,7 +222,7 @@ func TestHTTPCrossOriginRedirect(t *testing.T) {
 	_, last = settle(t, s, cfg)
 	want = "(redirected from " + toRefusing.URL + "/mcp to " + refusing.URL + "/mcp; configured headers not sent to " +
 		strings.TrimPrefix(refusing.URL, "http://") + ")"
-	if ev := last["refused"]; ev.State != loader.Failed || !strings.Contains(ev.Err, want) {
+	if ev := last["refused"]; ev.State != mcpsession.Failed || !strings.Contains(ev.Err, want) {
 		t.Errorf("refused = %v %q, want Failed with %q", ev.State, ev.Err, want)
 	}
 
@@ -239,7 +240,7 @@ func TestHTTPCrossOriginRedirect(t *testing.T) {
 	cfg = remoteConfig("same", config.TransportHTTP, c.URL+"/old", headers...)
 	s = open(t, cfg, loader.Options{})
 	_, last = settle(t, s, cfg)
-	if ev := last["same"]; ev.State != loader.Ready || ev.Err != "" {
+	if ev := last["same"]; ev.State != mcpsession.Ready || ev.Err != "" {
 		t.Errorf("same = %v %q, want Ready with no note", ev.State, ev.Err)
 	}
 	if got := atC.get("X-Api-Key"); len(got) < 2 {
@@ -287,7 +288,7 @@ func TestHTTPGzip(t *testing.T) {
 	cfg := remoteConfig("zipped", config.TransportHTTP, ts.URL+"/mcp")
 	s := open(t, cfg, loader.Options{})
 	_, last := settle(t, s, cfg)
-	if ev := last["zipped"]; ev.State != loader.Ready || len(ev.Tools) != 3 {
+	if ev := last["zipped"]; ev.State != mcpsession.Ready || len(ev.Tools) != 3 {
 		t.Fatalf("zipped = %v %q with %d tools, want Ready with 3", ev.State, ev.Err, len(ev.Tools))
 	}
 	res, err := s.Call(context.Background(), "zipped", "t1", nil)
@@ -296,7 +297,7 @@ func TestHTTPGzip(t *testing.T) {
 	}
 	var listed bool
 	for _, f := range s.FrameLog("zipped").Frames() {
-		listed = listed || f.Dir == loader.In && strings.Contains(string(f.Bytes), `"name":"t1"`)
+		listed = listed || f.Dir == mcpsession.In && strings.Contains(string(f.Bytes), `"name":"t1"`)
 	}
 	if !listed {
 		t.Errorf("no In frame holds the inflated tools/list answer")

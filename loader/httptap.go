@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
+
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // deleteBudget bounds the DELETE that ends a streamable HTTP session on
@@ -89,7 +91,7 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 		out.ContentLength = int64(len(body))
 		if len(body) > 0 {
-			if f := record(t.obs, Out, body, len(body), kindOf(body)); f.env.Method != nil {
+			if f := record(t.obs, mcpsession.Out, body, len(body), kindOf(body)); f.env.Method != nil {
 				errSubject = "response to " + f.env.method()
 			}
 		}
@@ -219,7 +221,7 @@ func (b *bodyTap) finish() {
 	if b.cut {
 		size = max(size+1, int(min(b.length, 1<<40)))
 	}
-	record(b.obs, In, body, size, kindOf(body))
+	record(b.obs, mcpsession.In, body, size, kindOf(body))
 }
 
 func (b *bodyTap) Close() error {
@@ -280,7 +282,7 @@ func (e *eventTap) Read(p []byte) (int, error) {
 			}
 		}
 		// Cut short, it is no JSON, and no fault of the protocol's.
-		record(e.obs, In, kept, e.size+int(e.lineLen)+1, frameJunk)
+		record(e.obs, mcpsession.In, kept, e.size+int(e.lineLen)+1, frameJunk)
 		e.data, e.line, e.size, e.hasData = nil, nil, 0, false
 	}
 	lerr := e.err
@@ -343,7 +345,7 @@ func (e *eventTap) endLine(line []byte) {
 }
 
 func (e *eventTap) dispatch() {
-	record(e.obs, In, e.data, e.size, kindOf(e.data))
+	record(e.obs, mcpsession.In, e.data, e.size, kindOf(e.data))
 	e.data, e.size, e.hasData = e.data[:0], 0, false
 }
 

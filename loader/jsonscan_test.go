@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // The scans of jsonscan.go must say what decoding says.
@@ -174,7 +176,7 @@ func FuzzToolRows(f *testing.F) {
 			return
 		}
 		wantRows, wantNext, wantOK := slowPageRows(page)
-		rows, next, err := pageRows(page)
+		rows, next, err := mcpsession.PageRows(page, "tools")
 		if wantOK {
 			if err != nil || len(rows) != len(wantRows) || !bytes.Equal(next, wantNext) {
 				t.Fatalf("pageRows(%s) = %d rows, next %s, %v; want %d rows, next %s", page, len(rows), next, err, len(wantRows), wantNext)
@@ -186,11 +188,11 @@ func FuzzToolRows(f *testing.F) {
 			if !bytes.Equal(row, wantRows[i]) {
 				t.Fatalf("row %d = %s, want %s", i, row, wantRows[i])
 			}
-			got := toolFromRow(row)
+			got := mcpsession.ToolOfRow(row)
 			name, title, description, schema, problem := slowToolFromRow(row)
 			if got.NameOK != (problem == "") || got.NameOK && got.Name != name || got.Title != title ||
 				got.Description != description || !bytes.Equal(got.InputSchema, schema) {
-				t.Errorf("toolFromRow(%s) = %+v; decoding reads name %q (%s), title %q, description %q, schema %s",
+				t.Errorf("ToolOfRow(%s) = %+v; decoding reads name %q (%s), title %q, description %q, schema %s",
 					row, got, name, problem, title, description, schema)
 			}
 		}

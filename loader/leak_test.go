@@ -7,7 +7,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/mcplens/mcplens/internal/hostile"
+	"github.com/mcplens/mcplens/internal/testkit/hostile"
 	"github.com/mcplens/mcplens/loader"
 )
 

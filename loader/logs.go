@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // The bounds of a server's log messages (notifications/message): the last
@@ -104,7 +106,7 @@ func (c *conn) onLog(n mcp.JSONRPCNotification) {
 		m.Data, m.Cut = m.Data[:n], true
 	}
 	c.logs.add(m)
-	c.s.emit(Event{Server: c.spec.Label, Frames: true})
+	c.s.emit(mcpsession.Event{Server: c.spec.Label, Frames: true})
 }
 
 // Logs returns the log messages a server sent (notifications/message),
@@ -152,7 +154,7 @@ func (c *conn) setLevel(level string) error {
 	c.mu.Lock()
 	state, cl, caps := c.state, c.client, c.ready.Facts.Capabilities
 	c.mu.Unlock()
-	if state != Ready {
+	if state != mcpsession.Ready {
 		return fmt.Errorf("setting the log level of %s: %w (%s)", server, ErrNotReady, state)
 	}
 	if !slices.Contains(caps, "logging") {

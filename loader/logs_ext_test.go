@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // TestEverythingLogs asks server-everything, over stdio, for every level
@@ -17,7 +18,7 @@ func TestEverythingLogs(t *testing.T) {
 	spec := config.ServerSpec{Label: "everything", Transport: config.TransportStdio, Command: "node", Args: []string{entry, "stdio"}}
 	cfg := &config.Config{Servers: []config.ServerSpec{spec}}
 	s := open(t, cfg, loader.Options{})
-	if _, last := settle(t, s, cfg); last["everything"].State != loader.Ready {
+	if _, last := settle(t, s, cfg); last["everything"].State != mcpsession.Ready {
 		t.Fatalf("event = %+v, want Ready", last["everything"])
 	}
 	if err := s.SetLogLevel("everything", "debug"); err != nil {

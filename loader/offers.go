@@ -10,27 +10,9 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 )
-
-// Offers are what a server offers beside its tools, listed at connect when
-// it declares the capability and again on its list_changed: resources,
-// resource templates and prompts, each row as listed. They are bounded as
-// tools are (Limits.Page, Limits.Listing, the pages a listing follows);
-// a listing that fails or stops early leaves a note, never fails the
-// server.
-type Offers struct {
-	// Resources and Templates are listed when the server declares
-	// resources; Prompts when it declares prompts.
-	Resources []model.Resource
-	Templates []model.ResourceTemplate
-	Prompts   []model.Prompt
-	// Notes say which listing failed or stopped early, and why.
-	Notes []string
-	// Subscribe reports whether the server declared resources
-	// subscriptions; Completions whether it declared completions.
-	Subscribe, Completions bool
-}
 
 // maxUpdates bounds the resource updates kept per server.
 const maxUpdates = 200
@@ -68,11 +50,11 @@ func listsTools(caps mcp.ServerCapabilities) bool {
 }
 
 // listOffers lists what caps declares, within ctx.
-func (c *conn) listOffers(ctx context.Context, caps mcp.ServerCapabilities) Offers {
+func (c *conn) listOffers(ctx context.Context, caps mcp.ServerCapabilities) mcpsession.Offers {
 	c.offers.mu.Lock()
 	c.offers.caps = caps
 	c.offers.mu.Unlock()
-	var o Offers
+	var o mcpsession.Offers
 	note := func(err error, stop string) {
 		switch {
 		case err != nil:
@@ -146,7 +128,7 @@ func (c *conn) relistOffers() {
 		default:
 		}
 		c.mu.Lock()
-		ready := c.state == Ready
+		ready := c.state == mcpsession.Ready
 		c.mu.Unlock()
 		if !ready || c.closing.Load() {
 			return
@@ -158,7 +140,7 @@ func (c *conn) relistOffers() {
 		o := c.listOffers(ctx, caps)
 		cancel()
 		c.mu.Lock()
-		if c.state != Ready || c.closing.Load() {
+		if c.state != mcpsession.Ready || c.closing.Load() {
 			c.mu.Unlock()
 			return
 		}
@@ -175,7 +157,7 @@ func (c *conn) relistOffers() {
 
 // sameOffers reports whether a and b list the same rows, byte for byte,
 // with the same notes.
-func sameOffers(a, b Offers) bool {
+func sameOffers(a, b mcpsession.Offers) bool {
 	raw := func(x, y json.RawMessage) bool { return string(x) == string(y) }
 	return slices.Equal(a.Notes, b.Notes) &&
 		slices.EqualFunc(a.Resources, b.Resources, func(x, y model.Resource) bool { return raw(x.Raw, y.Raw) }) &&
@@ -221,7 +203,7 @@ func decodeRow(raw json.RawMessage) (row, string) {
 
 func (r row) str(key string) string { return jsonString(r[key]) }
 
-// name reads the row's name as toolFromRow does: whether it is usable, and
+// name reads the row's name as mcpsession.ToolOfRow does: whether it is usable, and
 // why not.
 func (r row) name() (name string, ok bool, problem string) {
 	raw := r["name"]

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -35,7 +36,7 @@ func TestOffers(t *testing.T) {
 	}}
 	s := open(t, cfg, loader.Options{})
 	_, last := settle(t, s, cfg)
-	if last["alpha"].State != loader.Ready || last["beta"].State != loader.Ready {
+	if last["alpha"].State != mcpsession.Ready || last["beta"].State != mcpsession.Ready {
 		t.Fatalf("alpha %+v\nbeta %+v\nwant both Ready", last["alpha"], last["beta"])
 	}
 	alpha, beta := last["alpha"].Offers, last["beta"].Offers
@@ -93,7 +94,7 @@ func TestOffers(t *testing.T) {
 	for time.Now().Before(deadline) && !slices.Contains(relisted, "farewell") {
 		select {
 		case ev := <-s.Events():
-			if ev.Server == "alpha" && ev.State == loader.Ready {
+			if ev.Server == "alpha" && ev.State == mcpsession.Ready {
 				relisted = promptNames(ev.Offers.Prompts)
 			}
 		case <-time.After(50 * time.Millisecond):
@@ -127,7 +128,7 @@ func TestOffersWithoutTools(t *testing.T) {
 		Env: []config.EnvVar{{Key: "PROMPTS_NO_TOOLS", Value: "1"}}}}}
 	s := open(t, cfg, loader.Options{})
 	_, last := settle(t, s, cfg)
-	if ev := last["alpha"]; ev.State != loader.Ready || len(ev.Tools) != 0 || len(ev.Offers.Prompts) != 2 {
+	if ev := last["alpha"]; ev.State != mcpsession.Ready || len(ev.Tools) != 0 || len(ev.Offers.Prompts) != 2 {
 		t.Fatalf("event = %+v, want Ready with no tools and two prompts", ev)
 	}
 	for _, f := range s.FrameLog("alpha").Frames() {
@@ -157,7 +158,7 @@ func everythingOffers(t *testing.T, spec config.ServerSpec) {
 	s := open(t, cfg, loader.Options{})
 	_, last := settle(t, s, cfg)
 	ev := last["everything"]
-	if ev.State != loader.Ready {
+	if ev.State != mcpsession.Ready {
 		t.Fatalf("event = %+v, want Ready", ev)
 	}
 	o := ev.Offers

@@ -13,6 +13,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // A pager sends the lister's requests (tools/list and the other lists,
@@ -164,7 +166,7 @@ func (p *pageTaker) forget(key string) {
 // frame takes f when it answers a request the taker waits on, keeping a
 // copy of its result for the lister.
 func (p *pageTaker) frame(f *frameInfo) {
-	if p.expecting.Load() == 0 || f.dir != In || !f.valid || !f.object || len(f.env.ID) == 0 || f.env.Method != nil {
+	if p.expecting.Load() == 0 || f.dir != mcpsession.In || !f.valid || !f.object || len(f.env.ID) == 0 || f.env.Method != nil {
 		return
 	}
 	key := canonicalID(f.env.ID)

@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplens/mcplens/internal/scale"
+	"github.com/mcplens/mcplens/internal/testkit/scale"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // TestPageTakerTakesItsAnswers sends the lister's requests through a page
@@ -82,7 +83,7 @@ func TestPageTakerTakesItsAnswers(t *testing.T) {
 	}
 	var in, out []string
 	for _, f := range log.Frames() {
-		if f.Dir == In {
+		if f.Dir == mcpsession.In {
 			in = append(in, string(f.Bytes))
 		} else {
 			out = append(out, string(f.Bytes))
@@ -116,10 +117,10 @@ func TestListingTakesPages(t *testing.T) {
 	for {
 		select {
 		case ev := <-s.Events():
-			if ev.Frames || ev.State == Connecting {
+			if ev.Frames || ev.State == mcpsession.Connecting {
 				continue
 			}
-			if ev.State != Ready || len(ev.Tools) != 50 {
+			if ev.State != mcpsession.Ready || len(ev.Tools) != 50 {
 				t.Fatalf("%s: %v with %d tools (%s), want ready with 50", ev.Server, ev.State, len(ev.Tools), ev.Err)
 			}
 			if n := s.byName[spec.Label].pages.handed.Load(); n != 3 {

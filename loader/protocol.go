@@ -10,6 +10,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -76,7 +77,7 @@ func (m *monitor) frame(f *frameInfo) {
 	switch {
 	case f.over != nil:
 		return
-	case f.dir == Out:
+	case f.dir == mcpsession.Out:
 		m.sent(f)
 		return
 	case f.junk && m.transportText:

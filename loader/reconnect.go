@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -46,7 +47,7 @@ func (s *Session) reconnect(label string, h model.Handshake, again bool) bool {
 	s.wg.Add(1)             // under mu: Close waits for it
 	s.mu.Unlock()
 
-	s.emit(Event{Server: label, State: Connecting, Deadline: c.deadline, Transport: c.transport()})
+	s.emit(mcpsession.Event{Server: label, State: mcpsession.Connecting, Deadline: c.deadline, Transport: c.transport()})
 	go func() {
 		defer s.wg.Done()
 		old.shutdown()
@@ -68,7 +69,7 @@ func (s *Session) reconnect(label string, h model.Handshake, again bool) bool {
 func (c *conn) isReady() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.state == Ready
+	return c.state == mcpsession.Ready
 }
 
 // remote reports whether the server is reached over HTTP.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // TestReconnect: a server is connected again only with a handshake that
@@ -38,7 +39,7 @@ func TestReconnect(t *testing.T) {
 		if st := ev.State.String(); len(states) == 0 || states[len(states)-1] != st {
 			states = append(states, st) // Connecting comes again when the old connection was slow to end
 		}
-		if ev.State == loader.Ready || ev.State == loader.Failed {
+		if ev.State == mcpsession.Ready || ev.State == mcpsession.Failed {
 			break
 		}
 	}
@@ -47,7 +48,7 @@ func TestReconnect(t *testing.T) {
 	}
 	var clients []string
 	for _, f := range s.FrameLog(label).Frames() {
-		if m, _ := method(t, f.Bytes); f.Dir == loader.Out && m == "initialize" {
+		if m, _ := method(t, f.Bytes); f.Dir == mcpsession.Out && m == "initialize" {
 			clients = append(clients, string(f.Bytes))
 		}
 	}

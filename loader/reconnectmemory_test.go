@@ -7,15 +7,16 @@ import (
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 )
 
 // readyAgain waits for the server label to be Ready or Failed after a
 // Reconnect.
-func readyAgain(t *testing.T, s *loader.Session, label string) loader.Event {
+func readyAgain(t *testing.T, s *loader.Session, label string) mcpsession.Event {
 	t.Helper()
 	for {
-		if ev := nextState(t, s, settleTimeout); ev.Server == label && (ev.State == loader.Ready || ev.State == loader.Failed) {
+		if ev := nextState(t, s, settleTimeout); ev.Server == label && (ev.State == mcpsession.Ready || ev.State == mcpsession.Failed) {
 			return ev
 		}
 	}
@@ -31,7 +32,7 @@ func outFrames(t *testing.T, s *loader.Session, label, name string) []json.RawMe
 			Method string
 			Params json.RawMessage
 		}
-		if f.Dir == loader.Out && json.Unmarshal(f.Bytes, &msg) == nil && msg.Method == name {
+		if f.Dir == mcpsession.Out && json.Unmarshal(f.Bytes, &msg) == nil && msg.Method == name {
 			out = append(out, msg.Params)
 		}
 	}
@@ -48,7 +49,7 @@ func TestReconnectKeepsLogLevel(t *testing.T) {
 	if !s.Reconnect("everything", mustClient(t, "vscode").Handshake) {
 		t.Fatal("Reconnect = false")
 	}
-	if ev := readyAgain(t, s, "everything"); ev.State != loader.Ready {
+	if ev := readyAgain(t, s, "everything"); ev.State != mcpsession.Ready {
 		t.Fatalf("after Reconnect: %s %s", ev.State, ev.Err)
 	}
 	var levels []string
@@ -76,7 +77,7 @@ func TestReconnectRemembersFallback(t *testing.T) {
 	cfg := &config.Config{Servers: []config.ServerSpec{spec}}
 	h := eraHandshake(model.Revision20260728)
 	s := open(t, cfg, loader.Options{Handshake: h})
-	if _, last := settle(t, s, cfg); last["silent"].State != loader.Ready {
+	if _, last := settle(t, s, cfg); last["silent"].State != mcpsession.Ready {
 		t.Fatalf("silent: %s %s", last["silent"].State, last["silent"].Err)
 	}
 	h.ClientInfo.Name = "another"
@@ -84,7 +85,7 @@ func TestReconnectRemembersFallback(t *testing.T) {
 		t.Fatal("Reconnect = false")
 	}
 	ev := readyAgain(t, s, "silent")
-	if ev.State != loader.Ready || ev.Protocol != model.Revision20251125 {
+	if ev.State != mcpsession.Ready || ev.Protocol != model.Revision20251125 {
 		t.Fatalf("after Reconnect: %s %s, protocol %s; want ready at %s", ev.State, ev.Err, ev.Protocol, model.Revision20251125)
 	}
 	if probes := outFrames(t, s, "silent", "server/discover"); len(probes) != 1 {

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // TestMonitorRefuses: an answer to a pending request that the protocol
@@ -49,8 +51,8 @@ func TestMonitorRefuses(t *testing.T) {
 			defer cancel(nil)
 			m.await(tt.method, cancel)
 			defer m.release(tt.method)
-			m.checkLine(Out, []byte(tt.request), false, true)
-			if got := m.checkLine(In, []byte(tt.answer), tt.junk, !tt.junk); got != tt.problem {
+			m.checkLine(mcpsession.Out, []byte(tt.request), false, true)
+			if got := m.checkLine(mcpsession.In, []byte(tt.answer), tt.junk, !tt.junk); got != tt.problem {
 				t.Errorf("check(%.60s) = %q, want %q", tt.answer, got, tt.problem)
 			}
 			if context.Cause(ctx) != nil {
@@ -100,7 +102,7 @@ func FuzzTapReader(f *testing.F) {
 		m.await("tools/call", cancel)
 		defer m.release("tools/call")
 		for _, id := range []string{`1`, `"1"`, `1000`} {
-			m.checkLine(Out, []byte(`{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call"}`), false, true)
+			m.checkLine(mcpsession.Out, []byte(`{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call"}`), false, true)
 		}
 		flush := observerFunc(func(*frameInfo) { m.flush() })
 		tap := newTapReader(strings.NewReader(string(stream)), observers{m, newFrameLog("s"), flush}, 1<<10)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -44,7 +45,7 @@ func (c *conn) onNotification(n mcp.JSONRPCNotification) {
 // Ready or Failed event will carry it.
 func (c *conn) newFinding() {
 	c.mu.Lock()
-	if c.state != Ready || c.closing.Load() {
+	if c.state != mcpsession.Ready || c.closing.Load() {
 		c.mu.Unlock()
 		return
 	}
@@ -79,7 +80,7 @@ func (c *conn) relistLoop() {
 		default:
 		}
 		c.mu.Lock()
-		ready := c.state == Ready
+		ready := c.state == mcpsession.Ready
 		c.mu.Unlock()
 		if !ready {
 			return
@@ -98,7 +99,7 @@ func (c *conn) relistLoop() {
 			return
 		}
 		c.mu.Lock()
-		if c.state != Ready {
+		if c.state != mcpsession.Ready {
 			c.mu.Unlock()
 			return
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // A server flooding tools/list_changed while listing the same tools every
@@ -14,13 +15,13 @@ import (
 func TestRelistingUnchangedNotReported(t *testing.T) {
 	cfg, s := withHostile(t, loader.Options{}, "list-changed-flood", "-same")
 	_, last := settle(t, s, cfg)
-	if ev := last["h"]; ev.State != loader.Ready {
+	if ev := last["h"]; ev.State != mcpsession.Ready {
 		t.Fatalf("h: %s (%s), want ready", ev.State, ev.Err)
 	}
 	lists := func() int {
 		n := 0
 		for _, f := range s.FrameLog("h").Frames() {
-			if f.Dir == loader.Out && strings.Contains(string(f.Bytes), `"method":"tools/list"`) {
+			if f.Dir == mcpsession.Out && strings.Contains(string(f.Bytes), `"method":"tools/list"`) {
 				n++
 			}
 		}
@@ -34,7 +35,7 @@ func TestRelistingUnchangedNotReported(t *testing.T) {
 		}
 		select {
 		case ev := <-s.Events():
-			if ev.Server == "h" && ev.State == loader.Ready && !ev.Frames {
+			if ev.Server == "h" && ev.State == mcpsession.Ready && !ev.Frames {
 				readies++
 			}
 		case <-time.After(20 * time.Millisecond):

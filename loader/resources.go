@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // The requests a user makes of a server's offers, one Session method each,
@@ -183,7 +185,7 @@ func (s *Session) offerRequest(ctx context.Context, server string, method mcp.MC
 	c.mu.Lock()
 	state, l := c.state, c.lister
 	c.mu.Unlock()
-	if state != Ready || l == nil {
+	if state != mcpsession.Ready || l == nil {
 		return nil, fmt.Errorf("%w (%s)", ErrNotReady, state)
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // TestSetRoots: changing the roots tells a server of a handshake that
@@ -24,7 +25,7 @@ func TestSetRoots(t *testing.T) {
 	asked := func() int {
 		n := 0
 		for _, f := range s.FrameLog("everything").Frames() {
-			if m, id := method(t, f.Bytes); f.Dir == loader.In && m == "roots/list" && id != nil {
+			if m, id := method(t, f.Bytes); f.Dir == mcpsession.In && m == "roots/list" && id != nil {
 				n++
 			}
 		}

@@ -11,78 +11,9 @@ import (
 
 	"github.com/mcplens/mcplens/internal/procguard"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 )
-
-// A State is where one server's connection stands.
-type State int
-
-const (
-	Connecting State = iota
-	Ready
-	Failed
-	Closed
-)
-
-func (s State) String() string {
-	switch s {
-	case Connecting:
-		return "connecting"
-	case Ready:
-		return "ready"
-	case Failed:
-		return "failed"
-	case Closed:
-		return "closed"
-	}
-	return fmt.Sprintf("State(%d)", int(s))
-}
-
-// An Event reports a change on one server.
-type Event struct {
-	Server string
-	State  State
-	// Err says what failed (Failed), including how the process ended; on
-	// Ready it is a note about an incomplete or failed (re)listing.
-	Err string
-	// Stderr is the tail of the server's stderr, set with Failed.
-	Stderr   string
-	Protocol string // the negotiated protocol version
-	// ServerName and ServerVersion are the serverInfo the server gave:
-	// for display only, never an identity (the label is).
-	ServerName, ServerVersion string
-	// Facts are the rest of what the server said of itself, set with Ready.
-	Facts ServerFacts
-	// Tools is what the server advertised, in its order: set with Ready,
-	// again after every relisting.
-	Tools []model.Tool
-	// Offers are its resources, templates and prompts: set with Ready,
-	// again after every relisting (offers.go).
-	Offers Offers
-	// Frames marks a "frames arrived on this server, nothing else" event.
-	// Frames events are coalesced and carry no other field but Server.
-	Frames bool
-	// Deadline, set with Connecting, is when the connect gives up: a view
-	// counts down to it. A stdio server whose process was slow to start
-	// sends Connecting again with the later deadline that holds.
-	Deadline time.Time
-	// Transport is the server's transport (config.TransportStdio, ...), set with
-	// Connecting.
-	Transport string
-	// Findings are the protocol faults the server committed so far (text
-	// that is not JSON on stdout, frames that are not JSON-RPC, answers to
-	// ids nobody asked for), the first of each kind, as Kind "protocol".
-	// Set on Ready and Failed; a new kind of fault on a Ready server sends
-	// its Ready event again.
-	Findings []model.Finding
-	// NeedsLogin, set with Failed, says the server waits for a login
-	// (Options.HTTPAuth); Err says how to log in.
-	NeedsLogin bool
-	// Declare, set with Connecting by a source of servers no config lists
-	// (the taps mcplens watch finds as they start), is the server's entry:
-	// a snapshot adds the server it does not know yet.
-	Declare *config.ServerSpec
-}
 
 // Options tune a Session.
 type Options struct {
@@ -185,7 +116,7 @@ func Open(cfg *config.Config, opts Options) *Session {
 	// Announce every server before any connects, so a reader sees them in
 	// config order.
 	for _, c := range s.conns {
-		s.emit(Event{Server: c.spec.Label, State: Connecting, Deadline: c.deadline, Transport: c.transport()})
+		s.emit(mcpsession.Event{Server: c.spec.Label, State: mcpsession.Connecting, Deadline: c.deadline, Transport: c.transport()})
 	}
 	for _, c := range s.conns {
 		s.wg.Add(1)
@@ -199,12 +130,12 @@ func Open(cfg *config.Config, opts Options) *Session {
 
 // Events returns the stream of state and frames events. State events are
 // never dropped; the channel is closed after Close.
-func (s *Session) Events() <-chan Event { return s.events.out }
+func (s *Session) Events() <-chan mcpsession.Event { return s.events.out }
 
 // FrameLog returns the frame log of a server, or nil for an unknown label.
-func (s *Session) FrameLog(server string) *FrameLog {
+func (s *Session) FrameLog(server string) *mcpsession.FrameLog {
 	if c := s.conn(server); c != nil {
-		return c.log
+		return c.log.FrameLog
 	}
 	return nil
 }
@@ -254,7 +185,7 @@ func (s *Session) Close() error {
 					stuck = append(stuck, c.spec.Label)
 					mu.Unlock()
 				}
-				s.emit(Event{Server: c.spec.Label, State: Closed})
+				s.emit(mcpsession.Event{Server: c.spec.Label, State: mcpsession.Closed})
 			})
 		}
 		stops.Wait()
@@ -280,7 +211,7 @@ func (s *Session) Close() error {
 	return s.closeErr
 }
 
-func (s *Session) emit(ev Event) { s.events.push(ev) }
+func (s *Session) emit(ev mcpsession.Event) { s.events.push(ev) }
 
 // conn returns the connection to the server of the label, nil for an
 // unknown one.

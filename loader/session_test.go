@@ -15,6 +15,7 @@ import (
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/loader/demo"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -45,7 +46,7 @@ func open(t *testing.T, cfg *config.Config, opts loader.Options) *loader.Session
 }
 
 // nextState returns the next state event, skipping wire events.
-func nextState(t *testing.T, s *loader.Session, timeout time.Duration) loader.Event {
+func nextState(t *testing.T, s *loader.Session, timeout time.Duration) mcpsession.Event {
 	t.Helper()
 	deadline := time.After(timeout)
 	for {
@@ -65,15 +66,15 @@ func nextState(t *testing.T, s *loader.Session, timeout time.Duration) loader.Ev
 
 // settle reads events until every server of cfg is Ready or Failed, and
 // returns the state events seen and the last one per server.
-func settle(t *testing.T, s *loader.Session, cfg *config.Config) ([]loader.Event, map[string]loader.Event) {
+func settle(t *testing.T, s *loader.Session, cfg *config.Config) ([]mcpsession.Event, map[string]mcpsession.Event) {
 	t.Helper()
-	var seen []loader.Event
-	last := map[string]loader.Event{}
+	var seen []mcpsession.Event
+	last := map[string]mcpsession.Event{}
 	deadline := time.Now().Add(settleTimeout)
 	for {
 		done := 0
 		for _, spec := range cfg.Servers {
-			if st := last[spec.Label].State; (st == loader.Ready || st == loader.Failed) && last[spec.Label].Server != "" {
+			if st := last[spec.Label].State; (st == mcpsession.Ready || st == mcpsession.Failed) && last[spec.Label].Server != "" {
 				done++
 			}
 		}
@@ -127,7 +128,7 @@ func TestDemoServers(t *testing.T) {
 	t.Logf("3 demo servers ready in %s", time.Since(start))
 
 	for i, label := range []string{"alpha", "beta", "gamma"} {
-		if ev := seen[i]; ev.Server != label || ev.State != loader.Connecting {
+		if ev := seen[i]; ev.Server != label || ev.State != mcpsession.Connecting {
 			t.Errorf("state event %d = %s %s, want %s connecting (config order)", i, ev.Server, ev.State, label)
 		}
 	}
@@ -138,7 +139,7 @@ func TestDemoServers(t *testing.T) {
 	}
 	for label, names := range want {
 		ev := last[label]
-		if ev.State != loader.Ready {
+		if ev.State != mcpsession.Ready {
 			t.Fatalf("%s: state %s (%s), want ready; stderr:\n%s", label, ev.State, ev.Err, ev.Stderr)
 		}
 		if got := toolNames(ev.Tools); !reflect.DeepEqual(got, names) {
@@ -162,7 +163,7 @@ func TestDemoServers(t *testing.T) {
 			if f.Server != label {
 				t.Errorf("%s: frame of server %q", label, f.Server)
 			}
-			if f.Dir == loader.Out {
+			if f.Dir == mcpsession.Out {
 				m, _ := method(t, f.Bytes)
 				outs = append(outs, m)
 			}
@@ -208,8 +209,8 @@ func TestDemoServers(t *testing.T) {
 		// Both lines are the tapped bytes, the same as in the wire log.
 		var sawReq, sawResp bool
 		for _, f := range s.FrameLog("alpha").Frames() {
-			sawReq = sawReq || (f.Dir == loader.Out && bytes.Equal(f.Bytes, res.Request))
-			sawResp = sawResp || (f.Dir == loader.In && bytes.Equal(f.Bytes, res.Response))
+			sawReq = sawReq || (f.Dir == mcpsession.Out && bytes.Equal(f.Bytes, res.Request))
+			sawResp = sawResp || (f.Dir == mcpsession.In && bytes.Equal(f.Bytes, res.Response))
 		}
 		if !sawReq || !sawResp {
 			t.Errorf("request in wire log: %v, response in wire log: %v; want both", sawReq, sawResp)
@@ -254,7 +255,7 @@ func TestDemoServers(t *testing.T) {
 	}
 	closed := map[string]bool{}
 	for ev := range s.Events() { // must end: Close closes the channel
-		if ev.State == loader.Closed && !ev.Frames {
+		if ev.State == mcpsession.Closed && !ev.Frames {
 			closed[ev.Server] = true
 		}
 	}
@@ -284,12 +285,12 @@ func TestBannerIsJunk(t *testing.T) {
 	cfg.Servers[0].Env = append(cfg.Servers[0].Env, config.EnvVar{Key: envBanner, Value: banner})
 	s := open(t, cfg, loader.Options{})
 	_, last := settle(t, s, cfg)
-	if ev := last["alpha"]; ev.State != loader.Ready || len(ev.Tools) != 2 {
+	if ev := last["alpha"]; ev.State != mcpsession.Ready || len(ev.Tools) != 2 {
 		t.Fatalf("alpha: %s with %d tools (%s), want ready with 2", ev.State, len(ev.Tools), ev.Err)
 	}
-	var in []loader.Frame
+	var in []mcpsession.Frame
 	for _, f := range s.FrameLog("alpha").Frames() {
-		if f.Dir == loader.In {
+		if f.Dir == mcpsession.In {
 			in = append(in, f)
 		}
 	}
@@ -315,15 +316,15 @@ func TestFailingServers(t *testing.T) {
 	s := open(t, cfg, loader.Options{})
 	_, last := settle(t, s, cfg)
 
-	if ev := last["alpha"]; ev.State != loader.Ready {
+	if ev := last["alpha"]; ev.State != mcpsession.Ready {
 		t.Errorf("alpha: %s (%s), want ready beside failing servers", ev.State, ev.Err)
 	}
 	missing := last["missing"]
-	if missing.State != loader.Failed || !strings.Contains(missing.Err, "starting") || !strings.Contains(missing.Err, "no such file") {
+	if missing.State != mcpsession.Failed || !strings.Contains(missing.Err, "starting") || !strings.Contains(missing.Err, "no such file") {
 		t.Errorf("missing: %s %q, want failed to start with no such file", missing.State, missing.Err)
 	}
 	boom := last["boom"]
-	if boom.State != loader.Failed || !strings.Contains(boom.Err, "exit status 3") || !strings.Contains(boom.Err, "initialize") {
+	if boom.State != mcpsession.Failed || !strings.Contains(boom.Err, "exit status 3") || !strings.Contains(boom.Err, "initialize") {
 		t.Errorf("boom: %s %q, want failed at initialize with exit status 3", boom.State, boom.Err)
 	}
 	if !strings.Contains(boom.Stderr, "boom") || !strings.Contains(s.Stderr("boom"), "boom") {
@@ -343,7 +344,7 @@ func TestTimeout(t *testing.T) {
 	}}
 	s := open(t, cfg, loader.Options{Timeout: 300 * time.Millisecond})
 	_, last := settle(t, s, cfg)
-	if ev := last["mute"]; ev.State != loader.Failed || !strings.Contains(ev.Err, "initialize: no answer within 300ms") {
+	if ev := last["mute"]; ev.State != mcpsession.Failed || !strings.Contains(ev.Err, "initialize: no answer within 300ms") {
 		t.Errorf("mute: %s %q, want failed with no answer within 300ms", ev.State, ev.Err)
 	}
 	pid := s.Pid("mute")
@@ -354,14 +355,14 @@ func TestTimeout(t *testing.T) {
 func TestCallEndsWhenServerDies(t *testing.T) {
 	cfg := &config.Config{Path: "t", Servers: []config.ServerSpec{testServer("slow", "slow")}}
 	s := open(t, cfg, loader.Options{})
-	if _, last := settle(t, s, cfg); last["slow"].State != loader.Ready {
+	if _, last := settle(t, s, cfg); last["slow"].State != mcpsession.Ready {
 		t.Fatalf("slow: %s (%s), want ready", last["slow"].State, last["slow"].Err)
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	type outcome struct {
-		res loader.CallResult
+		res mcpsession.CallResult
 		err error
 	}
 	done := make(chan outcome, 1)
@@ -375,7 +376,7 @@ func TestCallEndsWhenServerDies(t *testing.T) {
 			t.Fatalf("the tools/call was not written within %s", settleTimeout)
 		}
 		for _, f := range s.FrameLog("slow").Frames() {
-			if m, _ := method(t, f.Bytes); f.Dir == loader.Out && m == "tools/call" {
+			if m, _ := method(t, f.Bytes); f.Dir == mcpsession.Out && m == "tools/call" {
 				written = true
 			}
 		}
@@ -396,7 +397,7 @@ func TestCallEndsWhenServerDies(t *testing.T) {
 		t.Fatalf("Call still pending %s after its server was killed", settleTimeout)
 	}
 	ev := nextState(t, s, settleTimeout)
-	if ev.Server != "slow" || ev.State != loader.Failed || !strings.Contains(ev.Err, "signal: killed") {
+	if ev.Server != "slow" || ev.State != mcpsession.Failed || !strings.Contains(ev.Err, "signal: killed") {
 		t.Errorf("after the kill: %s %s %q, want slow failed with signal: killed", ev.Server, ev.State, ev.Err)
 	}
 }
@@ -404,7 +405,7 @@ func TestCallEndsWhenServerDies(t *testing.T) {
 func TestCloseKillsStubbornServer(t *testing.T) {
 	cfg := &config.Config{Path: "t", Servers: []config.ServerSpec{testServer("stubborn", "stubborn")}}
 	s := open(t, cfg, loader.Options{})
-	if _, last := settle(t, s, cfg); last["stubborn"].State != loader.Ready {
+	if _, last := settle(t, s, cfg); last["stubborn"].State != mcpsession.Ready {
 		t.Fatalf("stubborn: %s (%s), want ready", last["stubborn"].State, last["stubborn"].Err)
 	}
 	pid := s.Pid("stubborn")
@@ -430,12 +431,12 @@ func TestPaginationAndListChanged(t *testing.T) {
 	s := open(t, cfg, loader.Options{})
 	_, last := settle(t, s, cfg)
 	ev := last["grow"]
-	if got, want := toolNames(ev.Tools), []string{"grow", "t1", "t2"}; ev.State != loader.Ready || !reflect.DeepEqual(got, want) {
+	if got, want := toolNames(ev.Tools), []string{"grow", "t1", "t2"}; ev.State != mcpsession.Ready || !reflect.DeepEqual(got, want) {
 		t.Fatalf("grow: %s %q (%s), want ready with %q", ev.State, got, ev.Err, want)
 	}
 	pages := 0
 	for _, f := range s.FrameLog("grow").Frames() {
-		if m, _ := method(t, f.Bytes); f.Dir == loader.Out && m == "tools/list" {
+		if m, _ := method(t, f.Bytes); f.Dir == mcpsession.Out && m == "tools/list" {
 			pages++
 		}
 	}
@@ -449,7 +450,7 @@ func TestPaginationAndListChanged(t *testing.T) {
 		t.Fatalf("Call(grow): %v", err)
 	}
 	ev = nextState(t, s, 10*time.Second)
-	if got, want := toolNames(ev.Tools), []string{"grow", "t1", "t2", "t3"}; ev.State != loader.Ready || !reflect.DeepEqual(got, want) {
+	if got, want := toolNames(ev.Tools), []string{"grow", "t1", "t2", "t3"}; ev.State != mcpsession.Ready || !reflect.DeepEqual(got, want) {
 		t.Errorf("after list_changed: %s %q (%s), want ready with %q", ev.State, got, ev.Err, want)
 	}
 	if ev.Protocol != loader.ProtocolVersion || ev.ServerName != "grow" {
@@ -462,7 +463,7 @@ func TestHostileRows(t *testing.T) {
 	s := open(t, cfg, loader.Options{})
 	_, last := settle(t, s, cfg)
 	ev := last["hostile"]
-	if ev.State != loader.Ready {
+	if ev.State != mcpsession.Ready {
 		t.Fatalf("hostile: %s (%s), want ready", ev.State, ev.Err)
 	}
 	want := []struct {

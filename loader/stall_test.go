@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // bigArgs are arguments of 1 MB: more than a pipe holds, so writing them to
@@ -48,7 +49,7 @@ func requestWritten(t *testing.T, s *loader.Session, server string) {
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		for _, f := range s.FrameLog(server).Frames() {
-			if f.Dir == loader.Out && bytes.Contains(f.Bytes, []byte(`"tools/call"`)) {
+			if f.Dir == mcpsession.Out && bytes.Contains(f.Bytes, []byte(`"tools/call"`)) {
 				return
 			}
 		}
@@ -66,7 +67,7 @@ func failedWith(t *testing.T, s *loader.Session, server string) string {
 	for {
 		select {
 		case ev := <-s.Events():
-			if ev.Server == server && ev.State == loader.Failed {
+			if ev.Server == server && ev.State == mcpsession.Failed {
 				return ev.Err
 			}
 		case <-deadline:
@@ -84,7 +85,7 @@ func TestCallToServerThatStopsReading(t *testing.T) {
 		t.Run(how, func(t *testing.T) {
 			cfg, s := withHostile(t, loader.Options{}, "stop-reading")
 			_, last := settle(t, s, cfg)
-			if last["h"].State != loader.Ready {
+			if last["h"].State != mcpsession.Ready {
 				t.Fatalf("h: %s (%s), want ready", last["h"].State, last["h"].Err)
 			}
 			var ctx context.Context

@@ -10,6 +10,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
+
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // startChild spawns the server's process and returns its client, or nil
@@ -69,7 +71,7 @@ func (c *conn) overLimit() *LimitError {
 // fails; a connecting one fails with its phase, reported by the connect.
 func (c *conn) lineOverLimit(err *LimitError) {
 	c.mu.Lock()
-	ready := c.state == Ready
+	ready := c.state == mcpsession.Ready
 	c.mu.Unlock()
 	if !ready || c.closing.Load() {
 		return
@@ -103,7 +105,7 @@ func (c *conn) watchExit(p *process, stdoutEOF <-chan struct{}) {
 	<-p.exited
 	<-c.attempt
 	c.mu.Lock()
-	ready := c.state == Ready
+	ready := c.state == mcpsession.Ready
 	c.mu.Unlock()
 	if !ready || c.closing.Load() {
 		return

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // maxLineBytes bounds what a tapWriter holds of one line written to a
@@ -128,13 +130,13 @@ func (t *tapReader) add(p []byte) {
 func (t *tapReader) abandon(p []byte) {
 	t.size += len(p)
 	start := t.line
-	if len(start) < MaxFrameBytes {
-		start = append(start, p[:min(len(p), MaxFrameBytes-len(start))]...)
+	if len(start) < mcpsession.MaxFrameBytes {
+		start = append(start, p[:min(len(p), mcpsession.MaxFrameBytes-len(start))]...)
 	}
 	err := &LimitError{Limit: "line", Max: t.limit, What: "a line of stdout"}
 	t.err = err
 	t.over.Store(err)
-	recordOver(t.obs, In, start, t.size, err)
+	recordOver(t.obs, mcpsession.In, start, t.size, err)
 	t.line, t.size = nil, 0
 	t.once.Do(func() { close(t.eof) })
 }
@@ -144,7 +146,7 @@ func (t *tapReader) endLine() {
 	line := bytes.TrimSuffix(t.line, []byte("\r"))
 	switch {
 	case json.Valid(line):
-		switch f := record(t.obs, In, line, len(line), frameJSON); {
+		switch f := record(t.obs, mcpsession.In, line, len(line), frameJSON); {
 		case f.taken:
 		case len(t.out) == 0 && len(line) == len(t.line):
 			// The line is all the protocol has to read: it is handed over
@@ -159,7 +161,7 @@ func (t *tapReader) endLine() {
 			if part.json {
 				kind = frameJSON // decoded as one value
 			}
-			if f := record(t.obs, In, part.text, len(part.text), kind); part.json && !f.taken {
+			if f := record(t.obs, mcpsession.In, part.text, len(part.text), kind); part.json && !f.taken {
 				t.out = append(append(t.out, part.text...), '\n')
 			}
 		}
@@ -260,7 +262,7 @@ func (t *tapWriter) Write(p []byte) (int, error) {
 		if i < 0 {
 			break
 		}
-		record(t.obs, Out, bytes.TrimSuffix(t.partial, []byte("\r")), t.size, frameUnchecked)
+		record(t.obs, mcpsession.Out, bytes.TrimSuffix(t.partial, []byte("\r")), t.size, frameUnchecked)
 		t.partial, t.size = t.partial[:0], 0
 		rest = rest[i+1:]
 	}

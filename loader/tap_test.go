@@ -8,6 +8,8 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
+
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 func TestTapReaderSplitsLines(t *testing.T) {
@@ -58,7 +60,7 @@ func TestTapReaderSplitsLines(t *testing.T) {
 		t.Fatalf("frames %d, want %d: %+v", len(frames), len(want), frames)
 	}
 	for i, f := range frames {
-		if string(f.Bytes) != want[i].line || f.Junk != want[i].junk || f.Dir != In {
+		if string(f.Bytes) != want[i].line || f.Junk != want[i].junk || f.Dir != mcpsession.In {
 			t.Errorf("frame %d = %q junk=%v dir=%s, want %q junk=%v in", i, f.Bytes, f.Junk, f.Dir, want[i].line, want[i].junk)
 		}
 	}
@@ -122,7 +124,7 @@ func TestTapReaderAbandonsLongLines(t *testing.T) {
 		t.Errorf("eof not signalled")
 	}
 	f := w.Frames()
-	if len(f) != 2 || f[1].Size <= limit || len(f[1].Bytes) != MaxFrameBytes || !strings.HasPrefix(string(f[1].Bytes), `{"jsonrpc":"2.0","id":2,`) ||
+	if len(f) != 2 || f[1].Size <= limit || len(f[1].Bytes) != mcpsession.MaxFrameBytes || !strings.HasPrefix(string(f[1].Bytes), `{"jsonrpc":"2.0","id":2,`) ||
 		!strings.Contains(f[1].Problem, "over the 1MiB line limit") {
 		t.Errorf("frames %d, the last %q... (%d bytes of %d, %q); want the long line's start, marked", len(f), f[len(f)-1].Bytes[:40], len(f[len(f)-1].Bytes), f[len(f)-1].Size, f[len(f)-1].Problem)
 	}
@@ -150,7 +152,7 @@ func TestTapWriterRecordsBeforeWriting(t *testing.T) {
 	}
 	tw.Write([]byte("\"method\":\"m\"}\n{\"id\":2}\n"))
 	frames := w.Frames()
-	if len(frames) != 2 || string(frames[0].Bytes) != `{"id":1,"method":"m"}` || frames[1].Dir != Out || frames[0].Junk {
+	if len(frames) != 2 || string(frames[0].Bytes) != `{"id":1,"method":"m"}` || frames[1].Dir != mcpsession.Out || frames[0].Junk {
 		t.Errorf("frames %+v, want the two lines, out", frames)
 	}
 	if sink.String() != "{\"id\":1,\"method\":\"m\"}\n{\"id\":2}\n" {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplens/mcplens/internal/scale"
+	"github.com/mcplens/mcplens/internal/testkit/scale"
 	"github.com/mcplens/mcplens/model"
 )
 

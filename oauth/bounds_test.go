@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplens/mcplens/internal/browsertest"
-	"github.com/mcplens/mcplens/internal/oauthtest"
+	"github.com/mcplens/mcplens/internal/testkit/browsertest"
+	"github.com/mcplens/mcplens/internal/testkit/oauthtest"
 	"github.com/mcplens/mcplens/oauth"
 )
 

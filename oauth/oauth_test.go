@@ -11,9 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplens/mcplens/internal/oauthtest"
+	"github.com/mcplens/mcplens/internal/testkit/oauthtest"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/oauth"
 )
 
@@ -43,7 +44,7 @@ func login(t *testing.T, s config.ServerSpec, o oauth.Options) error {
 
 // connect opens a session on s with the stored tokens and returns the
 // server's settled event, and the session (closed with the test).
-func connect(t *testing.T, s config.ServerSpec, store *oauth.Store) (loader.Event, *loader.Session) {
+func connect(t *testing.T, s config.ServerSpec, store *oauth.Store) (mcpsession.Event, *loader.Session) {
 	t.Helper()
 	cfg := &config.Config{Path: "mcp.json", Servers: []config.ServerSpec{s}}
 	sess := loader.Open(cfg, loader.Options{Timeout: 10 * time.Second, HTTPAuth: func(spec config.ServerSpec, next http.RoundTripper) http.RoundTripper {
@@ -51,12 +52,12 @@ func connect(t *testing.T, s config.ServerSpec, store *oauth.Store) (loader.Even
 	}})
 	t.Cleanup(func() { sess.Close() })
 	for ev := range sess.Events() {
-		if ev.State == loader.Ready || ev.State == loader.Failed {
+		if ev.State == mcpsession.Ready || ev.State == mcpsession.Failed {
 			return ev, sess
 		}
 	}
 	t.Fatal("the session ended before the server settled")
-	return loader.Event{}, nil
+	return mcpsession.Event{}, nil
 }
 
 func TestLoginRegistrationModes(t *testing.T) {
@@ -104,7 +105,7 @@ func TestLoginRegistrationModes(t *testing.T) {
 				t.Errorf("registration = %q, want %q", e.Registration, tc.want)
 			}
 			ev, sess := connect(t, s, store)
-			if ev.State != loader.Ready || len(ev.Tools) != 1 {
+			if ev.State != mcpsession.Ready || len(ev.Tools) != 1 {
 				t.Fatalf("connect: state %v, err %q, %d tools; want ready with whoami", ev.State, ev.Err, len(ev.Tools))
 			}
 			for _, f := range sess.FrameLog("prot").Frames() {
@@ -158,7 +159,7 @@ func TestLoginErrorCarriesTheServersText(t *testing.T) {
 func TestNeedsLoginWithoutAToken(t *testing.T) {
 	as := oauthtest.Start(t, oauthtest.Config{})
 	ev, _ := connect(t, spec(as, nil), newStore(t))
-	if ev.State != loader.Failed || !ev.NeedsLogin || ev.Err != "needs login: run mcplens login mcp.json prot" {
+	if ev.State != mcpsession.Failed || !ev.NeedsLogin || ev.Err != "needs login: run mcplens login mcp.json prot" {
 		t.Fatalf("connect without a token: state %v, needs login %v, err %q; want the login hint", ev.State, ev.NeedsLogin, ev.Err)
 	}
 }
@@ -174,7 +175,7 @@ func TestRefreshAfterExpiry(t *testing.T) {
 	}
 	before, _ := store.Get(as.MCPURL, "")
 	ev, _ := connect(t, s, store)
-	if ev.State != loader.Ready {
+	if ev.State != mcpsession.Ready {
 		t.Fatalf("connect: %v %q; want ready", ev.State, ev.Err)
 	}
 	_, refreshes, _, _, _ := as.Snapshot()
@@ -213,7 +214,7 @@ func TestScopeStepUp(t *testing.T) {
 		t.Errorf("first login asked for scope %q, want the challenge's %q", auth.Get("scope"), "read")
 	}
 	ev, sess := connect(t, s, store)
-	if ev.State != loader.Ready {
+	if ev.State != mcpsession.Ready {
 		t.Fatalf("connect: %v %q", ev.State, ev.Err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -232,7 +233,7 @@ func TestScopeStepUp(t *testing.T) {
 		t.Errorf("step-up login asked for scope %q, want the set %q", auth.Get("scope"), "read write")
 	}
 	ev, sess = connect(t, s, store)
-	if ev.State != loader.Ready {
+	if ev.State != mcpsession.Ready {
 		t.Fatalf("connect after step-up: %v %q", ev.State, ev.Err)
 	}
 	if res, err := sess.Call(ctx, "prot", "whoami", nil); err != nil || !bytes.Contains(res.Response, []byte("authorized")) {
@@ -270,7 +271,7 @@ func TestLegacyServer(t *testing.T) {
 			if e == nil || e.TokenURL != as.RS.URL+"/token" {
 				t.Fatalf("entry = %+v; want the token endpoint at the server's origin", e)
 			}
-			if ev, _ := connect(t, s, store); ev.State != loader.Ready {
+			if ev, _ := connect(t, s, store); ev.State != mcpsession.Ready {
 				t.Fatalf("connect: %v %q", ev.State, ev.Err)
 			}
 		})

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/mcplens/mcplens/internal/browsertest"
+	"github.com/mcplens/mcplens/internal/testkit/browsertest"
 	"github.com/mcplens/mcplens/opener"
 )
 

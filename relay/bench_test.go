@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplens/mcplens/recording"
 	"github.com/mcplens/mcplens/relay"
 )
 
@@ -155,7 +156,7 @@ func BenchmarkCopier(b *testing.B) {
 			frame := []byte(`{"jsonrpc":"2.0","id":1,"result":{"text":"` + strings.Repeat("x", size-48) + `"}}` + "\n")
 			sink := discardSink(make(chan struct{}, 1))
 			c := relay.NewCopier(relay.CopierOptions{Server: "bench"}, sink)
-			s := c.Stream(relay.ServerToClient, relay.Lines)
+			s := c.Stream(recording.ServerToClient, relay.Lines)
 			b.SetBytes(int64(len(frame)))
 			b.ReportAllocs()
 			for b.Loop() {

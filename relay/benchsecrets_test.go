@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcplens/mcplens/recording"
 	"github.com/mcplens/mcplens/relay"
 )
 
@@ -25,7 +26,7 @@ func BenchmarkCopierSecrets(b *testing.B) {
 			frame := []byte(`{"jsonrpc":"2.0","id":1,"result":{"text":"` + text + `"}}` + "\n")
 			sink := discardSink(make(chan struct{}, 1))
 			c := relay.NewCopier(relay.CopierOptions{Server: "bench", Secrets: secrets}, sink)
-			s := c.Stream(relay.ServerToClient, relay.Lines)
+			s := c.Stream(recording.ServerToClient, relay.Lines)
 			b.SetBytes(int64(len(frame)))
 			b.ReportAllocs()
 			for b.Loop() {

@@ -5,17 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-)
 
-// Dir is the direction of a frame.
-type Dir string
-
-// The directions a frame travels: client to server, server to client, and
-// the server's stderr.
-const (
-	ClientToServer Dir = "c2s"
-	ServerToClient Dir = "s2c"
-	Stderr         Dir = "stderr"
+	"github.com/mcplens/mcplens/recording"
 )
 
 // Sizes that bound the copy (never the passthrough).
@@ -128,12 +119,12 @@ const (
 // by one goroutine at a time; it never blocks and never fails.
 type Stream struct {
 	c       *Copier
-	dir     Dir
+	dir     recording.Dir
 	framing Framing
-	meta    *httpMeta // nil for stdio
-	gap     bool      // bytes were lost since the last chunk sent (Lines: of the line under way)
-	pos     int       // bytes of the body handed so far (Whole)
-	skipped int       // bytes past the frame cap not yet told (Whole)
+	meta    *recording.HTTP // nil for stdio
+	gap     bool            // bytes were lost since the last chunk sent (Lines: of the line under way)
+	pos     int             // bytes of the body handed so far (Whole)
+	skipped int             // bytes past the frame cap not yet told (Whole)
 
 	// The line under way (Lines), assembled by the writer.
 	pending  []byte // its first frameCap bytes
@@ -152,7 +143,7 @@ type Stream struct {
 }
 
 // Stream returns a stream of frames in direction dir.
-func (c *Copier) Stream(dir Dir, framing Framing) *Stream {
+func (c *Copier) Stream(dir recording.Dir, framing Framing) *Stream {
 	return &Stream{c: c, dir: dir, framing: framing}
 }
 

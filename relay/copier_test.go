@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcplens/mcplens/internal/safefile"
+	"github.com/mcplens/mcplens/recording"
 	"github.com/mcplens/mcplens/relay"
 )
 
@@ -18,7 +19,7 @@ func copyOf(t *testing.T, opts relay.CopierOptions, framing relay.Framing, chunk
 	t.Helper()
 	sink := &memSink{}
 	c := relay.NewCopier(opts, sink)
-	s := c.Stream(relay.ServerToClient, framing)
+	s := c.Stream(recording.ServerToClient, framing)
 	for _, ch := range chunks {
 		s.Write([]byte(ch))
 	}
@@ -118,7 +119,7 @@ func TestRecording(t *testing.T) {
 			t.Errorf("%s: mode %v, want 0600", name, fi.Mode().Perm())
 		}
 		rs := readRecording(t, filepath.Join(dir, name))
-		if len(rs) == 0 || rs[0].Format != relay.Format || rs[0].Version != relay.Version || len(rs) > 3 {
+		if len(rs) == 0 || rs[0].Format != recording.Format || rs[0].Version != recording.Version || len(rs) > 3 {
 			t.Errorf("%s: %d records, first %+v; want the header and at most two lines", name, len(rs), rs)
 		}
 	}

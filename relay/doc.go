@@ -28,7 +28,8 @@
 //
 // # Recording format
 //
-// The first line names the format and its version, and what was tapped:
+// The format is package recording's (its Header, Line, directions and
+// version); this package writes it, capture reads it back. The first line names the format and its version, and what was tapped:
 //
 //	{"format":"mcplens-tap","version":1,"server":"alpha","t":"2026-12-01T10:00:00.000000001Z","command":["node","srv.js"]}
 //

@@ -9,14 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/mcplens/mcplens/model"
-)
-
-// The recording format: a header line, then one line per frame.
-const (
-	// Format names the format in every recording's header line.
-	Format = "mcplens-tap"
-	// Version is the format's version; a reader refuses a newer one.
-	Version = 1
+	"github.com/mcplens/mcplens/recording"
 )
 
 // A Source says what a recording is of: a stdio server's command, or an
@@ -33,15 +26,8 @@ type Source struct {
 //
 //	{"format":"mcplens-tap","version":1,"server":"alpha","t":"...","command":["node","srv.js"]}
 func HeaderLine(src Source, t time.Time) []byte {
-	h := struct {
-		Format   string   `json:"format"`
-		Version  int      `json:"version"`
-		Server   string   `json:"server"`
-		T        string   `json:"t"`
-		Command  []string `json:"command,omitempty"`
-		Upstream string   `json:"upstream,omitempty"`
-		Listen   string   `json:"listen,omitempty"`
-	}{Format, Version, src.Server, t.UTC().Format(time.RFC3339Nano), model.RedactArgs(src.Command), "", src.Listen}
+	h := recording.Header{Format: recording.Format, Version: recording.Version, Server: src.Server,
+		T: t.UTC().Format(time.RFC3339Nano), Command: model.RedactArgs(src.Command), Listen: src.Listen}
 	if src.Upstream != "" {
 		h.Upstream = model.RedactURL(src.Upstream)
 	}
@@ -49,29 +35,15 @@ func HeaderLine(src Source, t time.Time) []byte {
 	return append(b, '\n')
 }
 
-// isRecording reports whether head, the start of a file, is a recording's.
-func isRecording(head []byte) bool {
-	return bytes.HasPrefix(head, []byte(`{"format":"`+Format+`"`))
-}
-
 // A frame is one frame as the copier assembled it.
 type frame struct {
 	t     time.Time
-	dir   Dir
+	dir   recording.Dir
 	data  []byte // what was kept of it
 	size  int    // its size; more than len(data) when cut
 	body  bool   // whether there is one (an HTTP exchange may have none)
 	event string // the server-sent event's name
-	meta  *httpMeta
-}
-
-// httpMeta is what a recording keeps of an HTTP request or response
-// besides its body.
-type httpMeta struct {
-	Method  string      `json:"method,omitempty"`
-	URL     string      `json:"url,omitempty"`
-	Status  int         `json:"status,omitempty"`
-	Headers http.Header `json:"headers,omitempty"`
+	meta  *recording.HTTP
 }
 
 // CutKeep is how much of a frame longer than the frame cap is recorded:
@@ -110,7 +82,7 @@ func (e *encoder) frame(f frame) []byte {
 	b = append(b, '"')
 	if f.meta != nil {
 		b = append(b, `,"http":`...)
-		b = appendJSON(b, f.meta.masked())
+		b = appendJSON(b, masked(f.meta))
 	}
 	if f.event != "" {
 		b = append(b, `,"sse":`...)
@@ -185,7 +157,7 @@ func (e *encoder) mask(data []byte) []byte {
 // learn adds the secrets of m's headers (model.HeaderSecrets: a header a
 // config declared, a credential, a cookie) to those masked in every
 // frame after: a server that echoes them in a body has them masked.
-func (e *encoder) learn(m *httpMeta) {
+func (e *encoder) learn(m *recording.HTTP) {
 	if m == nil {
 		return
 	}
@@ -200,7 +172,7 @@ func (e *encoder) learn(m *httpMeta) {
 
 // masked returns m with its headers' values masked as model.MaskHeader
 // masks them, and the secrets of its URL.
-func (m *httpMeta) masked() *httpMeta {
+func masked(m *recording.HTTP) *recording.HTTP {
 	out := *m
 	if m.URL != "" {
 		out.URL = model.RedactURL(m.URL)

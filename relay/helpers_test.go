@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplens/mcplens/internal/everything"
-	"github.com/mcplens/mcplens/internal/hostile"
+	"github.com/mcplens/mcplens/internal/testkit/everything"
+	"github.com/mcplens/mcplens/internal/testkit/hostile"
 )
 
 func TestMain(m *testing.M) {
@@ -158,5 +158,5 @@ func waitFor(t testing.TB, what string, cond func() bool) {
 }
 
 // everythingEntry is the installed reference server's entry point
-// (internal/everything).
+// (internal/testkit/everything).
 func everythingEntry(t testing.TB) string { return everything.Entry(t) }

@@ -11,6 +11,8 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"sync"
+
+	"github.com/mcplens/mcplens/recording"
 )
 
 // NewProxy returns a reverse proxy to the HTTP MCP server at upstream
@@ -37,8 +39,8 @@ func NewProxy(upstream *url.URL, c *Copier, errorLog *log.Logger) http.Handler {
 			pr.Out.URL = &target
 			pr.Out.Host = ""
 			pr.Out = pr.Out.WithContext(context.WithValue(pr.Out.Context(), proxyHost{}, pr.In.Host))
-			st := c.Stream(ClientToServer, Whole)
-			st.meta = &httpMeta{Method: pr.In.Method, URL: pr.In.URL.RequestURI(), Headers: pr.In.Header.Clone()}
+			st := c.Stream(recording.ClientToServer, Whole)
+			st.meta = &recording.HTTP{Method: pr.In.Method, URL: pr.In.URL.RequestURI(), Headers: pr.In.Header.Clone()}
 			c.learn(st.meta)
 			if pr.Out.Body == nil || pr.Out.Body == http.NoBody {
 				st.End()
@@ -51,8 +53,8 @@ func NewProxy(upstream *url.URL, c *Copier, errorLog *log.Logger) http.Handler {
 			if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "text/event-stream" {
 				framing = Events
 			}
-			st := c.Stream(ServerToClient, framing)
-			st.meta = &httpMeta{Status: resp.StatusCode, Headers: resp.Header.Clone()}
+			st := c.Stream(recording.ServerToClient, framing)
+			st.meta = &recording.HTTP{Status: resp.StatusCode, Headers: resp.Header.Clone()}
 			c.learn(st.meta)
 			resp.Body = &teeBody{rc: resp.Body, s: st}
 			host, _ := resp.Request.Context().Value(proxyHost{}).(string)

@@ -3,6 +3,8 @@ package relay
 import (
 	"sync"
 	"sync/atomic"
+
+	"github.com/mcplens/mcplens/recording"
 )
 
 // A relay learns secrets as it passes them: the value of a header the
@@ -20,12 +22,12 @@ const maxPendingLearn = 64
 // learning holds the headers handed over and not yet learned.
 type learning struct {
 	mu      sync.Mutex
-	pending []*httpMeta
+	pending []*recording.HTTP
 	any     atomic.Bool
 }
 
 // learn hands over m's headers for the copier to learn.
-func (c *Copier) learn(m *httpMeta) {
+func (c *Copier) learn(m *recording.HTTP) {
 	if c == nil || m == nil {
 		return
 	}

@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/mcplens/mcplens/internal/safefile"
+	"github.com/mcplens/mcplens/recording"
 )
 
 // Recording sizes.
@@ -87,7 +88,7 @@ func holdsRecording(path string) (bool, error) {
 	defer f.Close()
 	head := make([]byte, 64)
 	n, _ := io.ReadFull(f, head)
-	return isRecording(head[:n]), nil
+	return recording.IsHeader(head[:n]), nil
 }
 
 // open creates a new file at r.path holding the header, through safefile

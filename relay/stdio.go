@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcplens/mcplens/internal/procguard"
+	"github.com/mcplens/mcplens/recording"
 )
 
 // pipeGrace is how long the server's stdout and stderr may stay idle after
@@ -97,9 +98,12 @@ func (s *Stdio) Run() (int, error) {
 	var exited atomic.Bool
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() { defer wg.Done(); drain(s.Stdout, outR, s.Copy.Stream(ServerToClient, Lines), &exited) }()
-	go func() { defer wg.Done(); drain(s.Stderr, errR, s.Copy.Stream(Stderr, Lines), &exited) }()
-	go feed(inW, s.Stdin, s.Copy.Stream(ClientToServer, Lines))
+	go func() {
+		defer wg.Done()
+		drain(s.Stdout, outR, s.Copy.Stream(recording.ServerToClient, Lines), &exited)
+	}()
+	go func() { defer wg.Done(); drain(s.Stderr, errR, s.Copy.Stream(recording.Stderr, Lines), &exited) }()
+	go feed(inW, s.Stdin, s.Copy.Stream(recording.ClientToServer, Lines))
 
 	done := make(chan struct{})
 	go func() {

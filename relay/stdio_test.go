@@ -17,7 +17,8 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcplens/mcplens/internal/hostile"
+	"github.com/mcplens/mcplens/internal/testkit/hostile"
+	"github.com/mcplens/mcplens/recording"
 	"github.com/mcplens/mcplens/relay"
 )
 
@@ -336,7 +337,7 @@ func TestSignalForwarded(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 128+15 {
 		t.Errorf("relay ended with %v (stderr %q); want status 143", err, stderr.String())
 	}
-	if rs := readRecording(t, record); len(rs) == 0 || rs[0].Format != relay.Format {
+	if rs := readRecording(t, record); len(rs) == 0 || rs[0].Format != recording.Format {
 		t.Errorf("recording %v: want its header", rs)
 	}
 }

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
 	"github.com/mcplens/mcplens/surface"
@@ -40,10 +40,10 @@ func TestReportMasksConfigSecrets(t *testing.T) {
 	hint := "(the server wants authorization: mcplens does not run OAuth; give a token in the config's headers)"
 	specs[1].Findings = []string{"3:5: args: ${env:X} is not set; the client passes an empty string"}
 	states := []state{
-		{spec: specs[0], ev: &loader.Event{Server: "remote", State: loader.Failed,
+		{spec: specs[0], ev: &mcpsession.Event{Server: "remote", State: mcpsession.Failed,
 			Err:    `connecting to http://127.0.0.1:9/mcp?token=****: Post "http://127.0.0.1:9/mcp?token=QTOKEN42": 401 ` + hint,
 			Stderr: "rejected HEADERVALUE77\n"}},
-		{spec: specs[1], ev: &loader.Event{Server: "local", State: loader.Ready, Err: "listing cut short after ENVPASS55",
+		{spec: specs[1], ev: &mcpsession.Event{Server: "local", State: mcpsession.Ready, Err: "listing cut short after ENVPASS55",
 			Findings: []model.Finding{{Severity: model.Warn, Kind: "protocol", Server: "local", Evidence: "stdout carries text that is not JSON: using ENVPASS55"}}}},
 	}
 	r := build("c", surface.Options{Policy: mustPolicy(t, "lionagi")}, states...)

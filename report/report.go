@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/surface"
 )
@@ -190,8 +190,8 @@ func jsonText(raw string) string {
 
 // facts is the server's self-description beyond its name, as
 // surface.Facts shows it.
-func (s Server) facts() loader.ServerFacts {
-	return loader.ServerFacts{
+func (s Server) facts() mcpsession.ServerFacts {
+	return mcpsession.ServerFacts{
 		Capabilities: s.Capabilities,
 		Instructions: s.Instructions,
 		Cut:          s.InstructionsCut,

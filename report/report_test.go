@@ -16,6 +16,7 @@ import (
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/loader/demo"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
 	"github.com/mcplens/mcplens/surface"
@@ -55,7 +56,7 @@ func collect(t *testing.T, cfg *config.Config) *surface.Snapshot {
 // sent (none: still connecting).
 type state struct {
 	spec config.ServerSpec
-	ev   *loader.Event
+	ev   *mcpsession.Event
 }
 
 // snapshot is the snapshot of the servers of states, the config file
@@ -82,7 +83,7 @@ func build(config string, o surface.Options, states ...state) *report.Report {
 // failed is a server that failed with err, its stderr ending stderr.
 func failed(label, err, stderr string) state {
 	return state{spec: config.ServerSpec{Label: label, Command: label},
-		ev: &loader.Event{Server: label, State: loader.Failed, Err: err, Stderr: stderr}}
+		ev: &mcpsession.Event{Server: label, State: mcpsession.Failed, Err: err, Stderr: stderr}}
 }
 
 func mustPolicy(t *testing.T, name string) model.Policy {
@@ -177,7 +178,7 @@ func tool(raw string) model.Tool {
 // ready is a server listed with tools.
 func ready(label string, tools ...model.Tool) state {
 	return state{spec: config.ServerSpec{Label: label, Command: label},
-		ev: &loader.Event{Server: label, State: loader.Ready, Protocol: "2025-11-25", Tools: tools}}
+		ev: &mcpsession.Event{Server: label, State: mcpsession.Ready, Protocol: "2025-11-25", Tools: tools}}
 }
 
 // kinds lists the findings as "level kind server tool".

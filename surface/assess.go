@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -156,11 +156,11 @@ func Derive(snap *Snapshot, o Options) *Assessment {
 // statusOf is the one rule for a server's status.
 func statusOf(sv *Server, res *model.ServerResult) Status {
 	switch {
-	case sv.State == loader.Failed && sv.NeedsLogin:
+	case sv.State == mcpsession.Failed && sv.NeedsLogin:
 		return NeedsLogin
-	case sv.State == loader.Failed:
+	case sv.State == mcpsession.Failed:
 		return Failed
-	case res == nil && sv.State == loader.Closed:
+	case res == nil && sv.State == mcpsession.Closed:
 		return Closed
 	case res == nil:
 		return Connecting

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -12,7 +12,7 @@ import (
 // (model.Sanitize), its blanks and line breaks folded into single spaces,
 // wrapped at width columns (counted in runes) and cut to at most lines
 // lines, the last ending in "…" when text was left out. cut says the text
-// was cut before (loader.ServerFacts.Cut).
+// was cut before (mcpsession.ServerFacts.Cut).
 func Wrap(text string, cut bool, width, lines int) []string {
 	words := strings.Fields(text)
 	var (
@@ -53,7 +53,7 @@ func ellipsis(lines []string) []string {
 // wrapped at width and cut to instructionLines lines. Each line is a label
 // ("" for the instructions' second line on) and a sanitized value; the
 // caller masks secrets first.
-func Facts(f loader.ServerFacts, width, instructionLines int) [][2]string {
+func Facts(f mcpsession.ServerFacts, width, instructionLines int) [][2]string {
 	var out [][2]string
 	if f.Title != "" {
 		out = append(out, [2]string{"title", model.Sanitize(f.Title)})
@@ -76,7 +76,7 @@ func Facts(f loader.ServerFacts, width, instructionLines int) [][2]string {
 
 // MaskFacts returns f with the config's secrets masked (red.Values) in
 // what the server wrote.
-func MaskFacts(f loader.ServerFacts, red *model.Redactor) loader.ServerFacts {
+func MaskFacts(f mcpsession.ServerFacts, red *model.Redactor) mcpsession.ServerFacts {
 	if red.Longest() == 0 {
 		return f
 	}

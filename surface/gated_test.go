@@ -4,14 +4,14 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/surface"
 )
 
 // Gated compares a server only among the clients that listed it, names a
 // tool once per server, and skips rows without a name.
 func TestGated(t *testing.T) {
-	snap := func(events ...loader.Event) *surface.Snapshot {
+	snap := func(events ...mcpsession.Event) *surface.Snapshot {
 		s := surface.New(specs("a", "b"), nil)
 		for _, ev := range events {
 			s.Apply(ev)
@@ -20,7 +20,7 @@ func TestGated(t *testing.T) {
 	}
 	sightings := []surface.Sighting{
 		{Clients: []string{"x"}, Snap: snap(ready("a", tool("common"), tool("xonly"), tool("")), ready("b", tool("bx")))},
-		{Clients: []string{"y", "y2"}, Snap: snap(ready("a", tool("common"), tool("yonly")), loader.Event{Server: "b", State: loader.Failed, Err: "no"})},
+		{Clients: []string{"y", "y2"}, Snap: snap(ready("a", tool("common"), tool("yonly")), mcpsession.Event{Server: "b", State: mcpsession.Failed, Err: "no"})},
 		{Clients: []string{"z"}, Snap: snap(ready("a", tool("common"), tool("xonly"), tool("yonly")), ready("b", tool("bx")))},
 	}
 	got := surface.Gated(sightings)
@@ -77,7 +77,7 @@ func TestWrap(t *testing.T) {
 			}
 		})
 	}
-	f := loader.ServerFacts{Title: "T", Capabilities: []string{"tools"}, Instructions: "hi"}
+	f := mcpsession.ServerFacts{Title: "T", Capabilities: []string{"tools"}, Instructions: "hi"}
 	if got := surface.Facts(f, 20, 2); len(got) != 3 || got[2] != [2]string{"instructions", "hi"} {
 		t.Errorf("Facts = %q", got)
 	}

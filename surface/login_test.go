@@ -3,7 +3,7 @@ package surface_test
 import (
 	"testing"
 
-	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/surface"
 )
 
@@ -12,8 +12,8 @@ import (
 func TestNeedsLogin(t *testing.T) {
 	const hint = "needs login: run mcplens login mcp.json remote"
 	snap := surface.New(specs("remote", "broken"), nil)
-	snap.Apply(loader.Event{Server: "remote", State: loader.Failed, NeedsLogin: true, Err: hint})
-	snap.Apply(loader.Event{Server: "broken", State: loader.Failed, Err: "boom"})
+	snap.Apply(mcpsession.Event{Server: "remote", State: mcpsession.Failed, NeedsLogin: true, Err: hint})
+	snap.Apply(mcpsession.Event{Server: "broken", State: mcpsession.Failed, Err: "boom"})
 	a := surface.Assess(snap, surface.Options{Policy: policy(t, "lionagi")})
 	if a.Servers[0].Status != surface.NeedsLogin || a.Servers[1].Status != surface.Failed {
 		t.Fatalf("statuses = %q, %q; want needs login, failed", a.Servers[0].Status, a.Servers[1].Status)

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -22,7 +22,7 @@ type Server struct {
 	// Endpoint is how the server is reached, the identity a lock pins
 	// (EndpointOf).
 	Endpoint model.Endpoint
-	State    loader.State
+	State    mcpsession.State
 	// Err is the failure (Failed), or a note on an unfinished listing
 	// (Ready).
 	Err string
@@ -36,11 +36,11 @@ type Server struct {
 	ServerName, ServerVersion string
 	// Facts are the rest of what the server said of itself when it
 	// connected: capabilities, instructions, title, website.
-	Facts loader.ServerFacts
+	Facts mcpsession.ServerFacts
 	// Tools is what the server advertised, in its order.
 	Tools []model.Tool
 	// Offers are its resources, templates and prompts, as last listed.
-	Offers loader.Offers
+	Offers mcpsession.Offers
 	// Listed reports whether the server's tools were listed: Tools is what
 	// it advertised (possibly nothing).
 	Listed bool
@@ -96,9 +96,9 @@ func New(specs []config.ServerSpec, file []string) *Snapshot {
 		byLabel: make(map[string]int, len(specs)),
 	}
 	for i, spec := range specs {
-		s.Servers[i] = Server{Spec: spec, Endpoint: EndpointOf(spec), State: loader.Connecting}
+		s.Servers[i] = Server{Spec: spec, Endpoint: EndpointOf(spec), State: mcpsession.Connecting}
 		if _, dup := s.byLabel[spec.Label]; dup {
-			s.Servers[i].State, s.Servers[i].Err = loader.Failed, duplicateLabel
+			s.Servers[i].State, s.Servers[i].Err = mcpsession.Failed, duplicateLabel
 			continue
 		}
 		s.byLabel[spec.Label] = i
@@ -134,7 +134,7 @@ func (s *Snapshot) Gen() int { return s.gen }
 // nothing, but for an event that declares its server (Event.Declare):
 // that server is added, after the others. A server's Tools, Faults and Prev are replaced, never written
 // to, so a shallow copy of Servers (Clone) stays as it was.
-func (s *Snapshot) Apply(ev loader.Event) bool {
+func (s *Snapshot) Apply(ev mcpsession.Event) bool {
 	i, ok := s.byLabel[ev.Server]
 	if !ok && ev.Declare != nil && ev.Declare.Label == ev.Server && !ev.Frames {
 		i, ok = len(s.Servers), true
@@ -149,9 +149,9 @@ func (s *Snapshot) Apply(ev loader.Event) bool {
 	sv.State = ev.State
 	sv.NeedsLogin = ev.NeedsLogin
 	switch ev.State {
-	case loader.Connecting:
+	case mcpsession.Connecting:
 		sv.Deadline = ev.Deadline
-	case loader.Ready:
+	case mcpsession.Ready:
 		if sv.Listed && !sameList(sv.Tools, ev.Tools) {
 			sv.Lists++
 			sv.Prev = sv.Tools
@@ -164,10 +164,10 @@ func (s *Snapshot) Apply(ev loader.Event) bool {
 		sv.Tools, sv.Size, sv.Listed = ev.Tools, ListSize(ev.Tools), true
 		sv.Offers = ev.Offers
 		sv.Faults = ev.Findings
-	case loader.Failed:
+	case mcpsession.Failed:
 		sv.Err, sv.Stderr = ev.Err, ev.Stderr
 		sv.Tools, sv.Size, sv.Listed, sv.Prev = nil, 0, false, nil
-		sv.Offers = loader.Offers{}
+		sv.Offers = mcpsession.Offers{}
 		sv.Faults = ev.Findings
 	}
 	return true
@@ -213,7 +213,7 @@ func (s *Snapshot) Catalogues() []model.Catalogue {
 // Settled reports whether every server is Ready or Failed.
 func (s *Snapshot) Settled() bool {
 	for _, sv := range s.Servers {
-		if sv.State != loader.Ready && sv.State != loader.Failed {
+		if sv.State != mcpsession.Ready && sv.State != mcpsession.Failed {
 			return false
 		}
 	}
@@ -237,7 +237,7 @@ func (s *Snapshot) Rows() (rows, size int) {
 // timeout, so every server settles; ctx is a backstop, and when it ends
 // first Collect returns its error, the servers still connecting left as
 // they are.
-func Collect(ctx context.Context, events <-chan loader.Event, snap *Snapshot) error {
+func Collect(ctx context.Context, events <-chan mcpsession.Event, snap *Snapshot) error {
 	for !snap.Settled() {
 		select {
 		case ev, ok := <-events:

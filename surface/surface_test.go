@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/surface"
 )
@@ -26,8 +26,8 @@ func specs(labels ...string) []config.ServerSpec {
 	return out
 }
 
-func ready(label string, tools ...model.Tool) loader.Event {
-	return loader.Event{Server: label, State: loader.Ready, Tools: tools}
+func ready(label string, tools ...model.Tool) mcpsession.Event {
+	return mcpsession.Event{Server: label, State: mcpsession.Ready, Tools: tools}
 }
 
 func policy(t *testing.T, name string) model.Policy {
@@ -41,20 +41,20 @@ func policy(t *testing.T, name string) model.Policy {
 
 func TestApply(t *testing.T) {
 	snap := surface.New(specs("a", "b", "a"), nil)
-	if got := snap.Servers[2]; got.State != loader.Failed || !strings.Contains(got.Err, "declared twice") {
+	if got := snap.Servers[2]; got.State != mcpsession.Failed || !strings.Contains(got.Err, "declared twice") {
 		t.Errorf("second a = %v %q, want failed as declared twice", got.State, got.Err)
 	}
 	if snap.Settled() {
 		t.Errorf("Settled() before any event")
 	}
-	if snap.Apply(loader.Event{Server: "a", Frames: true}) || snap.Apply(ready("zz")) {
+	if snap.Apply(mcpsession.Event{Server: "a", Frames: true}) || snap.Apply(ready("zz")) {
 		t.Errorf("Apply took a wire event or an undeclared server's")
 	}
 	v1 := []model.Tool{tool("x")}
 	if !snap.Apply(ready("a", v1...)) {
 		t.Fatalf("Apply(ready a) changed nothing")
 	}
-	snap.Apply(loader.Event{Server: "b", State: loader.Failed, Err: "boom", Stderr: "tail\n"})
+	snap.Apply(mcpsession.Event{Server: "b", State: mcpsession.Failed, Err: "boom", Stderr: "tail\n"})
 	if !snap.Settled() {
 		t.Errorf("Settled() = false with a ready, b failed")
 	}
@@ -75,7 +75,7 @@ func TestApply(t *testing.T) {
 	if len(before.Servers[0].Tools) != 1 {
 		t.Errorf("a clone changed with the snapshot")
 	}
-	snap.Apply(loader.Event{Server: "a", State: loader.Failed, Err: "gone"})
+	snap.Apply(mcpsession.Event{Server: "a", State: mcpsession.Failed, Err: "gone"})
 	if a.Listed || a.Tools != nil || a.Prev != nil {
 		t.Errorf("a failed server keeps its tools: %+v", a)
 	}
@@ -86,16 +86,16 @@ func TestApply(t *testing.T) {
 
 func TestCollect(t *testing.T) {
 	snap := surface.New(specs("a", "b"), nil)
-	events := make(chan loader.Event, 4)
+	events := make(chan mcpsession.Event, 4)
 	events <- ready("a", tool("x"))
-	events <- loader.Event{Server: "b", State: loader.Failed, Err: "no"}
+	events <- mcpsession.Event{Server: "b", State: mcpsession.Failed, Err: "no"}
 	if err := surface.Collect(context.Background(), events, snap); err != nil || !snap.Settled() {
 		t.Errorf("Collect = %v, settled %v", err, snap.Settled())
 	}
 	waiting := surface.New(specs("c"), nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := surface.Collect(ctx, make(chan loader.Event), waiting); err == nil {
+	if err := surface.Collect(ctx, make(chan mcpsession.Event), waiting); err == nil {
 		t.Errorf("Collect with an ended context = nil")
 	}
 }
@@ -107,12 +107,12 @@ func TestStatus(t *testing.T) {
 	tests := []struct {
 		name   string
 		policy string
-		ev     *loader.Event
+		ev     *mcpsession.Event
 		want   surface.Status
 	}{
 		{"connecting", "lionagi-legacy", nil, surface.Connecting},
-		{"closed", "lionagi-legacy", &loader.Event{Server: "s", State: loader.Closed}, surface.Closed},
-		{"failed", "lionagi-legacy", &loader.Event{Server: "s", State: loader.Failed, Err: "x"}, surface.Failed},
+		{"closed", "lionagi-legacy", &mcpsession.Event{Server: "s", State: mcpsession.Closed}, surface.Closed},
+		{"failed", "lionagi-legacy", &mcpsession.Event{Server: "s", State: mcpsession.Failed, Err: "x"}, surface.Failed},
 		{"ok", "lionagi-legacy", ptr(ready("s", tool("a"))), surface.OK},
 		{"filtered row", "lionagi-legacy", ptr(ready("s", tool("a"), filtered)), surface.OK},
 		{"nameless row", "lionagi-legacy", ptr(ready("s", tool("a"), tool(""))), surface.Incomplete},
@@ -142,8 +142,8 @@ func TestFindingsOrder(t *testing.T) {
 	snap := surface.New(sp, []string{"the file has comments"})
 	snap.Apply(ready("a", tool("request"), tool(strings.Repeat("x", 70))))
 	fault := model.Finding{Severity: model.Warn, Kind: "protocol", Server: "b", Evidence: "stray answer"}
-	snap.Apply(loader.Event{Server: "b", State: loader.Ready, Tools: []model.Tool{tool("request")}, Findings: []model.Finding{fault}})
-	snap.Apply(loader.Event{Server: "c", State: loader.Failed, Err: "exit status 3", Stderr: "boom\n"})
+	snap.Apply(mcpsession.Event{Server: "b", State: mcpsession.Ready, Tools: []model.Tool{tool("request")}, Findings: []model.Finding{fault}})
+	snap.Apply(mcpsession.Event{Server: "c", State: mcpsession.Failed, Err: "exit status 3", Stderr: "boom\n"})
 	a := surface.Assess(snap, surface.Options{Policy: policy(t, "lionagi-legacy"), Profiles: model.DefaultProfiles()})
 	var got []string
 	for _, f := range a.Findings {
@@ -177,14 +177,14 @@ func TestFindingsOrder(t *testing.T) {
 func TestApplyDeclares(t *testing.T) {
 	snap := surface.New([]config.ServerSpec{{Label: "alpha", Command: "a"}}, nil)
 	before := snap.Clone()
-	if snap.Apply(loader.Event{Server: "stranger", State: loader.Ready, Tools: []model.Tool{tool("x")}}) {
+	if snap.Apply(mcpsession.Event{Server: "stranger", State: mcpsession.Ready, Tools: []model.Tool{tool("x")}}) {
 		t.Fatal("an undeclared server changed the snapshot")
 	}
 	spec := config.ServerSpec{Label: "beta", Transport: config.TransportStdio, Command: "node", Args: []string{"b.js"}}
-	if !snap.Apply(loader.Event{Server: "beta", State: loader.Connecting, Declare: &spec}) {
+	if !snap.Apply(mcpsession.Event{Server: "beta", State: mcpsession.Connecting, Declare: &spec}) {
 		t.Fatal("a declared server did not change the snapshot")
 	}
-	snap.Apply(loader.Event{Server: "beta", State: loader.Ready, Tools: []model.Tool{tool("echo")}})
+	snap.Apply(mcpsession.Event{Server: "beta", State: mcpsession.Ready, Tools: []model.Tool{tool("echo")}})
 	i, ok := snap.Index("beta")
 	if !ok || i != 1 || len(snap.Servers) != 2 || !snap.Servers[1].Listed || snap.Servers[1].Endpoint.Shown != "node b.js" {
 		t.Fatalf("beta at %d (%v) of %d: %+v", i, ok, len(snap.Servers), snap.Servers)

@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/mcplens/mcplens/internal/jsonx"
-	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/surface"
 )
@@ -148,7 +148,7 @@ func captureServer(sv *surface.Server, red *model.Redactor) Server {
 		Col:          sv.Spec.Col,
 		Endpoint:     sv.Endpoint.String(),
 		Fingerprint:  sv.Endpoint.Fingerprint(),
-		Failed:       sv.State == loader.Failed,
+		Failed:       sv.State == mcpsession.Failed,
 		Error:        red.Text(sv.Err),
 		Protocol:     sv.Protocol,
 		Name:         red.Values(sv.ServerName),

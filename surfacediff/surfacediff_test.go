@@ -6,8 +6,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/surface"
 	"github.com/mcplens/mcplens/surfacediff"
@@ -59,7 +59,7 @@ func snapshotOf(servers map[string][]string, order ...string) *surface.Snapshot 
 			raw, _ := json.Marshal(map[string]any{"name": name, "description": desc, "inputSchema": map[string]any{"type": "object"}})
 			tools = append(tools, model.Tool{Name: name, NameOK: true, Description: desc, Raw: raw})
 		}
-		snap.Apply(loader.Event{Server: label, State: loader.Ready, Tools: tools})
+		snap.Apply(mcpsession.Event{Server: label, State: mcpsession.Ready, Tools: tools})
 	}
 	return snap
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -138,7 +139,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.expireNotes(msg.Time)
 		return cmd
 	case eventMsg:
-		m.handleEvents(loader.Event(msg))
+		m.handleEvents(mcpsession.Event(msg))
 		return tea.Batch(waitEvent(m.backend.Events()), m.diffRelists())
 	case eventsMsg:
 		m.handleEvents(msg...)
@@ -205,14 +206,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 
 // handleEvents records loader events, rebuilding the surface once for all
 // of them.
-func (m *Model) handleEvents(evs ...loader.Event) {
+func (m *Model) handleEvents(evs ...mcpsession.Event) {
 	changed := false
 	var servers []string
 	for _, ev := range evs {
 		if !slices.Contains(servers, ev.Server) {
 			servers = append(servers, ev.Server)
 		}
-		if ev.State == loader.Ready || ev.State == loader.Failed {
+		if ev.State == mcpsession.Ready || ev.State == mcpsession.Failed {
 			m.clients.settled(ev.Server)
 		}
 		if !ev.Frames && m.surface.apply(ev) {

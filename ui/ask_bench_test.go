@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/ui"
 )
@@ -40,7 +41,7 @@ func bigQuestion(method string, size int) loader.Question {
 
 // fresh returns a 200×60 interface with nothing asked yet.
 func fresh() tea.Model {
-	var m tea.Model = ui.New("bench", nil, benchBackend{events: make(chan loader.Event)})
+	var m tea.Model = ui.New("bench", nil, benchBackend{events: make(chan mcpsession.Event)})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	return m
 }

@@ -6,20 +6,20 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // A Backend is what the interface needs from a loader session. A
 // *loader.Session is one.
 type Backend interface {
-	Events() <-chan loader.Event
-	FrameLog(server string) *loader.FrameLog
+	Events() <-chan mcpsession.Event
+	FrameLog(server string) *mcpsession.FrameLog
 	Stderr(server string) string
-	Call(ctx context.Context, server, wire string, args json.RawMessage) (loader.CallResult, error)
+	Call(ctx context.Context, server, wire string, args json.RawMessage) (mcpsession.CallResult, error)
 }
 
 // eventMsg carries one loader event into Update.
-type eventMsg loader.Event
+type eventMsg mcpsession.Event
 
 // eventsClosedMsg says the backend will send no more events.
 type eventsClosedMsg struct{}
@@ -28,14 +28,14 @@ type eventsClosedMsg struct{}
 // burst of servers arriving costs one rebuild of the surface rather than
 // one each: with many servers, rebuilding per event made connecting cost
 // servers × rows.
-type eventsMsg []loader.Event
+type eventsMsg []mcpsession.Event
 
 // maxEventBatch bounds the events delivered at once.
 const maxEventBatch = 256
 
 // waitEvent returns the command that delivers the backend's next events:
 // it waits for one, then takes those already queued behind it.
-func waitEvent(events <-chan loader.Event) tea.Cmd {
+func waitEvent(events <-chan mcpsession.Event) tea.Cmd {
 	return func() tea.Msg {
 		ev, ok := <-events
 		if !ok {

@@ -8,9 +8,10 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcplens/mcplens/internal/scale"
+	"github.com/mcplens/mcplens/internal/testkit/scale"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/ui"
 )
@@ -25,24 +26,24 @@ const benchTools = 200
 var benchRows = []int{2_000, 20_000, 200_000}
 
 // A benchBackend is a Backend with nothing behind it.
-type benchBackend struct{ events chan loader.Event }
+type benchBackend struct{ events chan mcpsession.Event }
 
-func (b benchBackend) Events() <-chan loader.Event    { return b.events }
-func (benchBackend) FrameLog(string) *loader.FrameLog { return nil }
-func (benchBackend) Stderr(string) string             { return "" }
-func (benchBackend) Call(context.Context, string, string, json.RawMessage) (loader.CallResult, error) {
-	return loader.CallResult{}, nil
+func (b benchBackend) Events() <-chan mcpsession.Event    { return b.events }
+func (benchBackend) FrameLog(string) *mcpsession.FrameLog { return nil }
+func (benchBackend) Stderr(string) string                 { return "" }
+func (benchBackend) Call(context.Context, string, string, json.RawMessage) (mcpsession.CallResult, error) {
+	return mcpsession.CallResult{}, nil
 }
 
 // benchSurface returns the specs and Ready events of rows/200 servers. The
 // tools carry generated names and descriptions and one shared ~1 KB schema:
 // rendering reads no more, and 200,000 rows of distinct schemas would not
 // fit a benchmark's memory.
-func benchSurface(rows int) ([]config.ServerSpec, []loader.Event) {
+func benchSurface(rows int) ([]config.ServerSpec, []mcpsession.Event) {
 	schema := json.RawMessage(scale.Schema(0, 0))
 	n := rows / benchTools
 	specs := make([]config.ServerSpec, n)
-	events := make([]loader.Event, n)
+	events := make([]mcpsession.Event, n)
 	for i := range n {
 		label := scale.Label(i)
 		specs[i] = config.ServerSpec{Label: label, Command: "scale"}
@@ -52,7 +53,7 @@ func benchSurface(rows int) ([]config.ServerSpec, []loader.Event) {
 			tools[j] = model.Tool{Name: name, NameOK: true, InputSchema: schema,
 				Description: "Runs " + name + " against the " + label + " service and returns the result as JSON."}
 		}
-		events[i] = loader.Event{Server: label, State: loader.Ready, Protocol: loader.ProtocolVersion,
+		events[i] = mcpsession.Event{Server: label, State: mcpsession.Ready, Protocol: loader.ProtocolVersion,
 			ServerName: label, ServerVersion: "1.0.0", Tools: tools}
 	}
 	return specs, events
@@ -62,7 +63,7 @@ func benchSurface(rows int) ([]config.ServerSpec, []loader.Event) {
 // burst.
 func loaded(rows int) tea.Model {
 	specs, events := benchSurface(rows)
-	var m tea.Model = ui.New("bench", specs, benchBackend{events: make(chan loader.Event)})
+	var m tea.Model = ui.New("bench", specs, benchBackend{events: make(chan mcpsession.Event)})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	m, _ = m.Update(ui.EventsMsg(events...))
 	return m
@@ -104,7 +105,7 @@ func BenchmarkOpen(b *testing.B) {
 					b.ReportAllocs()
 					for b.Loop() {
 						b.StopTimer()
-						var m tea.Model = ui.New("bench", specs, benchBackend{events: make(chan loader.Event)})
+						var m tea.Model = ui.New("bench", specs, benchBackend{events: make(chan mcpsession.Event)})
 						m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 						m, _ = m.Update(ui.EventsMsg(events...))
 						b.StartTimer()

@@ -6,8 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/ui"
 )
@@ -16,7 +16,7 @@ import (
 // were connected as, and no client when mcplens connected as itself.
 func TestHeaderNamesClient(t *testing.T) {
 	specs := []config.ServerSpec{{Label: "alpha"}}
-	m := ui.New("cfg.json", specs, benchBackend{events: make(chan loader.Event)})
+	m := ui.New("cfg.json", specs, benchBackend{events: make(chan mcpsession.Event)})
 	m.SetPolicy("vscode")
 	if got := screen(tea.Model(m)); strings.Contains(got, "client:") {
 		t.Errorf("header names a client without one:\n%s", got)
@@ -46,7 +46,7 @@ func (b reconnectBackend) Reconnect(label string, h model.Handshake) bool {
 func TestClientCycles(t *testing.T) {
 	specs := []config.ServerSpec{{Label: "alpha"}, {Label: "beta"}}
 	var asked []string
-	b := reconnectBackend{benchBackend{events: make(chan loader.Event)}, map[string]bool{"alpha": true}, &asked}
+	b := reconnectBackend{benchBackend{events: make(chan mcpsession.Event)}, map[string]bool{"alpha": true}, &asked}
 	var m tea.Model = ui.New("cfg.json", specs, b)
 	first := model.Clients()[0]
 	m, _ = m.Update(ui.KeyPress("c"))
@@ -60,7 +60,7 @@ func TestClientCycles(t *testing.T) {
 	if want := "alpha as " + first.Handshake.ClientInfo.Name; len(asked) != 2 || asked[0] != want {
 		t.Errorf("reconnects asked = %q, want both servers, %q first", asked, want)
 	}
-	m, _ = m.Update(ui.EventMsg(loader.Event{Server: "alpha", State: loader.Ready}))
+	m, _ = m.Update(ui.EventMsg(mcpsession.Event{Server: "alpha", State: mcpsession.Ready}))
 	if want := "1 of 2 servers reconnected for " + first.Key(); !strings.Contains(screen(m), want) {
 		t.Errorf("footer lacks %q once alpha is ready:\n%s", want, screen(m))
 	}
@@ -88,7 +88,7 @@ func TestHeaderKeepsClientAndPolicy(t *testing.T) {
 	k := len(all) / 2
 	c := all[k]
 	specs := []config.ServerSpec{{Label: "alpha"}, {Label: "beta"}}
-	m := ui.New("a config with a long name.json", specs, benchBackend{events: make(chan loader.Event)})
+	m := ui.New("a config with a long name.json", specs, benchBackend{events: make(chan mcpsession.Event)})
 	m.SetPolicy(c.Policy)
 	why := "the config is in " + c.Name + "'s format; --client mcplens connects as mcplens"
 	m.SetClient(c.Key(), why)
@@ -125,7 +125,7 @@ func TestHeaderKeepsClientAndPolicy(t *testing.T) {
 // in the footer, where it did nothing.
 func TestLoginWithNothingToDo(t *testing.T) {
 	specs := []config.ServerSpec{{Label: "alpha"}}
-	var m tea.Model = ui.New("cfg.json", specs, benchBackend{events: make(chan loader.Event)})
+	var m tea.Model = ui.New("cfg.json", specs, benchBackend{events: make(chan mcpsession.Event)})
 	m, cmd := m.Update(ui.KeyPress("L"))
 	if cmd == nil {
 		t.Fatal("L returned no command: it says nothing")

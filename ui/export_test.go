@@ -3,21 +3,21 @@ package ui
 import (
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // EventMsg wraps a loader event the way the program delivers it.
-func EventMsg(ev loader.Event) tea.Msg { return eventMsg(ev) }
+func EventMsg(ev mcpsession.Event) tea.Msg { return eventMsg(ev) }
 
 // EventsMsg wraps events that were waiting together, as the program
 // delivers a burst.
-func EventsMsg(evs ...loader.Event) tea.Msg { return eventsMsg(evs) }
+func EventsMsg(evs ...mcpsession.Event) tea.Msg { return eventsMsg(evs) }
 
 // Events returns the loader events a message carries.
-func Events(msg tea.Msg) []loader.Event {
+func Events(msg tea.Msg) []mcpsession.Event {
 	switch msg := msg.(type) {
 	case eventMsg:
-		return []loader.Event{loader.Event(msg)}
+		return []mcpsession.Event{mcpsession.Event(msg)}
 	case eventsMsg:
 		return msg
 	}

@@ -12,8 +12,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/ui"
 )
@@ -111,8 +111,8 @@ func TestUIFloodOfBigRelistings(t *testing.T) {
 // closedBackend is a backend whose events have all been read.
 type closedBackend struct{ quietBackend }
 
-func (closedBackend) Events() <-chan loader.Event {
-	ch := make(chan loader.Event)
+func (closedBackend) Events() <-chan mcpsession.Event {
+	ch := make(chan mcpsession.Event)
 	close(ch)
 	return ch
 }
@@ -170,7 +170,7 @@ func TestBigRelistComparedInBackground(t *testing.T) {
 		t.Helper()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		m, cmd := m.Update(ui.EventMsg(loader.Event{Server: "big", State: loader.Ready, Tools: tools}))
+		m, cmd := m.Update(ui.EventMsg(mcpsession.Event{Server: "big", State: mcpsession.Ready, Tools: tools}))
 		runtime.ReadMemStats(&after)
 		size := 0
 		for _, tl := range tools {
@@ -221,10 +221,10 @@ func TestRelistMarksSurviveFindings(t *testing.T) {
 	v2 := listed(`{"name":"search","description":"Searches, then uploads."}`, `{"name":"upload"}`)
 	var m tea.Model = ui.New("test config", []config.ServerSpec{spec}, quietBackend{})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
-	m, _ = m.Update(ui.EventMsg(loader.Event{Server: "m", State: loader.Ready, Tools: v1}))
-	m, _ = m.Update(ui.EventMsg(loader.Event{Server: "m", State: loader.Ready, Tools: v2}))
+	m, _ = m.Update(ui.EventMsg(mcpsession.Event{Server: "m", State: mcpsession.Ready, Tools: v1}))
+	m, _ = m.Update(ui.EventMsg(mcpsession.Event{Server: "m", State: mcpsession.Ready, Tools: v2}))
 	fault := model.Finding{Kind: "protocol", Server: "m", Evidence: "answers id 9999, which no request is waiting for"}
-	m, _ = m.Update(ui.EventMsg(loader.Event{Server: "m", State: loader.Ready, Tools: v2, Findings: []model.Finding{fault}}))
+	m, _ = m.Update(ui.EventMsg(mcpsession.Event{Server: "m", State: mcpsession.Ready, Tools: v2, Findings: []model.Finding{fault}}))
 	got := screen(m)
 	for _, want := range []string{"~search", "+upload", "protocol: answers id 9999"} {
 		if !strings.Contains(got, want) {
@@ -240,7 +240,7 @@ func TestBigListFindingsInBackground(t *testing.T) {
 	spec := config.ServerSpec{Label: "big", Command: "srv"}
 	var m tea.Model = ui.New("big", []config.ServerSpec{spec}, closedBackend{})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
-	m, _ = m.Update(ui.EventMsg(loader.Event{Server: "big", State: loader.Ready, Tools: bigList([]string{"a\u202eb"})}))
+	m, _ = m.Update(ui.EventMsg(mcpsession.Event{Server: "big", State: mcpsession.Ready, Tools: bigList([]string{"a\u202eb"})}))
 	m = press(m, "5")
 	if got := screen(m); !strings.Contains(got, "looking for findings for 2001 rows") {
 		t.Errorf("the findings view does not say it is looking:\n%s", got)

@@ -12,7 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/argcheck"
-	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/schemaform"
 )
@@ -61,7 +61,7 @@ type callDoneMsg struct {
 	policy string
 	row    model.Outcome
 	route  model.Route
-	result loader.CallResult
+	result mcpsession.CallResult
 	err    error
 }
 

@@ -7,7 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcplens/mcplens/internal/everything"
+	"github.com/mcplens/mcplens/internal/testkit/everything"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/ui"

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcplens/mcplens/history"
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/ui"
 )
 
@@ -24,7 +25,7 @@ var (
 func lastTrip(sess *loader.Session) string {
 	last := ""
 	for _, f := range sess.FrameLog("asker").Frames() {
-		if f.Dir == loader.Out && strings.Contains(string(f.Bytes), `"name":"trip"`) {
+		if f.Dir == mcpsession.Out && strings.Contains(string(f.Bytes), `"name":"trip"`) {
 			last = string(f.Bytes)
 		}
 	}
@@ -35,7 +36,7 @@ func lastTrip(sess *loader.Session) string {
 func calls(sess *loader.Session, server, tool string) int {
 	n := 0
 	for _, f := range sess.FrameLog(server).Frames() {
-		if f.Dir == loader.Out && strings.Contains(string(f.Bytes), `"method":"tools/call"`) && strings.Contains(string(f.Bytes), `"name":"`+tool+`"`) {
+		if f.Dir == mcpsession.Out && strings.Contains(string(f.Bytes), `"method":"tools/call"`) && strings.Contains(string(f.Bytes), `"name":"`+tool+`"`) {
 			n++
 		}
 	}

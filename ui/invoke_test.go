@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/ui"
 )
 
@@ -120,8 +121,8 @@ func TestInvokeRoutes(t *testing.T) {
 // limit, as the loader reports one.
 type cutBackend struct{ quietBackend }
 
-func (cutBackend) Call(context.Context, string, string, json.RawMessage) (loader.CallResult, error) {
-	res := loader.CallResult{Server: "a", Wire: "big",
+func (cutBackend) Call(context.Context, string, string, json.RawMessage) (mcpsession.CallResult, error) {
+	res := mcpsession.CallResult{Server: "a", Wire: "big",
 		Request:  []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"big"}}`),
 		Response: []byte(`{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"xxxx`), ResponseSize: 16 << 20}
 	return res, &loader.LimitError{Limit: "line", Max: 16 << 20, What: "a line of stdout"}
@@ -132,7 +133,7 @@ func (cutBackend) Call(context.Context, string, string, json.RawMessage) (loader
 func TestInvokeShowsCutAnswer(t *testing.T) {
 	var m tea.Model = ui.New("test config", []config.ServerSpec{{Label: "a", Command: "srv"}}, cutBackend{})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
-	m, _ = m.Update(ui.EventMsg(loader.Event{Server: "a", State: loader.Ready, Tools: listed(`{"name":"big"}`)}))
+	m, _ = m.Update(ui.EventMsg(mcpsession.Event{Server: "a", State: mcpsession.Ready, Tools: listed(`{"name":"big"}`)}))
 	m = send(t, press(m, "i"))
 	s := screen(m)
 	for _, want := range []string{"of over 16777216 bytes]", "over the 16MiB line limit"} {
@@ -147,7 +148,7 @@ func TestInvokeShowsCutAnswer(t *testing.T) {
 func TestInvokeEditorFollowsWindow(t *testing.T) {
 	var m tea.Model = ui.New("test config", []config.ServerSpec{{Label: "a", Command: "srv"}}, cutBackend{})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
-	m, _ = m.Update(ui.EventMsg(loader.Event{Server: "a", State: loader.Ready, Tools: listed(`{"name":"big"}`)}))
+	m, _ = m.Update(ui.EventMsg(mcpsession.Event{Server: "a", State: mcpsession.Ready, Tools: listed(`{"name":"big"}`)}))
 	m = press(m, "i")
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
 	got := screen(m)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/ui"
 )
 
@@ -26,7 +27,7 @@ func TestLogPaneOneServer(t *testing.T) {
 	var m tea.Model = ui.New("logs", specs, b)
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
 	for _, label := range []string{"api", "db"} {
-		m, _ = m.Update(ui.EventMsg(loader.Event{Server: label, State: loader.Ready, ServerName: label, Facts: loader.ServerFacts{Capabilities: []string{"tools", "logging"}}}))
+		m, _ = m.Update(ui.EventMsg(mcpsession.Event{Server: label, State: mcpsession.Ready, ServerName: label, Facts: mcpsession.ServerFacts{Capabilities: []string{"tools", "logging"}}}))
 	}
 	m = press(m, "m")
 	for _, tt := range []struct{ scope, shows, hides string }{

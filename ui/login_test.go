@@ -8,8 +8,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/ui"
 )
 
@@ -30,7 +30,7 @@ func (b retryBackend) Retry(label string) bool {
 func TestLoginKey(t *testing.T) {
 	specs := []config.ServerSpec{{Label: "ok"}, {Label: "remote", Transport: config.TransportHTTP}, {Label: "other", Transport: config.TransportHTTP}}
 	var retried []string
-	model := ui.New("cfg.json", specs, retryBackend{benchBackend{events: make(chan loader.Event)}, &retried})
+	model := ui.New("cfg.json", specs, retryBackend{benchBackend{events: make(chan mcpsession.Event)}, &retried})
 	url := "https://as.example/authorize?client_id=dyn&code_challenge=" + strings.Repeat("x", 100) + "&end=1"
 	back := make(chan error, 1)
 	model.SetLogin(func(ctx context.Context, label string, show func(string)) error {
@@ -41,9 +41,9 @@ func TestLoginKey(t *testing.T) {
 	})
 	var m tea.Model = model
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	m, _ = m.Update(ui.EventMsg(loader.Event{Server: "ok", State: loader.Ready, Tools: nil}))
+	m, _ = m.Update(ui.EventMsg(mcpsession.Event{Server: "ok", State: mcpsession.Ready, Tools: nil}))
 	for _, l := range []string{"remote", "other"} {
-		m, _ = m.Update(ui.EventMsg(loader.Event{Server: l, State: loader.Failed, NeedsLogin: true, Err: "needs login: run mcplens login cfg.json " + l}))
+		m, _ = m.Update(ui.EventMsg(mcpsession.Event{Server: l, State: mcpsession.Failed, NeedsLogin: true, Err: "needs login: run mcplens login cfg.json " + l}))
 	}
 	s := screen(m)
 	if !strings.Contains(s, "remote  http  needs login") || !strings.Contains(s, "needs login: run mcplens login cfg.json remote") ||

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/ui"
 )
 
@@ -55,8 +56,8 @@ func TestLogPane(t *testing.T) {
 	}}
 	var m tea.Model = ui.New("logs", specs, b)
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
-	m, _ = m.Update(ui.EventMsg(loader.Event{Server: "api", State: loader.Ready, ServerName: "api", Facts: loader.ServerFacts{Capabilities: []string{"tools", "logging"}}}))
-	m, _ = m.Update(ui.EventMsg(loader.Event{Server: "db", State: loader.Ready, ServerName: "db", Facts: loader.ServerFacts{Capabilities: []string{"tools"}}}))
+	m, _ = m.Update(ui.EventMsg(mcpsession.Event{Server: "api", State: mcpsession.Ready, ServerName: "api", Facts: mcpsession.ServerFacts{Capabilities: []string{"tools", "logging"}}}))
+	m, _ = m.Update(ui.EventMsg(mcpsession.Event{Server: "db", State: mcpsession.Ready, ServerName: "db", Facts: mcpsession.ServerFacts{Capabilities: []string{"tools"}}}))
 	m = press(m, "m")
 	golden(t, "log-pane", screen(m))
 	if strings.Contains(screen(m), "s3cr3t-value") {

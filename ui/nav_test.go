@@ -10,9 +10,10 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcplens/mcplens/internal/scale"
+	"github.com/mcplens/mcplens/internal/testkit/scale"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/ui"
 )
 
@@ -326,7 +327,7 @@ func TestCalledRowStaysInSight(t *testing.T) {
 func TestClientNotePasses(t *testing.T) {
 	specs := []config.ServerSpec{{Label: "alpha"}, {Label: "beta"}}
 	var asked []string
-	b := reconnectBackend{benchBackend{events: make(chan loader.Event)}, map[string]bool{"alpha": true}, &asked}
+	b := reconnectBackend{benchBackend{events: make(chan mcpsession.Event)}, map[string]bool{"alpha": true}, &asked}
 	var m tea.Model = ui.New("cfg.json", specs, b)
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 30})
 	m = press(m, "c")
@@ -335,7 +336,7 @@ func TestClientNotePasses(t *testing.T) {
 	if !strings.Contains(screen(m), "reconnecting 1 of 2 servers") {
 		t.Fatalf("the note of a switch in progress passed:\n%s", screen(m))
 	}
-	m, _ = m.Update(ui.EventMsg(loader.Event{Server: "alpha", State: loader.Ready}))
+	m, _ = m.Update(ui.EventMsg(mcpsession.Event{Server: "alpha", State: mcpsession.Ready}))
 	m = ui.ExpireNotes(m, now)
 	if !strings.Contains(screen(m), "1 of 2 servers reconnected") {
 		t.Fatalf("the switch's end is not said:\n%s", screen(m))

@@ -9,8 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/capture"
-	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/ui"
 )
 
@@ -164,11 +164,11 @@ func TestCallsPaneSaysWhatWasNotKept(t *testing.T) {
 // their tools, kept as last listed when the tap ends, and a place in the
 // wire pane's cycle.
 func TestDeclaredServers(t *testing.T) {
-	events := make(chan loader.Event, 4)
+	events := make(chan mcpsession.Event, 4)
 	gamma := config.ServerSpec{Label: "gamma", Transport: config.TransportStdio, Command: "node", Args: []string{"g.js"}}
-	events <- loader.Event{Server: "gamma", State: loader.Connecting, Declare: &gamma}
-	events <- loader.Event{Server: "gamma", State: loader.Ready, Tools: listed(`{"name":"fetch","description":"Fetches."}`)}
-	events <- loader.Event{Server: "gamma", State: loader.Closed, Err: "the tap ended"}
+	events <- mcpsession.Event{Server: "gamma", State: mcpsession.Connecting, Declare: &gamma}
+	events <- mcpsession.Event{Server: "gamma", State: mcpsession.Ready, Tools: listed(`{"name":"fetch","description":"Fetches."}`)}
+	events <- mcpsession.Event{Server: "gamma", State: mcpsession.Closed, Err: "the tap ended"}
 	close(events)
 	b := chanBackend{events: events}
 	m := readAll(ui.New("taps (watching)", nil, b), b, 120, 30)
@@ -186,7 +186,7 @@ func TestDeclaredServers(t *testing.T) {
 // chanBackend serves the events of its channel.
 type chanBackend struct {
 	quietBackend
-	events chan loader.Event
+	events chan mcpsession.Event
 }
 
-func (b chanBackend) Events() <-chan loader.Event { return b.events }
+func (b chanBackend) Events() <-chan mcpsession.Event { return b.events }

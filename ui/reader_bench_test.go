@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // bigResult is a call's result of n lines of text, as a server sends it.
@@ -17,7 +17,7 @@ func bigResult(n int) callDoneMsg {
 	}
 	text, _ := json.Marshal(b.String())
 	result := json.RawMessage(`{"content":[{"type":"text","text":` + string(text) + `}]}`)
-	return callDoneMsg{result: loader.CallResult{Server: "s", Wire: "t", Result: result,
+	return callDoneMsg{result: mcpsession.CallResult{Server: "s", Wire: "t", Result: result,
 		Response: []byte(`{"jsonrpc":"2.0","id":2,"result":` + string(result) + `}`)}}
 }
 

@@ -15,9 +15,10 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcplens/mcplens/internal/hostile"
+	"github.com/mcplens/mcplens/internal/testkit/hostile"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
 	"github.com/mcplens/mcplens/surface"
@@ -107,10 +108,10 @@ func hostileConfig(t *testing.T) *config.Config {
 // teeBackend hands the interface the events a tee gives it.
 type teeBackend struct {
 	*loader.Session
-	events chan loader.Event
+	events chan mcpsession.Event
 }
 
-func (b teeBackend) Events() <-chan loader.Event { return b.events }
+func (b teeBackend) Events() <-chan mcpsession.Event { return b.events }
 
 // TestFindingsAgree runs a hostile config once, handing every event both
 // to check's collector (surface.Collect) and to the interface, and checks
@@ -121,13 +122,13 @@ func TestFindingsAgree(t *testing.T) {
 	cfg := hostileConfig(t)
 	sess := loader.Open(cfg, loader.Options{})
 	t.Cleanup(func() { sess.Close() })
-	toCheck, toUI := make(chan loader.Event), make(chan loader.Event, 1<<16)
+	toCheck, toUI := make(chan mcpsession.Event), make(chan mcpsession.Event, 1<<16)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
 		defer close(toUI)
 		for {
-			var ev loader.Event
+			var ev mcpsession.Event
 			select {
 			case ev = <-sess.Events():
 			case <-ctx.Done():

@@ -6,8 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/ui"
 )
 
@@ -26,12 +26,12 @@ func TestRelistMarks(t *testing.T) {
 	)
 	var m tea.Model = ui.New("test config", []config.ServerSpec{spec}, quietBackend{})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
-	m, _ = m.Update(ui.EventMsg(loader.Event{Server: "m", State: loader.Ready, Tools: v1}))
+	m, _ = m.Update(ui.EventMsg(mcpsession.Event{Server: "m", State: mcpsession.Ready, Tools: v1}))
 	before := screen(m)
 	if strings.Contains(before, "~search") || strings.Contains(before, "previous list") {
 		t.Fatalf("a first list has nothing to compare with, yet rows are marked:\n%s", before)
 	}
-	m, _ = m.Update(ui.EventMsg(loader.Event{Server: "m", State: loader.Ready, Tools: v2}))
+	m, _ = m.Update(ui.EventMsg(mcpsession.Event{Server: "m", State: mcpsession.Ready, Tools: v2}))
 	got := screen(m)
 	for _, want := range []string{
 		"▸ ~search",

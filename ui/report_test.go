@@ -10,8 +10,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/surface"
 	"github.com/mcplens/mcplens/ui"
@@ -20,11 +20,11 @@ import (
 // quietBackend is a backend whose events the test delivers itself.
 type quietBackend struct{}
 
-func (quietBackend) Events() <-chan loader.Event      { return nil }
-func (quietBackend) FrameLog(string) *loader.FrameLog { return nil }
-func (quietBackend) Stderr(string) string             { return "" }
-func (quietBackend) Call(context.Context, string, string, json.RawMessage) (loader.CallResult, error) {
-	return loader.CallResult{}, nil
+func (quietBackend) Events() <-chan mcpsession.Event      { return nil }
+func (quietBackend) FrameLog(string) *mcpsession.FrameLog { return nil }
+func (quietBackend) Stderr(string) string                 { return "" }
+func (quietBackend) Call(context.Context, string, string, json.RawMessage) (mcpsession.CallResult, error) {
+	return mcpsession.CallResult{}, nil
 }
 
 func listed(raw ...string) []model.Tool {
@@ -44,18 +44,18 @@ func TestLockLive(t *testing.T) {
 	v1 := listed(`{"name":"search","description":"Searches.","inputSchema":{"type":"object","properties":{}}}`)
 	v2 := listed(`{"name":"search","description":"Searches. Then uploads.","inputSchema":{"type":"object","properties":{"to":{"type":"string"}}}}`)
 	approved := surface.New([]config.ServerSpec{spec}, nil)
-	approved.Apply(loader.Event{Server: "m", State: loader.Ready, Tools: v1})
+	approved.Apply(mcpsession.Event{Server: "m", State: mcpsession.Ready, Tools: v1})
 	lock := surface.UpdatedLock(nil, approved)
 
 	m := ui.New("test config", []config.ServerSpec{spec}, quietBackend{})
 	m.SetLock("mcplens.lock", lock)
 	var tm tea.Model = m
 	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
-	tm, _ = tm.Update(ui.EventMsg(loader.Event{Server: "m", State: loader.Ready, Tools: v1}))
+	tm, _ = tm.Update(ui.EventMsg(mcpsession.Event{Server: "m", State: mcpsession.Ready, Tools: v1}))
 	if s := screen(tm); !strings.Contains(s, "lock: unchanged") {
 		t.Errorf("an approved tool is not shown as unchanged:\n%s", s)
 	}
-	tm, _ = tm.Update(ui.EventMsg(loader.Event{Server: "m", State: loader.Ready, Tools: v2}))
+	tm, _ = tm.Update(ui.EventMsg(mcpsession.Event{Server: "m", State: mcpsession.Ready, Tools: v2}))
 	s := screen(tm)
 	for _, want := range []string{
 		"lock: changed since the lock was written",
@@ -76,7 +76,7 @@ func TestReportKey(t *testing.T) {
 	m := ui.New("test config", []config.ServerSpec{{Label: "a", Command: "srv"}}, quietBackend{})
 	var tm tea.Model = m
 	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
-	tm, _ = tm.Update(ui.EventMsg(loader.Event{Server: "a", State: loader.Ready, Protocol: "2025-11-25",
+	tm, _ = tm.Update(ui.EventMsg(mcpsession.Event{Server: "a", State: mcpsession.Ready, Protocol: "2025-11-25",
 		Tools: listed(`{"name":"request"}`)}))
 	tm, cmd := tm.Update(ui.KeyPress("r"))
 	if cmd == nil {

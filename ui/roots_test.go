@@ -11,10 +11,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
-	"github.com/mcplens/mcplens/internal/everything"
+	"github.com/mcplens/mcplens/internal/testkit/everything"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/loader/demo"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/ui"
 )
@@ -52,7 +53,7 @@ func flat(s string) string {
 func rootsAsked(sess *loader.Session, server string) int {
 	n := 0
 	for _, f := range sess.FrameLog(server).Frames() {
-		if f.Dir == loader.In && strings.Contains(string(f.Bytes), `"method":"roots/list"`) {
+		if f.Dir == mcpsession.In && strings.Contains(string(f.Bytes), `"method":"roots/list"`) {
 			n++
 		}
 	}

@@ -11,9 +11,10 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcplens/mcplens/internal/scale"
+	"github.com/mcplens/mcplens/internal/testkit/scale"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/ui"
 )
 
@@ -79,7 +80,7 @@ func TestRowsFillInAsServersArrive(t *testing.T) {
 func TestEventBurstIsOneUpdate(t *testing.T) {
 	specs, events := benchSurface(2_000)
 	burst := loaded(2_000)
-	var one tea.Model = ui.New("bench", specs, benchBackend{events: make(chan loader.Event)})
+	var one tea.Model = ui.New("bench", specs, benchBackend{events: make(chan mcpsession.Event)})
 	one, _ = one.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	for _, ev := range events {
 		one, _ = one.Update(ui.EventMsg(ev))
@@ -115,7 +116,7 @@ func BenchmarkMemory(b *testing.B) {
 		for ready < len(cfg.Servers) {
 			msg := ui.NextEvents(sess)
 			for _, ev := range ui.Events(msg) {
-				if !ev.Frames && (ev.State == loader.Ready || ev.State == loader.Failed) {
+				if !ev.Frames && (ev.State == mcpsession.Ready || ev.State == mcpsession.Failed) {
 					ready++
 				}
 			}
@@ -168,7 +169,7 @@ func peakRSS(tb testing.TB) float64 {
 // drawn are those of the surface as it is.
 func TestLargeSurfaceDerivesInBackground(t *testing.T) {
 	specs, events := benchSurface(6_000)
-	var m tea.Model = ui.New("bench", specs, benchBackend{events: make(chan loader.Event)})
+	var m tea.Model = ui.New("bench", specs, benchBackend{events: make(chan mcpsession.Event)})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	m, _ = m.Update(ui.EventsMsg(events[:len(events)-1]...))
 	for _, v := range []struct{ key, computing, want string }{

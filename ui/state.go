@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 	live "github.com/mcplens/mcplens/surface"
 )
@@ -105,7 +105,7 @@ func newSurface(specs []config.ServerSpec, policies []model.Policy) *surface {
 
 // apply records a loader event, reporting whether the registry must be
 // rebuilt.
-func (s *surface) apply(ev loader.Event) bool {
+func (s *surface) apply(ev mcpsession.Event) bool {
 	if !s.snap.Apply(ev) {
 		return false
 	}
@@ -115,7 +115,7 @@ func (s *surface) apply(ev loader.Event) bool {
 	if i, ok := s.snap.Index(ev.Server); ok {
 		s.relisted(i)
 	}
-	if ev.State == loader.Connecting {
+	if ev.State == mcpsession.Connecting {
 		delete(s.logins, ev.Server) // a login's news ends when the server connects again
 	}
 	s.invalidate()

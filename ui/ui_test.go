@@ -11,11 +11,12 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mcplens/mcplens/internal/hostile"
-	"github.com/mcplens/mcplens/internal/scale"
+	"github.com/mcplens/mcplens/internal/testkit/hostile"
+	"github.com/mcplens/mcplens/internal/testkit/scale"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/loader/demo"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/ui"
 )
@@ -79,7 +80,7 @@ func settle(t *testing.T, m tea.Model, cfg *config.Config, sess *loader.Session)
 	for len(pending) > 0 {
 		select {
 		case ev := <-sess.Events():
-			if !ev.Frames && (ev.State == loader.Ready || ev.State == loader.Failed) {
+			if !ev.Frames && (ev.State == mcpsession.Ready || ev.State == mcpsession.Failed) {
 				delete(pending, ev.Server)
 			}
 			m, _ = m.Update(ui.EventMsg(ev))

@@ -3,8 +3,8 @@ package ui
 import (
 	"time"
 
-	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 	live "github.com/mcplens/mcplens/surface"
 )
@@ -64,7 +64,7 @@ type serverStatus struct {
 func (s *surface) statusOf(i int) serverStatus {
 	sv := &s.snap.Servers[i]
 	st := serverStatus{transport: sv.Spec.Transport, protocol: sv.Protocol, info: sv.Info(),
-		status: s.a.Servers[i].Status, deadline: sv.Deadline, ended: sv.State == loader.Closed && sv.Listed}
+		status: s.a.Servers[i].Status, deadline: sv.Deadline, ended: sv.State == mcpsession.Closed && sv.Listed}
 	if st.transport == "" {
 		st.transport = config.TransportStdio
 	}

@@ -9,7 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -22,13 +22,13 @@ import (
 type wireView struct {
 	e             *env
 	width, height int
-	frames        map[string][]loader.Frame
+	frames        map[string][]mcpsession.Frame
 	// only is the index of the server shown, or -1 for all of them.
 	only int
 	// shown is the frames of the servers shown, merged in time order when
 	// they change rather than on every frame drawn, and meta what each
 	// says (wiremeta.go); rows indexes those that pass the filter.
-	shown []loader.Frame
+	shown []mcpsession.Frame
 	meta  []frameMeta
 	rows  []int
 	metas metaCache
@@ -42,7 +42,7 @@ type wireView struct {
 }
 
 func newWireView(e *env) wireView {
-	return wireView{e: e, frames: map[string][]loader.Frame{}, only: -1, q: newQueryLine(), metas: metaCache{}}
+	return wireView{e: e, frames: map[string][]mcpsession.Frame{}, only: -1, q: newQueryLine(), metas: metaCache{}}
 }
 
 func (w *wireView) SetSize(width, height int) {
@@ -190,11 +190,11 @@ func (w *wireView) FullHelp() [][]key.Binding {
 }
 
 // merged returns the frames shown, in time order.
-func (w *wireView) merged() []loader.Frame {
+func (w *wireView) merged() []mcpsession.Frame {
 	if w.only >= 0 {
 		return w.frames[w.e.surface.label(w.only)]
 	}
-	return byTime(w.e.surface.labels(), w.frames, func(f loader.Frame) time.Time { return f.At })
+	return byTime(w.e.surface.labels(), w.frames, func(f mcpsession.Frame) time.Time { return f.At })
 }
 
 func (w *wireView) View() string {
@@ -230,7 +230,7 @@ func (w *wireView) View() string {
 
 // frameLine is one frame: what it is (method, id, size, latency), then
 // time, server, direction and the bytes, escaped.
-func (w *wireView) frameLine(f loader.Frame, m frameMeta, selected bool) string {
+func (w *wireView) frameLine(f mcpsession.Frame, m frameMeta, selected bool) string {
 	c := w.e.c
 	s := c.styles
 	mark := "  "
@@ -265,7 +265,7 @@ func column(s string, n int) string {
 }
 
 // frameLine is one frame: time, server, direction and the bytes, escaped.
-func frameLine(c common, f loader.Frame) string {
+func frameLine(c common, f mcpsession.Frame) string {
 	s := c.styles
 	// Only what fits on a line is escaped: a frame can be megabytes.
 	text := c.quote(cut(c, f.Bytes, 4*c.width))
@@ -273,7 +273,7 @@ func frameLine(c common, f loader.Frame) string {
 	switch {
 	case f.Junk:
 		return s.Muted.Render(head) + s.Junk.Render(" ~ junk "+text)
-	case f.Dir == loader.Out:
+	case f.Dir == mcpsession.Out:
 		return s.Muted.Render(head) + s.Out.Render(" → ") + text
 	case f.Problem != "":
 		return s.Muted.Render(head) + s.In.Render(" ← ") + s.WarnText.Render("! "+c.text(f.Problem)+": ") + text

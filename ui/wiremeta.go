@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/mcplens/mcplens/internal/jsonx"
-	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -30,11 +30,11 @@ type frameMeta struct {
 type frameKey struct {
 	server string
 	at     time.Time
-	dir    loader.Direction
+	dir    mcpsession.Direction
 	size   int
 }
 
-func keyOf(f loader.Frame) frameKey { return frameKey{f.Server, f.At, f.Dir, f.Size} }
+func keyOf(f mcpsession.Frame) frameKey { return frameKey{f.Server, f.At, f.Dir, f.Size} }
 
 // A metaCache keeps what each frame said, read once: a frame's bytes do
 // not change, and refresh runs on every frame while the pane is open.
@@ -45,12 +45,12 @@ type metaCache map[frameKey]frameMeta
 // a request of the same id sent the same way (the server's own requests,
 // ids that start again after a reconnect) is never taken for it. Frames no
 // longer shown leave the cache.
-func (mc metaCache) read(frames []loader.Frame) []frameMeta {
+func (mc metaCache) read(frames []mcpsession.Frame) []frameMeta {
 	metas := make([]frameMeta, len(frames))
 	seen := make(map[frameKey]bool, len(frames))
 	type idKey struct {
 		server, id string
-		dir        loader.Direction
+		dir        mcpsession.Direction
 	}
 	open := map[idKey]int{}
 	for i, f := range frames {
@@ -67,9 +67,9 @@ func (mc metaCache) read(frames []loader.Frame) []frameMeta {
 		case m.method != "": // a request, in either direction
 			open[idKey{f.Server, m.id, f.Dir}] = i
 		default: // a response answers the last request of its id the other way
-			other := loader.In
-			if f.Dir == loader.In {
-				other = loader.Out
+			other := mcpsession.In
+			if f.Dir == mcpsession.In {
+				other = mcpsession.Out
 			}
 			req := idKey{f.Server, m.id, other}
 			if j, ok := open[req]; ok {
@@ -91,7 +91,7 @@ func (mc metaCache) read(frames []loader.Frame) []frameMeta {
 
 // readFrame reads a frame's id, method and tool name, when it holds whole
 // JSON.
-func readFrame(f loader.Frame) frameMeta {
+func readFrame(f mcpsession.Frame) frameMeta {
 	m := frameMeta{link: -1}
 	if f.Junk || f.Truncated() {
 		return m
@@ -129,7 +129,7 @@ func (w *wireView) frameReader(i int) *reader {
 	s := c.styles
 	f, m := w.shown[i], w.meta[i]
 	arrow := " → "
-	if f.Dir == loader.In {
+	if f.Dir == mcpsession.In {
 		arrow = " ← "
 	}
 	what := m.method

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // A server's request that reuses an id mcplens sent before (roots/list
@@ -13,17 +13,17 @@ import (
 // request it answers, with that request's latency.
 func TestFrameLinksAcrossReconnect(t *testing.T) {
 	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	frame := func(ms float64, dir loader.Direction, body string) loader.Frame {
-		return loader.Frame{Server: "ev", At: t0.Add(time.Duration(ms * float64(time.Millisecond))), Dir: dir, Bytes: []byte(body), Size: len(body)}
+	frame := func(ms float64, dir mcpsession.Direction, body string) mcpsession.Frame {
+		return mcpsession.Frame{Server: "ev", At: t0.Add(time.Duration(ms * float64(time.Millisecond))), Dir: dir, Bytes: []byte(body), Size: len(body)}
 	}
-	frames := []loader.Frame{
-		frame(0, loader.Out, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`),
-		frame(1, loader.In, `{"jsonrpc":"2.0","id":0,"result":{}}`),
-		frame(30000, loader.Out, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`), // reconnected
-		frame(30002, loader.In, `{"jsonrpc":"2.0","id":0,"result":{}}`),
-		frame(32000, loader.In, `{"jsonrpc":"2.0","id":0,"method":"roots/list"}`),
-		frame(32000.5, loader.Out, `{"jsonrpc":"2.0","id":0,"result":{"roots":[]}}`),
-		frame(32001, loader.In, `{"jsonrpc":"2.0","id":0,"result":{}}`), // answers nothing open
+	frames := []mcpsession.Frame{
+		frame(0, mcpsession.Out, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`),
+		frame(1, mcpsession.In, `{"jsonrpc":"2.0","id":0,"result":{}}`),
+		frame(30000, mcpsession.Out, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`), // reconnected
+		frame(30002, mcpsession.In, `{"jsonrpc":"2.0","id":0,"result":{}}`),
+		frame(32000, mcpsession.In, `{"jsonrpc":"2.0","id":0,"method":"roots/list"}`),
+		frame(32000.5, mcpsession.Out, `{"jsonrpc":"2.0","id":0,"result":{"roots":[]}}`),
+		frame(32001, mcpsession.In, `{"jsonrpc":"2.0","id":0,"result":{}}`), // answers nothing open
 	}
 	metas := metaCache{}.read(frames)
 	tests := []struct {

@@ -171,3 +171,19 @@ func ValueEnd(b []byte, i int) int {
 	}
 	return j
 }
+
+// String decodes a JSON string; anything else, or nothing, is "" (a
+// non-string is left to the raw row).
+func String(raw []byte) string {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return ""
+	}
+	// raw is valid JSON: without an escape, and in valid UTF-8 (which
+	// decoding would repair), its text is the string.
+	if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner)
+	}
+	var s string
+	_ = json.Unmarshal(raw, &s)
+	return s
+}

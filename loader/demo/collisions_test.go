@@ -12,6 +12,7 @@ import (
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/loader/demo"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -83,9 +84,9 @@ func listAll(t *testing.T, cfg *config.Config) []model.Catalogue {
 		case ev := <-sess.Events():
 			switch {
 			case ev.Frames:
-			case ev.State == loader.Failed:
+			case ev.State == mcpsession.Failed:
 				t.Fatalf("server %s failed: %s\n%s", ev.Server, ev.Err, ev.Stderr)
-			case ev.State == loader.Ready:
+			case ev.State == mcpsession.Ready:
 				listed[ev.Server] = ev.Tools
 			}
 		case <-deadline:

@@ -1,4 +1,4 @@
-// Command oauth serves internal/oauthtest's authorization server and the
+// Command oauth serves internal/testkit/oauthtest's authorization server and the
 // MCP server behind it on loopback, for checks outside Go tests (the tmux
 // check of the interface's L key): it prints the MCP endpoint's URL on a
 // line, then serves until stdin closes.
@@ -9,7 +9,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/mcplens/mcplens/internal/oauthtest"
+	"github.com/mcplens/mcplens/internal/testkit/oauthtest"
 )
 
 type process struct{ cleanups []func() }

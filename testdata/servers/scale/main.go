@@ -1,5 +1,5 @@
 // Command scale is an MCP server with as many tools as asked, for mcplens's
-// performance benchmarks: it advertises the surface internal/scale
+// performance benchmarks: it advertises the surface internal/testkit/scale
 // generates for one server of a large config (realistic names, a
 // description, a ~1 KB input schema each), and can hold back its answer to
 // initialize, as a slow server would.
@@ -26,7 +26,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcplens/mcplens/internal/scale"
+	"github.com/mcplens/mcplens/internal/testkit/scale"
 )
 
 func main() {

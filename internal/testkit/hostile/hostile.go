@@ -65,7 +65,7 @@ func Spec(t testing.TB, label, mode string, flags ...string) config.ServerSpec {
 // Root returns the directory of the mcplens module.
 func Root() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..")
+	return filepath.Join(filepath.Dir(file), "..", "..", "..")
 }
 
 // goBuild builds the package pkg (relative to the module root) into out.

@@ -106,5 +106,5 @@ func Args(i, tools int, delay time.Duration) []string {
 // root is the directory of the mcplens module.
 func root() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..")
+	return filepath.Join(filepath.Dir(file), "..", "..", "..")
 }

@@ -1,4 +1,4 @@
-package loader
+package mcpsession
 
 // Since returns the frames held that came after the first n the server
 // exchanged (n is a total from Len or an earlier Since), oldest first; the
