@@ -87,6 +87,14 @@ func serveAsker() error {
 	srv.AddTool(mcp.NewTool("open", mcp.WithString("url")), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return answer(srv.RequestURLElicitation(ctx, server.ClientSessionFromContext(ctx), "e2", req.GetString("url", ""), "Open this."))
 	})
+	srv.AddTool(mcp.NewTool("survey"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return answer(srv.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
+			Message: "Please provide inputs for the following fields:", RequestedSchema: json.RawMessage(surveySchema),
+		}}))
+	})
+	srv.AddTool(mcp.NewToolWithRawSchema(longToolName, "takes the survey's fields", json.RawMessage(surveySchema)), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return answer(req.Params.Arguments, nil)
+	})
 	srv.AddTool(mcp.NewToolWithRawSchema("trip", "plans a trip", json.RawMessage(tripSchema)), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return answer(req.Params.Arguments, nil)
 	})

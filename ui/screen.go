@@ -30,7 +30,7 @@ func (m Model) View() tea.View {
 // and nothing under it is drawn.
 func (m Model) screen() string {
 	if m.ask != nil {
-		return m.ask.overlay(m.c.styles.Footer.Render(m.help.ShortHelpView(m.ask.ShortHelp())))
+		return m.ask.overlay(m.c.styles.Footer.Render(fitKeys(m.help, m.ask.ShortHelp(), m.c.width)))
 	}
 	body := ""
 	if m.full {
