@@ -22,6 +22,7 @@ const (
 	paneWire
 	paneLog
 	paneCalls
+	paneStderr
 )
 
 // Model is the root Bubble Tea model of mcplens: it routes messages to the
@@ -41,6 +42,7 @@ type Model struct {
 	pane    pane
 	wire    wireView
 	logs    logView
+	stderr  stderrView
 	calls   callsView
 	invoke  *invoke
 	result  *callView
@@ -81,6 +83,7 @@ func New(title string, specs []config.ServerSpec, backend Backend) Model {
 		navigation: newNavigation(e),
 		wire:       newWireView(e),
 		logs:       newLogView(e),
+		stderr:     newStderrView(e),
 		calls:      callsView{e: e},
 		help:       help.New(),
 		spinner:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
@@ -136,6 +139,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.spinner, cmd = m.spinner.Update(msg)
 		m.spin = m.spinner.View()
 		m.expireNotes(msg.Time)
+		if m.pane == paneStderr {
+			m.stderr.refresh() // stderr sends no event: the pane reads it on every tick
+		}
 		return cmd
 	case eventMsg:
 		m.handleEvents(loader.Event(msg))
@@ -303,6 +309,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.toggleLogs()
 	case m.pane == paneLog && m.logs.takes(msg):
 		return m.logs.Update(msg)
+	case key.Matches(msg, k.Stderr):
+		m.toggleStderr()
+	case m.pane == paneStderr && m.stderr.takes(msg):
+		return m.stderr.Update(msg)
 	case key.Matches(msg, k.Calls):
 		m.toggleCalls()
 	case m.pane == paneCalls && m.calls.takes(msg):
@@ -349,6 +359,8 @@ func (m *Model) focus() component {
 		return &m.wire
 	case m.pane == paneLog:
 		return &m.logs
+	case m.pane == paneStderr:
+		return &m.stderr
 	case m.pane == paneCalls:
 		return &m.calls
 	}
