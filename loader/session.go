@@ -22,6 +22,9 @@ const (
 	Ready
 	Failed
 	Closed
+	// Disconnected: stopped on request (Session.Disconnect) until
+	// Connect or Restart starts it again.
+	Disconnected
 )
 
 func (s State) String() string {
@@ -34,6 +37,8 @@ func (s State) String() string {
 		return "failed"
 	case Closed:
 		return "closed"
+	case Disconnected:
+		return "disconnected"
 	}
 	return fmt.Sprintf("State(%d)", int(s))
 }

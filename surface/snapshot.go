@@ -169,6 +169,11 @@ func (s *Snapshot) Apply(ev loader.Event) bool {
 		sv.Tools, sv.Size, sv.Listed, sv.Prev = nil, 0, false, nil
 		sv.Offers = loader.Offers{}
 		sv.Faults = ev.Findings
+	case loader.Disconnected:
+		// Its tools leave the registry, as they leave a client's.
+		sv.Err, sv.Stderr = "", ""
+		sv.Tools, sv.Size, sv.Listed, sv.Prev = nil, 0, false, nil
+		sv.Offers = loader.Offers{}
 	}
 	return true
 }
@@ -213,7 +218,7 @@ func (s *Snapshot) Catalogues() []model.Catalogue {
 // Settled reports whether every server is Ready or Failed.
 func (s *Snapshot) Settled() bool {
 	for _, sv := range s.Servers {
-		if sv.State != loader.Ready && sv.State != loader.Failed {
+		if sv.State != loader.Ready && sv.State != loader.Failed && sv.State != loader.Disconnected {
 			return false
 		}
 	}
