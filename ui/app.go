@@ -311,6 +311,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.logs.Update(msg)
 	case key.Matches(msg, k.Stderr):
 		m.toggleStderr()
+	case key.Matches(msg, k.Restart, k.Disconnect):
+		m.restartKey(key.Matches(msg, k.Restart))
 	case m.pane == paneStderr && m.stderr.takes(msg):
 		return m.stderr.Update(msg)
 	case key.Matches(msg, k.Calls):
