@@ -47,7 +47,10 @@ func (m *Model) updateReading(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) readingDone(msg tea.Msg) {
 	switch msg := msg.(type) {
 	case readMsg:
-		if msg.frame != nil {
+		switch {
+		case msg.frame != nil && msg.pair:
+			msg.r = m.wire.openPair(*msg.frame)
+		case msg.frame != nil:
 			msg.r = m.wire.openFrame(*msg.frame)
 		}
 		if msg.r != nil {
