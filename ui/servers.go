@@ -357,16 +357,16 @@ func (v *serversView) changeMark(server int, o model.Outcome) string {
 	s := v.e.c.styles
 	if c, ok := v.e.surface.relistedOf(server).Tool(o.Wire); ok {
 		if c.Kind == model.ToolAdded {
-			return s.OKText.Render("+")
+			return s.OKText.Render(markAdded)
 		}
-		return s.WarnText.Render("~")
+		return s.WarnText.Render(markChanged)
 	}
 	if o.Wire == "" || v.e.pins.lock == nil {
 		return " "
 	}
 	if t, ok := v.e.surface.toolAt(ref{server, o.Index}); ok {
 		if c, ok := v.lockChange(v.e.surface.label(server), t); ok && c.Kind != model.ToolRemoved {
-			return s.ErrorText.Render("≠")
+			return s.ErrorText.Render(markLocked)
 		}
 	}
 	return " "
