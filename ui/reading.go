@@ -115,6 +115,10 @@ func (m *Model) openReader(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case m.pane == paneResult && m.result != nil && m.calling == nil:
 		m.reader = m.result.reader(m.env)
+	case m.pane == paneDetail && m.view == viewFindings:
+		m.reader = m.findingReader()
+	case m.pane == paneDetail && m.view == viewGated:
+		m.reader = m.gatedReader()
 	case m.pane == paneDetail:
 		m.reader = m.detailReader()
 	}
