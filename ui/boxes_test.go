@@ -158,6 +158,19 @@ func TestDemoBoxesFit(t *testing.T) {
 		got := screen(cells)
 		boxFits(t, got, sz[0], sz[1], "esc closes", "? help")
 		golden(t, fmt.Sprintf("box-compare-cells-%dx%d", sz[0], sz[1]), got)
+		if strings.Contains(got, "more (pgdn)") {
+			// The cells scroll: pgdn until the last is shown.
+			for range 10 {
+				cells, _ = cells.Update(tea.KeyPressMsg{Code: tea.KeyPgDown})
+			}
+			got = screen(cells)
+			boxFits(t, got, sz[0], sz[1], "esc closes", "↑")
+			if strings.Contains(got, "more (pgdn)") {
+				t.Errorf("at %dx%d pgdn does not reach the last cell:\n%s", sz[0], sz[1], got)
+			}
+		} else if sz[1] < 30 {
+			t.Errorf("at %dx%d every cell fits; the scroll is not tested", sz[0], sz[1])
+		}
 		press(cells, "esc", "1")
 
 		got = screen(press(m, "?"))
