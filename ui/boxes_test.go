@@ -182,3 +182,24 @@ func TestDemoBoxesFit(t *testing.T) {
 		press(m, "?")
 	}
 }
+
+// TestQuestionBoxesFit: a sampling request and a URL to open fit every
+// size too, with the keys that answer them.
+func TestQuestionBoxesFit(t *testing.T) {
+	m, sess, q := askerSession(t)
+	for _, tc := range []struct{ tool, keys, answer string }{
+		{"sample", "ctrl+s send reply", "esc"},
+		{"login", "n decline", "n"},
+	} {
+		done := callAsker(t, sess, tc.tool)
+		m, _ = m.Update(question(t, q))
+		for _, sz := range boxSizes {
+			m, _ = m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+			got := screen(m)
+			boxFits(t, got, sz[0], sz[1], tc.keys)
+			golden(t, fmt.Sprintf("box-%s-%dx%d", tc.tool, sz[0], sz[1]), got)
+		}
+		m = press(m, tc.answer)
+		result(t, done)
+	}
+}
