@@ -113,6 +113,8 @@ func run(args []string, stderr io.Writer) int {
 			"       mcplens --discover\n"+
 			"       mcplens check [CONFIG] [flags]   (mcplens check -h)\n"+
 			"       mcplens call [CONFIG] NAME [--args JSON|@FILE] [--arg K=V]... [--server LABEL] [-- CMD ARGS...]   (mcplens call -h)\n"+
+			"       mcplens read [CONFIG] SERVER URI   (mcplens read -h)\n"+
+			"       mcplens prompt [CONFIG] SERVER NAME [--arg K=V]... [--complete ARG]   (mcplens prompt -h)\n"+
 			"       mcplens diff A B [flags]   (mcplens diff -h)\n"+
 			"       mcplens tap [--name LABEL] [--record FILE] -- CMD ARGS...   (mcplens tap -h)\n"+
 			"       mcplens tap install|uninstall CONFIG · mcplens tap har CAPTURE.jsonl · mcplens watch [CONFIG]\n"+

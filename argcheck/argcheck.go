@@ -151,6 +151,10 @@ func CompileNamed(name string, schema json.RawMessage) (*Schema, error) {
 	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
+	// Every format the library knows (date, date-time, email, uri, uuid,
+	// ipv4…) is checked, whatever the draft says of formats: a value the
+	// schema calls a date and is not one would fail at the server.
+	c.AssertFormat()
 	c.UseLoader(noLoader{})
 	const loc = "file:///mcplens/input-schema.json" // never read: added as a resource
 	if err := c.AddResource(loc, doc); err != nil {

@@ -105,3 +105,34 @@ func ExampleValidate() {
 	// /a: got string, want integer
 	// line 3, column 1: invalid character '}' looking for beginning of object key string
 }
+
+// TestValidateFormats: every format the schema library knows is asserted,
+// as an MCP client would before sending: a value that is not one is named
+// by its pointer and its format; a value that is one passes.
+func TestValidateFormats(t *testing.T) {
+	for _, tc := range []struct{ format, bad, good string }{
+		{"date", "not-a-date", "2026-12-01"},
+		{"email", "bad-email", "ada@example.com"},
+		{"date-time", "yesterday", "2026-12-01T21:40:00Z"},
+		{"time", "25:99", "21:40:00Z"},
+		{"uri", "no scheme here", "https://example.com/a"},
+		{"ipv4", "300.1.1.1", "127.0.0.1"},
+		{"uuid", "not-a-uuid", "0b8f6a4e-2d7c-4b8a-9c1e-3f5a6b7c8d9e"},
+		{"hostname", "-bad-.example", "example.com"},
+		{"duration", "1 day", "P1D"},
+	} {
+		s := fmt.Sprintf(`{"type":"object","properties":{"v":{"type":"string","format":%q}}}`, tc.format)
+		ps, err := argcheck.Validate([]byte(s), []byte(fmt.Sprintf(`{"v":%q}`, tc.bad)))
+		if err != nil || len(ps) != 1 || ps[0].Pointer != "/v" || !strings.Contains(ps[0].String(), tc.format) {
+			t.Errorf("format %s, %q: got %v, %v; want one problem at /v naming %s", tc.format, tc.bad, ps, err, tc.format)
+		}
+		if ps, err := argcheck.Validate([]byte(s), []byte(fmt.Sprintf(`{"v":%q}`, tc.good))); err != nil || len(ps) != 0 {
+			t.Errorf("format %s, %q: got %v, %v; want it accepted", tc.format, tc.good, ps, err)
+		}
+	}
+	// A format the library does not know is no assertion: nothing the
+	// server could not have meant is refused.
+	if ps, err := argcheck.Validate([]byte(`{"properties":{"v":{"format":"x-custom"}}}`), []byte(`{"v":"anything"}`)); err != nil || len(ps) != 0 {
+		t.Errorf("an unknown format refused %v, %v", ps, err)
+	}
+}

@@ -1,7 +1,8 @@
 // Package argcheck checks a tool call's arguments before they are sent:
 // that they are JSON (a syntax error says its line and column) and that
 // they satisfy the tool's input schema (each violation named by the JSON
-// pointer of the value at fault). The interface's argument editor and the
+// pointer of the value at fault), every format the schema library knows
+// (date, date-time, email, uri…) asserted. The interface's argument editor and the
 // headless call use it alike, so both refuse the same arguments for the
 // same reasons.
 //

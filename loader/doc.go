@@ -35,7 +35,9 @@
 // notifications/roots/list_changed (roots.go). A reconnect keeps what the
 // session learnt of the server: its log level (SetLogLevel) is set again,
 // and a stateless handshake the server fell back from asks with initialize
-// straight away (handshake.go). A call cancelled with a cause tells the
+// straight away (handshake.go). Restart, Disconnect and Connect act on
+// one server alone, built on the same reconnect (restart.go); a
+// disconnected server is Disconnected until started again. A call cancelled with a cause tells the
 // server that cause as its reason (cancel.go).
 //
 // Each stdio server leads a process group of its own, which shutdown ends

@@ -16,6 +16,9 @@ const (
 	Ready
 	Failed
 	Closed
+	// Disconnected: stopped on request (loader's Session.Disconnect)
+	// until Connect or Restart starts it again.
+	Disconnected
 )
 
 func (s State) String() string {
@@ -28,6 +31,8 @@ func (s State) String() string {
 		return "failed"
 	case Closed:
 		return "closed"
+	case Disconnected:
+		return "disconnected"
 	}
 	return fmt.Sprintf("State(%d)", int(s))
 }

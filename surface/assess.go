@@ -31,6 +31,9 @@ const (
 	Connecting Status = "connecting"
 	// Closed: the session ended before it was listed.
 	Closed Status = "closed"
+	// Disconnected: stopped on request (loader.Session.Disconnect); it
+	// offers no tools until it is connected again.
+	Disconnected Status = "disconnected"
 )
 
 // Options are what an Assessment judges a snapshot by.
@@ -156,14 +159,16 @@ func Derive(snap *Snapshot, o Options) *Assessment {
 // statusOf is the one rule for a server's status.
 func statusOf(sv *Server, res *model.ServerResult) Status {
 	switch {
+	case sv.State == mcpsession.Disconnected:
+		return Disconnected
 	case sv.State == mcpsession.Failed && sv.NeedsLogin:
 		return NeedsLogin
 	case sv.State == mcpsession.Failed:
 		return Failed
 	case res == nil && sv.State == mcpsession.Closed:
 		return Closed
-	case res == nil:
-		return Connecting
+	case res == nil, sv.State == mcpsession.Connecting:
+		return Connecting // connecting again (a restart, a client switch): its last listing still shown
 	case res.Failed:
 		return PolicyFailed
 	case res.Registered+Filtered(res) < res.Advertised:

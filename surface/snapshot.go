@@ -169,6 +169,11 @@ func (s *Snapshot) Apply(ev mcpsession.Event) bool {
 		sv.Tools, sv.Size, sv.Listed, sv.Prev = nil, 0, false, nil
 		sv.Offers = mcpsession.Offers{}
 		sv.Faults = ev.Findings
+	case mcpsession.Disconnected:
+		// Its tools leave the registry, as they leave a client's.
+		sv.Err, sv.Stderr = "", ""
+		sv.Tools, sv.Size, sv.Listed, sv.Prev = nil, 0, false, nil
+		sv.Offers = mcpsession.Offers{}
 	}
 	return true
 }
@@ -213,7 +218,7 @@ func (s *Snapshot) Catalogues() []model.Catalogue {
 // Settled reports whether every server is Ready or Failed.
 func (s *Snapshot) Settled() bool {
 	for _, sv := range s.Servers {
-		if sv.State != mcpsession.Ready && sv.State != mcpsession.Failed {
+		if sv.State != mcpsession.Ready && sv.State != mcpsession.Failed && sv.State != mcpsession.Disconnected {
 			return false
 		}
 	}

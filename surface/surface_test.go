@@ -134,6 +134,30 @@ func TestStatus(t *testing.T) {
 
 func ptr[T any](v T) *T { return &v }
 
+// A disconnected server has a status of its own and offers nothing: its
+// tools leave the registry until it is listed again.
+func TestStatusDisconnected(t *testing.T) {
+	snap := surface.New(specs("s", "t"), nil)
+	snap.Apply(ready("s", tool("a")))
+	snap.Apply(ready("t", tool("b")))
+	snap.Apply(mcpsession.Event{Server: "s", State: mcpsession.Disconnected})
+	a := surface.Derive(snap, surface.Options{Policy: policy(t, "lionagi-legacy")})
+	if got := a.Servers[0].Status; got != surface.Disconnected {
+		t.Errorf("status = %s, want disconnected", got)
+	}
+	if got := a.Servers[1].Status; got != surface.OK {
+		t.Errorf("the other server's status = %s, want ok", got)
+	}
+	if sv := snap.Servers[0]; sv.Listed || sv.Tools != nil || !snap.Settled() {
+		t.Errorf("a disconnected server keeps its tools (%+v) or is not settled", sv)
+	}
+	snap.Apply(mcpsession.Event{Server: "s", State: mcpsession.Connecting})
+	snap.Apply(ready("s", tool("a")))
+	if got := surface.Derive(snap, surface.Options{Policy: policy(t, "lionagi-legacy")}).Servers[0].Status; got != surface.OK {
+		t.Errorf("status once connected again = %s, want ok", got)
+	}
+}
+
 // Findings come in one order, server by server, the server's own first,
 // then row by row; what the file says of itself last.
 func TestFindingsOrder(t *testing.T) {

@@ -23,6 +23,7 @@ const (
 	paneWire
 	paneLog
 	paneCalls
+	paneStderr
 )
 
 // Model is the root Bubble Tea model of mcplens: it routes messages to the
@@ -42,6 +43,7 @@ type Model struct {
 	pane    pane
 	wire    wireView
 	logs    logView
+	stderr  stderrView
 	calls   callsView
 	invoke  *invoke
 	result  *callView
@@ -82,6 +84,7 @@ func New(title string, specs []config.ServerSpec, backend Backend) Model {
 		navigation: newNavigation(e),
 		wire:       newWireView(e),
 		logs:       newLogView(e),
+		stderr:     newStderrView(e),
 		calls:      callsView{e: e},
 		help:       help.New(),
 		spinner:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
@@ -137,6 +140,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.spinner, cmd = m.spinner.Update(msg)
 		m.spin = m.spinner.View()
 		m.expireNotes(msg.Time)
+		if m.pane == paneStderr {
+			m.stderr.refresh() // stderr sends no event: the pane reads it on every tick
+		}
 		return cmd
 	case eventMsg:
 		m.handleEvents(mcpsession.Event(msg))
@@ -304,6 +310,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.toggleLogs()
 	case m.pane == paneLog && m.logs.takes(msg):
 		return m.logs.Update(msg)
+	case key.Matches(msg, k.Stderr):
+		m.toggleStderr()
+	case key.Matches(msg, k.Restart, k.Disconnect):
+		m.restartKey(key.Matches(msg, k.Restart))
+	case m.pane == paneStderr && m.stderr.takes(msg):
+		return m.stderr.Update(msg)
 	case key.Matches(msg, k.Calls):
 		m.toggleCalls()
 	case m.pane == paneCalls && m.calls.takes(msg):
@@ -350,6 +362,8 @@ func (m *Model) focus() component {
 		return &m.wire
 	case m.pane == paneLog:
 		return &m.logs
+	case m.pane == paneStderr:
+		return &m.stderr
 	case m.pane == paneCalls:
 		return &m.calls
 	}

@@ -3,6 +3,7 @@ package ui_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -59,6 +60,9 @@ const tripSchema = `{"type":"object","properties":{
 
 // serveAsker serves the asking tools over stdio.
 func serveAsker() error {
+	if os.Getenv(stderrEnv) != "" {
+		chatter()
+	}
 	srv := server.NewMCPServer("asker", "1.0", server.WithElicitation())
 	srv.EnableSampling()
 	answer := func(v any, err error) (*mcp.CallToolResult, error) {
@@ -86,6 +90,18 @@ func serveAsker() error {
 	})
 	srv.AddTool(mcp.NewTool("open", mcp.WithString("url")), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return answer(srv.RequestURLElicitation(ctx, server.ClientSessionFromContext(ctx), "e2", req.GetString("url", ""), "Open this."))
+	})
+	srv.AddTool(mcp.NewTool("shout"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		fmt.Fprintln(os.Stderr, "shouted after the start")
+		return mcp.NewToolResultText("shouted"), nil
+	})
+	srv.AddTool(mcp.NewTool("survey"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return answer(srv.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{
+			Message: "Please provide inputs for the following fields:", RequestedSchema: json.RawMessage(surveySchema),
+		}}))
+	})
+	srv.AddTool(mcp.NewToolWithRawSchema(longToolName, "takes the survey's fields", json.RawMessage(surveySchema)), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return answer(req.Params.Arguments, nil)
 	})
 	srv.AddTool(mcp.NewToolWithRawSchema("trip", "plans a trip", json.RawMessage(tripSchema)), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return answer(req.Params.Arguments, nil)

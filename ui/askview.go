@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -47,7 +48,14 @@ type asking struct {
 	// objection is shown: ctrl+s again accepts anyway.
 	schema *argcheck.Schema
 	armed  bool
+	// clipped is set when the box, for want of lines, shows fewer lines
+	// of the text than the preview has.
+	clipped bool
 }
+
+// readable reports whether the box leaves some of the text out, for
+// ctrl+o to read it whole.
+func (a *asking) readable() bool { return a.previewFor().more != "" || a.clipped }
 
 func newAsking(e *env, msg askMsg) *asking {
 	h := msg.heard
@@ -67,7 +75,6 @@ func newAsking(e *env, msg askMsg) *asking {
 	case askForm:
 		k := e.c.keys
 		a.form = newFormView(e, h.form, k.NextField, k.PrevField)
-		a.form.height = max(3, e.c.height-maxAskLines-12)
 	}
 	return a
 }
@@ -98,9 +105,10 @@ func (a *asking) ShortHelp() []key.Binding {
 	case askSampling:
 		keys = []key.Binding{k.SendReply, k.Reject}
 	default:
-		keys = append(a.form.ShortHelp(), k.Accept, k.Decline, k.Dismiss)
+		// What answers comes first: a narrow screen cuts the keys' line.
+		keys = append(append([]key.Binding{k.Accept, k.Decline}, a.form.ShortHelp()...), k.Dismiss)
 	}
-	if a.previewFor().more != "" {
+	if a.readable() {
 		keys = append(keys, k.ReadAll)
 	}
 	return keys
@@ -119,7 +127,7 @@ func (a *asking) Update(msg tea.Msg) (tea.Cmd, *loader.Reply) {
 	}
 	if press, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
-		case key.Matches(press, k.ReadAll) && a.previewFor().more != "":
+		case key.Matches(press, k.ReadAll) && a.readable():
 			a.readAll()
 			return nil, nil
 		case a.kind == askURL && a.refused == nil && key.Matches(press, k.OpenURL):
@@ -165,40 +173,59 @@ func (a *asking) accept() (tea.Cmd, *loader.Reply) {
 	return nil, &loader.Reply{Action: mcp.ElicitationResponseActionAccept, Content: c}
 }
 
-// View draws the question: its first lines, and what answers it.
+// View draws the question in a box that fits the screen above the keys:
+// its first lines (as many as leave the form three lines), and what
+// answers it, the form scrolled to keep its focused field in view.
 func (a *asking) View() string {
 	c := a.e.c
 	s := c.styles
+	height := c.height - 1 // the keys' line is under the box
+	inner, room := boxInner(c.width), boxRoom(height)
 	what := map[askKind]string{askForm: "asks you to fill in a form", askURL: "asks you to open a URL", askSampling: "asks for a model's reply"}[a.kind]
-	lines := []string{s.Header.Render(c.quote(cut(c, a.msg.question.Server, 200))) + s.Muted.Render(" "+what)}
-	p := a.previewFor()
-	if len(a.text) > 0 {
-		lines = append(lines, "")
-		for _, l := range p.lines {
-			lines = append(lines, s.Text.Render(l))
-		}
-		if p.more != "" {
-			lines = append(lines, s.Muted.Render(p.more+" · "+a.e.c.keys.ReadAll.Help().Key+" reads it in full"))
-		}
-	}
-	lines = append(lines, "")
+	head := []string{s.Header.Render(c.quote(cut(c, a.msg.question.Server, 200))) + s.Muted.Render(" "+what)}
+	var body, foot []string
 	switch a.kind {
 	case askURL:
 		if a.refused != nil {
-			lines = append(lines, s.ErrorText.Render(c.text(a.refused.Error())), s.Muted.Render("copy it if you trust it; n declines"))
+			foot = append(foot, s.ErrorText.Render(c.text(a.refused.Error())), s.Muted.Render("copy it if you trust it; n declines"))
 		} else {
-			lines = append(lines, s.WarnText.Render("open it in a browser?"))
+			foot = append(foot, s.WarnText.Render("open it in a browser?"))
 		}
 	case askSampling:
-		lines = append(lines, s.Muted.Render("reply (enter starts a new line):"), a.reply.View())
+		a.reply.SetWidth(min(68, inner))
+		a.reply.SetHeight(max(1, min(4, room-8)))
+		body = append(body, s.Muted.Render("reply (enter starts a new line):"))
+		body = append(body, strings.Split(a.reply.View(), "\n")...)
 	default:
-		a.form.width = p.width
-		lines = append(lines, a.form.View(), "", s.Muted.Render("* required"))
+		foot = append(foot, "", s.Muted.Render(fmt.Sprintf("* required · field %d of %d", a.form.focused+1, len(a.form.rows))))
 	}
 	if a.problem != "" {
-		lines = append(lines, s.ErrorText.Render(truncate(c.quote(cut(c, a.problem, 4*p.width)), p.width, "…")))
+		foot = append(foot, s.ErrorText.Render(truncate(c.quote(cut(c, a.problem, 4*inner)), inner, "…")))
 	}
-	return s.Overlay.Render(strings.Join(lines, "\n"))
+	p := a.previewFor()
+	if len(a.text) > 0 {
+		// The text gives way to the form: it keeps at least a line, and
+		// says how to read the rest.
+		n := min(len(p.lines), max(1, room-len(head)-len(foot)-len(body)-6))
+		head = append(head, "")
+		for _, l := range p.lines[:n] {
+			head = append(head, s.Text.Render(l))
+		}
+		a.clipped = n < len(p.lines)
+		if more := p.more; more != "" || a.clipped {
+			if more == "" {
+				more = "…"
+			}
+			head = append(head, s.Muted.Render(more+" · "+c.keys.ReadAll.Help().Key+" reads it in full"))
+		}
+	}
+	head = append(head, "")
+	if a.kind == askForm {
+		a.form.width = inner
+		a.form.height = max(1, room-len(head)-len(foot))
+		body = strings.Split(a.form.View(), "\n")
+	}
+	return box(s, head, body, foot, len(body)-1, c.width, height)
 }
 
 // overlay draws the question over the screen, with help, the keys that

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -26,8 +27,10 @@ type compareView struct {
 	all bool
 	// col is the first policy column shown after the active one.
 	col int
-	// open is set while the selected row's full cells are shown.
+	// open is set while the selected row's full cells are shown; top is
+	// the first of their lines shown (pgup/pgdn scroll them).
 	open bool
+	top  int
 }
 
 func newCompareView(e *env) compareView {
@@ -57,7 +60,11 @@ func (v *compareView) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, k.Right):
 			v.col = min(len(v.e.policies)-2, v.col+1)
 		case key.Matches(msg, k.OpenCell):
-			v.open = !v.open
+			v.open, v.top = !v.open, 0
+		case v.open && key.Matches(msg, k.PageDown):
+			v.top += max(1, v.height/3)
+		case v.open && key.Matches(msg, k.PageUp):
+			v.top = max(0, v.top-max(1, v.height/3))
 		case key.Matches(msg, k.Cancel):
 			v.open = false
 		case key.Matches(msg, k.Disagree):
@@ -69,6 +76,7 @@ func (v *compareView) Update(msg tea.Msg) tea.Cmd {
 			v.jumpServer(-1)
 		default:
 			v.moveKey(msg, len(v.rows()))
+			v.top = 0
 		}
 	}
 	return nil
@@ -265,7 +273,18 @@ func (v *compareView) cellsView(r ref) string {
 		}
 	}
 	if most := max(3, v.height-5); len(lines) > most {
-		lines = append(lines[:most-1], s.Muted.Render(fmt.Sprintf("… %d more lines", len(lines)-most+1)))
+		// The title stays; the cells scroll under it, marks saying what
+		// is hidden and how to see it.
+		body, n := lines[1:], most-1
+		v.top = max(0, min(v.top, len(body)-n))
+		shown := slices.Clone(body[v.top : v.top+n])
+		if v.top > 0 {
+			shown[0] = s.Muted.Render(fmt.Sprintf("↑ %d more (pgup)", v.top+1))
+		}
+		if below := len(body) - v.top - n; below > 0 {
+			shown[n-1] = s.Muted.Render(fmt.Sprintf("↓ %d more (pgdn)", below+1))
+		}
+		lines = append(lines[:1], shown...)
 	}
 	return s.Overlay.Width(v.width).Render(strings.Join(lines, "\n"))
 }

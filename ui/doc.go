@@ -48,6 +48,13 @@
 // (search.go) takes every key while a query is typed; the query filters
 // the servers view's rows, which the surface lays out (state.go).
 //
+// The stderr pane (stderrpane.go) shows a server's stderr tail, read on
+// every tick while open; x and X (restart.go) restart, disconnect and
+// connect the selected server through the backend (a Restart, Disconnect
+// and Connect method), the loader's events saying how it goes. Every box
+// drawn over the screen fits it (box.go): its lines cut, its content
+// scrolled in the lines its title and keys leave.
+//
 // A backend that shows what a real client did through a tap (an
 // ObservedBackend: a recording opened offline, or mcplens watch's live
 // taps) gives the calls pane (observed.go) the client's calls, judged by

@@ -111,8 +111,7 @@ func (v *formView) focus() tea.Cmd {
 	return v.input.Focus()
 }
 
-// blur takes the cursor out of the form.
-func (v *formView) blur() { v.input.Blur() }
+func (v *formView) blur() { v.input.Blur() } // the cursor out of the form
 
 func (v *formView) ShortHelp() []key.Binding {
 	k := v.e.c.keys
@@ -269,14 +268,19 @@ func (v *formView) View() string {
 	if len(v.rows) == 0 {
 		return s.Muted.Render("(no fields)")
 	}
-	// Only the rows in sight are drawn (a row takes one or two lines): a
-	// schema can have thousands of fields.
+	// Only the rows in sight are drawn: a schema can have thousands.
 	first, last := 0, len(v.rows)
 	if v.height > 0 {
 		first = max(0, v.focused-v.height/2)
 		last = min(len(v.rows), first+v.height)
 	}
 	clip := v.clip
+	titles := v.titles
+	if v.width > 0 {
+		// The titles take at most half a narrow line, the input the rest.
+		titles = min(titles, max(8, v.width/2-2))
+		v.input.SetWidth(max(4, min(40, v.width-titles-5)))
+	}
 	var lines []string
 	at := 0
 	for i := first; i < last; i++ {
@@ -290,7 +294,7 @@ func (v *formView) View() string {
 		if f.Required && r.item != f {
 			title += "*"
 		}
-		lines = append(lines, mark+s.PolicyName.Render(cell(title, v.titles))+"  "+v.shown(i))
+		lines = append(lines, mark+s.PolicyName.Render(cell(title, titles))+"  "+v.shown(i))
 		if f.Description != "" {
 			lines = append(lines, "  "+strings.Repeat("  ", r.depth)+s.Muted.Render(clip(f.Description)))
 		}

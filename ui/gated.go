@@ -85,15 +85,21 @@ func (v *gatedView) selected() (ref, bool) {
 	return ref{}, false
 }
 
+// note is the view's explanation line: which clients are compared, and
+// how to add one (e reads it whole).
+func (v *gatedView) note() string {
+	seen := v.e.surface.sights.clientsSeen()
+	if len(seen) < 2 {
+		return "connected as " + strings.Join(seen, "") + " only: c connects as another client, and what each is advertised is compared here (check --clients all compares every client at once)"
+	}
+	return "compared: " + strings.Join(seen, ", ") + " · c connects as another client and adds it"
+}
+
 func (v *gatedView) View() string {
 	e := v.e
 	s := e.c.styles
 	tools := v.tools()
-	seen := e.surface.sights.clientsSeen()
-	note := "compared: " + strings.Join(seen, ", ") + " · c connects as another client and adds it"
-	if len(seen) < 2 {
-		note = "connected as " + strings.Join(seen, "") + " only: c connects as another client, and what each is advertised is compared here (check --clients all compares every client at once)"
-	}
+	note := v.note()
 	sw := max(8, min(20, v.width/8))
 	tw := max(12, min(32, v.width/4))
 	cw := max(10, (v.width-sw-tw-6)/2)

@@ -90,6 +90,7 @@ func (m *Model) countsView(named bool) string {
 		style  lipgloss.Style
 	}{
 		{live.OK, s.OKText}, {live.Incomplete, s.WarnText}, {live.PolicyFailed, s.ErrorText}, {live.Failed, s.ErrorText}, {live.NeedsLogin, s.WarnText},
+		{live.Disconnected, s.Muted},
 	}
 	out := ""
 	for _, k := range kinds {

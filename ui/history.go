@@ -228,20 +228,33 @@ func (m *Model) updateHistory(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // historyView lists the calls, newest last, the one under the cursor with
-// its arguments and what came of it.
+// its arguments and what came of it, in a box that fits the screen.
 func (m *Model) historyView() string {
 	s := m.c.styles
 	san := model.Sanitize
+	inner := boxInner(m.c.width)
 	rs := m.hist.records()
-	lines := []string{s.Header.Render("call history") + s.Muted.Render(fmt.Sprintf("  %d call(s)", len(rs)))}
+	head := []string{s.Header.Render("call history") + s.Muted.Render(fmt.Sprintf("  %d call(s)", len(rs)))}
 	if p := m.hist.log.Path(); p != "" {
-		lines[0] += s.Muted.Render(" · kept in " + san(p))
+		head[0] += s.Muted.Render(" · kept in " + san(p))
 	}
 	if m.hist.status != "" {
-		lines = append(lines, s.ErrorText.Render(m.c.text(m.hist.status)))
+		head = append(head, s.ErrorText.Render(m.c.text(m.hist.status)))
 	}
-	height := max(3, m.c.height-12)
+	var foot []string
+	if c := min(m.hist.cursor, len(rs)-1); len(rs) > 0 && c >= 0 {
+		args := strings.Join(strings.Fields(string(rs[c].Arguments)), " ")
+		foot = append(foot, "", s.Muted.Render("arguments: ")+truncate(m.c.quote(cut(m.c, args, m.c.width)), max(10, inner-11), "…"))
+		if rs[c].Error != "" {
+			foot = append(foot, s.ErrorText.Render(truncate(m.c.text(rs[c].Error), inner, "…")))
+		}
+	}
+	k := m.c.keys
+	foot = append(foot, "", boxKeys(s, []key.Binding{k.HistoryEdit, k.HistorySend, k.Cancel, k.Up, k.Down}, inner))
+	// Only the calls in sight are drawn: the box shows at most room lines.
+	height := max(1, boxRoom(m.c.height)-len(head)-len(foot))
 	top := max(0, min(m.hist.cursor-height/2, len(rs)-height))
+	var body []string
 	for i := top; i < min(len(rs), top+height); i++ {
 		r := rs[i]
 		mark := "  "
@@ -255,19 +268,11 @@ func (m *Model) historyView() string {
 		case r.IsError:
 			what = s.WarnText.Render("isError")
 		}
-		lines = append(lines, fmt.Sprintf("%s%s  %s %s  %s  %s", mark, r.Time.Local().Format("15:04:05"),
+		body = append(body, fmt.Sprintf("%s%s  %s %s  %s  %s", mark, r.Time.Local().Format("15:04:05"),
 			san(r.Server), s.In.Render(san(r.Tool)), what, s.Muted.Render(fmt.Sprintf("%.1f ms", r.LatencyMS))))
 	}
 	if len(rs) == 0 {
-		lines = append(lines, s.Muted.Render("(no calls yet: i invokes the selected tool)"))
-	} else if c := min(m.hist.cursor, len(rs)-1); c >= 0 {
-		args := strings.Join(strings.Fields(string(rs[c].Arguments)), " ")
-		lines = append(lines, "", s.Muted.Render("arguments: ")+truncate(m.c.quote(cut(m.c, args, m.c.width)), max(20, m.c.width-20), "…"))
-		if rs[c].Error != "" {
-			lines = append(lines, s.ErrorText.Render(truncate(m.c.text(rs[c].Error), max(20, m.c.width-20), "…")))
-		}
+		body = append(body, s.Muted.Render("(no calls yet: i invokes the selected tool)"))
 	}
-	k := m.c.keys
-	lines = append(lines, "", m.help.ShortHelpView([]key.Binding{k.Up, k.Down, k.HistoryEdit, k.HistorySend, k.Cancel}))
-	return s.Overlay.Render(strings.Join(lines, "\n"))
+	return box(s, head, body, foot, m.hist.cursor-top, m.c.width, m.c.height)
 }

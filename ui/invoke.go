@@ -171,12 +171,11 @@ func (v *invoke) hintLines(height int) int {
 	return min(len(v.hints), 6)
 }
 
-// SetSize fits the editor to a screen of width × height.
+// SetSize fits the editor to a screen of width × height; View fits the
+// JSON and the form to what its box leaves them.
 func (v *invoke) SetSize(width, height int) {
-	v.editor.SetWidth(max(20, min(90, width-8)))
-	h := max(3, min(14, height-14-v.hintLines(height)))
-	v.editor.SetHeight(h)
-	v.form.height = max(3, min(18, height-12))
+	v.editor.SetWidth(max(10, min(90, boxInner(width))))
+	v.editor.SetHeight(max(3, min(14, boxRoom(height)-8)))
 }
 
 func (v *invoke) ShortHelp() []key.Binding {

@@ -273,9 +273,9 @@ func TestInvokeFormEscapes(t *testing.T) {
 	m, _, _ := askerSession(t)
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	for _, mode := range []string{"json", "form"} {
-		m = press(m, "g", "down", "down", "i")
+		m = press(m, "g", "down", "down", "down", "i")
 		if got := screen(m); !strings.Contains(got, "invoke odd") {
-			t.Fatalf("g, down, down, i did not open odd's editor:\n%s", got)
+			t.Fatalf("g, down ×3, i did not open odd's editor:\n%s", got)
 		}
 		if mode == "form" {
 			m = press(m, "tab", "down")

@@ -4,60 +4,66 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/lipgloss/v2"
 
 	"github.com/mcplens/mcplens/model"
 )
 
-// View draws the editor in its box: the route, what is wrong, the
-// arguments in the mode shown (the JSON with the properties' hints, or
-// the form), and the keys.
+// View draws the editor in a box that fits the screen: the route, what is
+// wrong, the arguments in the mode shown (the JSON with the properties'
+// hints, or the form, scrolled to its focused field), and the keys.
 func (v *invoke) View() string {
 	c := v.e.c
 	s := c.styles
 	san := model.Sanitize
-	var lines []string
-	lines = append(lines, s.Header.Render("invoke ")+s.RenamedText.Render(san(v.row.Name))+s.Muted.Render(" under "+v.policy))
+	inner, room := boxInner(c.width), boxRoom(c.height)
+	var head []string
+	head = append(head, s.Header.Render("invoke ")+s.RenamedText.Render(san(v.row.Name))+s.Muted.Render(" under "+v.policy))
 	switch {
 	case v.route.Name == "":
 	case v.route.Server == v.row.Server && v.route.Index == v.row.Index:
-		lines = append(lines, fmt.Sprintf("route: %s → %s as %s", san(v.route.Name), san(v.route.Server), s.In.Render(san(v.route.Wire))))
+		head = append(head, fmt.Sprintf("route: %s → %s as %s", san(v.route.Name), san(v.route.Server), s.In.Render(san(v.route.Wire))))
 	default:
-		lines = append(lines, s.WarnText.Render(fmt.Sprintf("%s's %s is unreachable: %s routes to %s as %s",
+		head = append(head, s.WarnText.Render(fmt.Sprintf("%s's %s is unreachable: %s routes to %s as %s",
 			san(v.row.Server), san(v.row.Wire), san(v.route.Name), san(v.route.Server), san(v.route.Wire))))
 	}
 	if v.err != "" {
-		lines = append(lines, s.ErrorText.Render(c.text(v.err)))
+		head = append(head, s.ErrorText.Render(c.text(v.err)))
 	}
 	for i, p := range v.problems {
 		if i == 5 {
-			lines = append(lines, s.ErrorText.Render(fmt.Sprintf("  … and %d more", len(v.problems)-i)))
+			head = append(head, s.ErrorText.Render(fmt.Sprintf("  … and %d more", len(v.problems)-i)))
 			break
 		}
-		lines = append(lines, s.ErrorText.Render("  "+truncate(c.text(p.String()), max(20, c.width-12), "…")))
+		head = append(head, s.ErrorText.Render("  "+truncate(c.text(p.String()), inner-2, "…")))
 	}
 	if p := v.schema.problem(); p != "" {
-		lines = append(lines, s.Muted.Render(truncate(c.text(p), max(20, c.width-12), "…")))
+		head = append(head, s.Muted.Render(truncate(c.text(p), inner, "…")))
 	}
+	foot := []string{boxKeys(s, v.ShortHelp(), inner)}
+	// The arguments take what the head and the keys leave, three lines
+	// at least: the head gives way first (box).
+	left := max(3, room-len(head)-len(foot)-1)
+	var body []string
 	if v.mode == modeForm {
-		lines = append(lines, s.Muted.Render("arguments (form):"), v.form.View())
+		v.form.width, v.form.height = inner, left
+		head = append(head, s.Muted.Render("arguments (form):"))
+		body = strings.Split(v.form.View(), "\n")
 	} else {
-		lines = append(lines, s.Muted.Render("arguments (JSON):"), v.editor.View())
-		lines = append(lines, v.hintView()...)
+		hints := v.hintView(min(v.hintLines(c.height), max(0, left-4)))
+		v.editor.SetWidth(max(10, min(90, inner)))
+		v.editor.SetHeight(max(3, min(14, left-len(hints))))
+		head = append(head, s.Muted.Render("arguments (JSON):"))
+		body = append(strings.Split(v.editor.View(), "\n"), hints...)
 	}
-	keys := help.New()
-	keys.Styles.ShortKey, keys.Styles.ShortDesc, keys.Styles.ShortSeparator = s.Muted, s.Muted, s.Muted
-	lines = append(lines, keys.ShortHelpView(v.ShortHelp()))
-	return s.Overlay.Render(lipgloss.JoinVertical(lipgloss.Left, lines...))
+	return box(s, head, body, foot, 0, c.width, c.height)
 }
 
 // hintView is the JSON mode's hints: each property's pointer (* when
 // required), type, choices and description, one a line, as many as fit.
-func (v *invoke) hintView() []string {
+func (v *invoke) hintView(n int) []string {
 	c := v.e.c
 	s := c.styles
-	n := v.hintLines(c.height)
 	var lines []string
 	for i, h := range v.hints {
 		if i == n {

@@ -20,12 +20,17 @@ type KeyMap struct {
 	Wire       key.Binding
 	WireServer key.Binding
 	Logs       key.Binding
-	Calls      key.Binding
-	LogLevel   key.Binding
-	LogServer  key.Binding
-	Login      key.Binding
-	Help       key.Binding
-	Quit       key.Binding
+	// Stderr opens the stderr pane (stderrpane.go).
+	Stderr key.Binding
+	// Restart restarts the selected server; Disconnect disconnects it, or
+	// connects it again (restart.go).
+	Restart, Disconnect key.Binding
+	Calls               key.Binding
+	LogLevel            key.Binding
+	LogServer           key.Binding
+	Login               key.Binding
+	Help                key.Binding
+	Quit                key.Binding
 	// Interrupt quits whatever is open: a question, an editor, a search.
 	Interrupt key.Binding
 	Report    key.Binding
@@ -106,6 +111,9 @@ func DefaultKeyMap() KeyMap {
 		Wire:        key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wire pane")),
 		WireServer:  key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "wire: next server")),
 		Logs:        key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "log pane")),
+		Stderr:      key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "stderr pane")),
+		Restart:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "restart the server")),
+		Disconnect:  key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "disconnect/connect it")),
 		LogLevel:    key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "log: next level")),
 		Calls:       key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tapped client's calls")),
 		Login:       key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "log in")),

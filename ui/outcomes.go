@@ -33,6 +33,22 @@ const (
 	markUnnamed = "·"
 )
 
+// The marks before a row's wire name (serversView.changeMark).
+const (
+	markAdded   = "+"
+	markChanged = "~"
+	markLocked  = "≠"
+)
+
+// rowMarkDocs says what each mark before a row's wire name means.
+func rowMarkDocs() [][2]string {
+	return [][2]string{
+		{markAdded, "new since the server's previous list"},
+		{markChanged, "changed since it"},
+		{markLocked, "differs from the lock"},
+	}
+}
+
 // markDocs says what each mark of the provider columns means.
 func markDocs() [][2]string {
 	return [][2]string{
@@ -55,11 +71,14 @@ func legend() string {
 		}
 		lines = append(lines, "  "+strings.Join(pair, " · "))
 	}
-	var marks []string
-	for _, m := range markDocs() {
-		marks = append(marks, m[0]+" "+m[1])
+	for _, docs := range [][][2]string{markDocs(), rowMarkDocs()} {
+		var marks []string
+		for _, m := range docs {
+			marks = append(marks, m[0]+" "+m[1])
+		}
+		lines = append(lines, "  "+strings.Join(marks, " · "))
 	}
-	return strings.Join(append(lines, "  "+strings.Join(marks, " · ")), "\n")
+	return strings.Join(lines, "\n")
 }
 
 // outcomeText is the one-line form of an outcome.

@@ -8,7 +8,8 @@ import (
 )
 
 // TestLegendNamesEveryOutcome checks the help's legend, built from
-// outcomeDocs, names every kind of outcome the model has.
+// outcomeDocs, names every kind of outcome the model has, every mark of
+// the provider columns and every mark before a row's wire name (+, ~, ≠).
 func TestLegendNamesEveryOutcome(t *testing.T) {
 	l := legend()
 	n := 0
@@ -21,7 +22,7 @@ func TestLegendNamesEveryOutcome(t *testing.T) {
 	if docs := outcomeDocs(); len(docs) != n {
 		t.Errorf("outcomeDocs() has %d kinds, the model %d", len(docs), n)
 	}
-	for _, m := range markDocs() {
+	for _, m := range append(markDocs(), rowMarkDocs()...) {
 		if !strings.Contains(l, m[0]+" "+m[1]) {
 			t.Errorf("legend() lacks the mark %q", m[0])
 		}

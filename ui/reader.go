@@ -23,8 +23,9 @@ type ReaderKeys struct {
 	Copy, Save key.Binding
 	// LastResult shows the last result of the selected tool again.
 	LastResult key.Binding
-	// Linked jumps between a request and its response in the wire pane.
-	Linked key.Binding
+	// Linked jumps between a request and its response in the wire pane;
+	// Pair shows them side by side (wirepair.go).
+	Linked, Pair key.Binding
 	// Done ends typing a search.
 	Done key.Binding
 }
@@ -40,6 +41,7 @@ func defaultReaderKeys() ReaderKeys {
 		Save:       key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "save")),
 		LastResult: key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "back to the last result")),
 		Linked:     key.NewBinding(key.WithKeys("J"), key.WithHelp("J", "request ⇄ response")),
+		Pair:       key.NewBinding(key.WithKeys("|"), key.WithHelp("|", "request | response side by side")),
 		Done:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep the search")),
 	}
 }
@@ -60,8 +62,9 @@ type reader struct {
 	saves          []saveable
 	saveName       string
 	// linked is the frame J opens: a request's response, a response's
-	// request (wire.go); nil for none.
-	linked *frameKey
+	// request (wire.go); nil for none. self is the frame read, which |
+	// shows beside it.
+	linked, self *frameKey
 
 	// vp draws the lines in sight: it is given those alone, so a frame
 	// costs the window, not the lines read.
@@ -257,6 +260,9 @@ func (r *reader) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(k, rk.Linked) && r.linked != nil:
 		link := *r.linked
 		return func() tea.Msg { return readMsg{frame: &link} }
+	case key.Matches(k, rk.Pair) && r.self != nil:
+		self := *r.self
+		return func() tea.Msg { return readMsg{frame: &self, pair: true} }
 	case key.Matches(k, rk.Save) && len(r.saves) > 0:
 		return saveItems(r.saveName, r.saves)
 	default:
@@ -330,6 +336,9 @@ func (r *reader) ShortHelp() []key.Binding {
 	if r.linked != nil {
 		keys = append(keys, k.Reader.Linked)
 	}
+	if r.self != nil {
+		keys = append(keys, k.Reader.Pair)
+	}
 	return keys
 }
 
@@ -337,7 +346,7 @@ func (r *reader) FullHelp() [][]key.Binding {
 	k := r.e.c.keys
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Reader.Search, k.Reader.Next, k.Reader.Copy, k.Reader.Save, k.Reader.Linked, k.Cancel},
+		{k.Reader.Search, k.Reader.Next, k.Reader.Copy, k.Reader.Save, k.Reader.Linked, k.Reader.Pair, k.Cancel},
 	}
 }
 

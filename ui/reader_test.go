@@ -34,6 +34,7 @@ func TestReader(t *testing.T) {
 		{"result", testResultReader},
 		{"resize", testResultReaderResize},
 		{"frame", testFrameReader},
+		{"pair", testPairReader},
 		{"detail", testDetailReader},
 		{"content", testResultContent},
 		{"last result", testLastResultReachable},
@@ -197,6 +198,41 @@ func testFrameReader(t *testing.T, bin string) {
 	m = deliver(t, m, cmd)
 	if got := screen(m); !strings.Contains(got, "FRAME reader → initialize #1") || !strings.Contains(got, `"clientInfo": {`) {
 		t.Errorf("J in the frame reader does not read the request:\n%s", got)
+	}
+}
+
+// testPairReader: | in the frame reader shows the initialize request and
+// its response side by side from 120 columns, one above the other below,
+// and reflows on resize.
+func testPairReader(t *testing.T, bin string) {
+	m := readerModel(t, bin, 160, 48)
+	m = press(m, "w", "/", "i", "n", "i", "t", "i", "a", "l", "i", "z", "e", "enter", "g", "J")
+	m, cmd := m.Update(ui.KeyPress("enter"))
+	m = deliver(t, m, cmd)
+	if got := screen(m); !strings.Contains(got, "| request | response side by side") {
+		t.Errorf("the frame reader's footer does not offer |:\n%s", got)
+	}
+	m, cmd = m.Update(ui.KeyPress("|"))
+	m = deliver(t, m, cmd)
+	for _, sz := range boxSizes {
+		m, _ = m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		got := screen(m)
+		fits(t, got, sz[0])
+		if !strings.Contains(got, "REQUEST | RESPONSE reader initialize #1") {
+			t.Errorf("at %dx%d | did not open the pair:\n%s", sz[0], sz[1], got)
+		}
+		side := false
+		for _, l := range strings.Split(got, "\n") {
+			side = side || strings.Contains(l, "REQUEST") && strings.Contains(l, "│ RESPONSE")
+		}
+		if side != (sz[0] >= 120) {
+			t.Errorf("at %dx%d side by side is %v, want %v:\n%s", sz[0], sz[1], side, sz[0] >= 120, got)
+		}
+		golden(t, fmt.Sprintf("reader-pair-%dx%d", sz[0], sz[1]), steady(got))
+	}
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	if got := screen(m); !strings.Contains(got, `"clientInfo": {`) || !strings.Contains(got, `"capabilities": {`) {
+		t.Errorf("the pair lacks the request's clientInfo or the response's capabilities:\n%s", got)
 	}
 }
 

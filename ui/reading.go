@@ -47,7 +47,10 @@ func (m *Model) updateReading(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) readingDone(msg tea.Msg) {
 	switch msg := msg.(type) {
 	case readMsg:
-		if msg.frame != nil {
+		switch {
+		case msg.frame != nil && msg.pair:
+			msg.r = m.wire.openPair(*msg.frame)
+		case msg.frame != nil:
 			msg.r = m.wire.openFrame(*msg.frame)
 		}
 		if msg.r != nil {
@@ -112,6 +115,10 @@ func (m *Model) openReader(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case m.pane == paneResult && m.result != nil && m.calling == nil:
 		m.reader = m.result.reader(m.env)
+	case m.pane == paneDetail && m.view == viewFindings:
+		m.reader = m.findingReader()
+	case m.pane == paneDetail && m.view == viewGated:
+		m.reader = m.gatedReader()
 	case m.pane == paneDetail:
 		m.reader = m.detailReader()
 	}

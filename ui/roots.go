@@ -156,25 +156,26 @@ func (m *Model) rootsOverlay(body string) string {
 		return body
 	}
 	s, k := m.c.styles, m.c.keys
-	lines := []string{
-		s.Header.Render("roots") + s.Muted.Render("  the folders roots/list is answered with, one a line"),
-		"", ed.text.View(), "",
-	}
+	inner := boxInner(m.c.width)
+	head := []string{s.Header.Render("roots") + s.Muted.Render("  the folders roots/list is answered with, one a line"), ""}
+	var foot []string
 	if ed.problem != "" {
 		// Each folder refused on lines of its own, wrapped to the editor.
 		for _, p := range strings.Split(ed.problem, "\n") {
-			for _, w := range strings.Split(ansi.Wrap(model.Sanitize(p), ed.text.Width(), "/"), "\n") {
-				lines = append(lines, s.ErrorText.Render(w))
+			for _, w := range strings.Split(ansi.Wrap(model.Sanitize(p), inner, "/"), "\n") {
+				foot = append(foot, s.ErrorText.Render(w))
 			}
 		}
 	}
 	if ed.applying {
-		lines = append(lines, s.Muted.Render(m.spin+" applying…"))
+		foot = append(foot, s.Muted.Render(m.spin+" applying…"))
 	}
-	lines = append(lines, s.Muted.Render("relative paths are taken from the working directory; ~ is your home"),
-		m.help.ShortHelpView([]key.Binding{k.ApplyRoots, k.Dismiss}))
+	foot = append(foot, "", s.Muted.Render("relative paths are taken from the working directory; ~ is your home"),
+		boxKeys(s, []key.Binding{k.ApplyRoots, k.Dismiss}, inner))
+	ed.text.SetWidth(max(10, min(76, inner)))
+	ed.text.SetHeight(max(1, min(8, boxRoom(m.c.height)-len(head)-len(foot))))
 	return lipgloss.Place(m.c.width, m.c.height, lipgloss.Center, lipgloss.Center,
-		s.Overlay.Render(strings.Join(lines, "\n")), lipgloss.WithWhitespaceChars(" "))
+		box(s, head, strings.Split(ed.text.View(), "\n"), foot, ed.text.Line(), m.c.width, m.c.height), lipgloss.WithWhitespaceChars(" "))
 }
 
 // rootsHeader is the header's note of the roots answered, by their last

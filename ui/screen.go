@@ -13,6 +13,7 @@ func (m *Model) layout() {
 	}
 	m.wire.SetSize(m.c.width, m.paneHeight())
 	m.logs.SetSize(m.c.width, m.paneHeight())
+	m.stderr.SetSize(m.c.width, m.paneHeight())
 	m.calls.SetSize(m.c.width, m.paneHeight())
 	if m.invoke != nil {
 		m.invoke.SetSize(m.c.width, m.c.height)
@@ -30,7 +31,7 @@ func (m Model) View() tea.View {
 // and nothing under it is drawn.
 func (m Model) screen() string {
 	if m.ask != nil {
-		return m.ask.overlay(m.c.styles.Footer.Render(m.help.ShortHelpView(m.ask.ShortHelp())))
+		return m.ask.overlay(m.c.styles.Footer.Render(fitKeys(m.help, m.ask.ShortHelp(), m.c.width)))
 	}
 	body := ""
 	if m.full {
@@ -44,7 +45,7 @@ func (m Model) screen() string {
 // paneHeight is the height of the bottom pane, border included.
 func (m *Model) paneHeight() int {
 	switch m.pane {
-	case paneWire, paneLog, paneCalls:
+	case paneWire, paneLog, paneCalls, paneStderr:
 		return max(6, m.c.height/2)
 	case paneResult:
 		return max(6, min(14, m.c.height/2))
@@ -63,6 +64,8 @@ func (m *Model) paneView() string {
 		return m.wire.View()
 	case paneLog:
 		return m.logs.View()
+	case paneStderr:
+		return m.stderr.View()
 	case paneCalls:
 		return m.calls.View()
 	case paneResult:

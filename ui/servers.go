@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -240,6 +239,16 @@ func (v *serversView) pinned(offset int) int {
 	return 1
 }
 
+// server is the server of the line under the cursor: a tool row's, or a
+// status line's (a folded or disconnected server).
+func (v *serversView) server() (int, bool) {
+	s := v.e.surface
+	if len(s.rows) == 0 {
+		return 0, false
+	}
+	return s.lines[s.rows[v.sc.cursor]].server, true
+}
+
 func (v *serversView) selected() (ref, bool) {
 	s := v.e.surface
 	if len(s.rows) == 0 {
@@ -315,53 +324,6 @@ func (v *serversView) lineView(l line, cols columns, selected bool) string {
 	return ""
 }
 
-// serverLine is a server's status line: icon, label, transport, state,
-// protocol and the advertised/registered counts.
-func (v *serversView) serverLine(i int) string {
-	e := v.e
-	s := e.c.styles
-	st := e.surface.statusOf(i)
-	r := e.surface.results[i]
-	icon, state := e.spin, s.Muted.Render("connecting"+countdown(st.deadline))
-	if _, watching := e.backend.(ObservedBackend); watching {
-		state = s.Muted.Render("waiting for its tap") // a tap's client connects it, not mcplens
-	}
-	switch st.status {
-	case live.Failed:
-		icon, state = s.ErrorText.Render("✗"), s.ErrorText.Render("failed")
-	case live.NeedsLogin:
-		icon, state = s.WarnText.Render("!"), s.WarnText.Render("needs login")
-	case live.Closed:
-		icon, state = s.Muted.Render("·"), s.Muted.Render("closed")
-	case live.Incomplete:
-		icon, state = s.WarnText.Render("▲"), s.WarnText.Render("incomplete")
-	case live.PolicyFailed:
-		icon, state = s.ErrorText.Render("✗"), s.ErrorText.Render("failed by policy")
-	case live.OK:
-		icon, state = s.OKText.Render("●"), s.OKText.Render("ok")
-	}
-	parts := []string{icon + " " + s.Section.Render(model.Sanitize(e.surface.label(i))), s.Muted.Render(st.transport), state}
-	if e.surface.folded[i] && !e.surface.filter.active() {
-		parts = append(parts, s.WarnText.Render("folded (space)"))
-	}
-	if st.ended {
-		parts = append(parts, s.Muted.Render("ended: as last listed"))
-	}
-	if r != nil {
-		if st.protocol != "" {
-			parts = append(parts, s.Muted.Render(st.protocol))
-		}
-		parts = append(parts, fmt.Sprintf("advertised %d · registered %d", r.Advertised, r.Registered))
-		if len(r.Missing) > 0 {
-			parts = append(parts, s.WarnText.Render(fmt.Sprintf("missing %d", len(r.Missing))))
-		}
-		if st.info != "" {
-			parts = append(parts, s.Muted.Render(e.c.quote(st.info)))
-		}
-	}
-	return strings.Join(parts, "  ")
-}
-
 func (v *serversView) toolLine(l line, cols columns, selected bool) string {
 	e := v.e
 	o, _, ok := e.surface.outcomeAt(ref{l.server, l.outcome})
@@ -395,16 +357,16 @@ func (v *serversView) changeMark(server int, o model.Outcome) string {
 	s := v.e.c.styles
 	if c, ok := v.e.surface.relistedOf(server).Tool(o.Wire); ok {
 		if c.Kind == model.ToolAdded {
-			return s.OKText.Render("+")
+			return s.OKText.Render(markAdded)
 		}
-		return s.WarnText.Render("~")
+		return s.WarnText.Render(markChanged)
 	}
 	if o.Wire == "" || v.e.pins.lock == nil {
 		return " "
 	}
 	if t, ok := v.e.surface.toolAt(ref{server, o.Index}); ok {
 		if c, ok := v.lockChange(v.e.surface.label(server), t); ok && c.Kind != model.ToolRemoved {
-			return s.ErrorText.Render("≠")
+			return s.ErrorText.Render(markLocked)
 		}
 	}
 	return " "

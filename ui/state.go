@@ -29,7 +29,7 @@ type surface struct {
 	// logins are the logins L started, by server label (login.go).
 	logins map[string]*loginState
 	// rows indexes the selectable lines in lines: the tool rows, and the
-	// status line of a folded server.
+	// status line of a folded or a disconnected server.
 	rows []int
 	// laidOut counts the layouts: a view that keeps a place in rows finds
 	// it again after one (serversView.follow).
@@ -196,6 +196,9 @@ func (s *surface) layout() {
 				s.lines = append(s.lines, line{kind: lineNote, server: i, text: "stderr: " + t})
 			}
 			s.protocolLines(i)
+		case s.a.Servers[i].Status == live.Disconnected:
+			// Its status line is a row: X, on it, connects it again.
+			s.rows = append(s.rows, len(s.lines)-1-len(sv.Spec.Findings))
 		case r == nil:
 			continue
 		default:

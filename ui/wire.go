@@ -177,6 +177,8 @@ func (w *wireView) body() int { return max(1, w.height-2) }
 type readMsg struct {
 	r     *reader
 	frame *frameKey
+	// pair opens frame beside the frame it links to (wirepair.go).
+	pair bool
 }
 
 func (w *wireView) ShortHelp() []key.Binding {

@@ -140,29 +140,35 @@ func (w *wireView) frameReader(i int) *reader {
 		what += " #" + m.id
 	}
 	title := s.PaneTitle.Render("FRAME") + " " + model.Sanitize(f.Server) + arrow + c.quote(what)
-	r := newReader(w.e, title, func() []string {
-		lines := []string{s.Muted.Render(fmt.Sprintf("%s · %s · %s", f.At.Format("15:04:05.000"), f.Dir, humanSize(int64(f.Size))))}
-		if m.latency > 0 {
-			lines[0] += s.Muted.Render(fmt.Sprintf(" · answered after %.1f ms", float64(m.latency.Microseconds())/1000))
-		}
-		if f.Problem != "" {
-			lines = append(lines, s.WarnText.Render("! "+c.text(f.Problem)))
-		}
-		if f.Truncated() {
-			lines = append(lines, s.WarnText.Render(fmt.Sprintf("… [cut: %d of %d bytes kept]", len(f.Bytes), f.Size)))
-		}
-		lines = append(lines, "")
-		if f.Junk || f.Truncated() {
-			return append(lines, c.textLines(string(f.Bytes))...)
-		}
-		return append(lines, c.jsonLines(f.Bytes)...)
-	})
+	r := newReader(w.e, title, func() []string { return w.frameLines(f, m) })
 	r.clip, r.clipName = string(f.Bytes), "the frame"
 	if m.link >= 0 {
-		k := keyOf(w.shown[m.link])
-		r.linked = &k
+		k, self := keyOf(w.shown[m.link]), keyOf(f)
+		r.linked, r.self = &k, &self
 	}
 	return r
+}
+
+// frameLines is what the reader shows of frame f: when and how big, what
+// is wrong with it, then its bytes, JSON pretty-printed.
+func (w *wireView) frameLines(f mcpsession.Frame, m frameMeta) []string {
+	c := w.e.c
+	s := c.styles
+	lines := []string{s.Muted.Render(fmt.Sprintf("%s · %s · %s", f.At.Format("15:04:05.000"), f.Dir, humanSize(int64(f.Size))))}
+	if m.latency > 0 {
+		lines[0] += s.Muted.Render(fmt.Sprintf(" · answered after %.1f ms", float64(m.latency.Microseconds())/1000))
+	}
+	if f.Problem != "" {
+		lines = append(lines, s.WarnText.Render("! "+c.text(f.Problem)))
+	}
+	if f.Truncated() {
+		lines = append(lines, s.WarnText.Render(fmt.Sprintf("… [cut: %d of %d bytes kept]", len(f.Bytes), f.Size)))
+	}
+	lines = append(lines, "")
+	if f.Junk || f.Truncated() {
+		return append(lines, c.textLines(string(f.Bytes))...)
+	}
+	return append(lines, c.jsonLines(f.Bytes)...)
 }
 
 // openFrame selects the frame named k and opens it in the reader; nil
