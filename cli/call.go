@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcplens/mcplens/history"
+	"github.com/mcplens/mcplens/internal/procguard"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
@@ -25,7 +26,7 @@ import (
 // runCall is `mcplens call [PATH] NAME [--args JSON|@FILE] [--arg K=V]...
 // [--server LABEL] [--policy P] [-- CMD ARGS...]`, or `mcplens call [PATH]
 // --replay FILE`.
-func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runCall(args []string, guard *procguard.Guard, stdin io.Reader, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("mcplens call", flag.ContinueOnError)
 	fset.SetOutput(stderr)
 	policyName := fset.String("policy", model.Policies()[0].Name, "naming policy NAME is resolved under: "+policyNames())
@@ -39,7 +40,7 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var limits loader.Limits
 	fset.Var(&limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
 	configFormat := fset.String("config-format", "", "read PATH as this client's format (default: detected): "+formatNames())
-	var who clientOptions
+	who := clientOptions{guard: guard}
 	who.register(fset)
 	var where adhoc
 	where.register(fset)
@@ -138,10 +139,10 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	started := time.Now()
 	fmt.Fprintf(stderr, "mcplens call: connecting to %s...\n", serverCount(len(cfg.Servers)))
-	session := open(cfg, opts)
+	session := loader.Open(cfg, opts)
 	defer session.Close()
-	snap, err := settle(ctx, cfg, session, *timeout)
-	if errors.Is(err, errInterrupted) {
+	snap, err := surface.Settle(ctx, cfg, session, *timeout)
+	if errors.Is(err, surface.ErrInterrupted) {
 		fmt.Fprintln(stderr, "mcplens call: interrupted")
 		return exitFound
 	}
@@ -158,7 +159,7 @@ func runCall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	rt, how, err := reg.Resolve(name)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
-		if near := suggest(reg, name); len(near) > 0 {
+		if near := reg.Suggest(name); len(near) > 0 {
 			fmt.Fprintf(stderr, "  did you mean: %s\n", model.Sanitize(strings.Join(near, ", ")))
 		}
 		c.unlisted()

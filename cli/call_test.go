@@ -13,7 +13,7 @@ import (
 func runCalled(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = runCall(args, strings.NewReader(stdin), &out, &errb)
+	code = runCall(args, nil, strings.NewReader(stdin), &out, &errb)
 	return code, out.String(), errb.String()
 }
 

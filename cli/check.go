@@ -14,6 +14,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
+	"github.com/mcplens/mcplens/internal/procguard"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
@@ -71,7 +72,7 @@ func defaultCheckOptions() checkOptions {
 var failOnLevels = map[string]report.Severity{"error": report.Error, "warning": report.Warning}
 
 // runCheck is `mcplens check [PATH] [flags]`.
-func runCheck(args []string, stdout, stderr io.Writer) int {
+func runCheck(args []string, guard *procguard.Guard, stdout, stderr io.Writer) int {
 	o := defaultCheckOptions()
 	fset := flag.NewFlagSet("mcplens check", flag.ContinueOnError)
 	fset.SetOutput(stderr)
@@ -86,6 +87,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fset.BoolVar(&o.login, "login", false, "log in first to each remote server with no OAuth token (opens a browser); without it a server needing login is a needs-login warning")
 	fset.Var(&o.limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
 	fset.StringVar(&o.configFormat, "config-format", "", "read PATH as this client's format (default: detected): "+formatNames())
+	o.who.guard = guard
 	o.who.register(fset)
 	var where adhoc // --server, --url, -- CMD ARGS...
 	where.register(fset)
@@ -180,7 +182,7 @@ func check(cfg *config.Config, o checkOptions, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 		return exitUsage
 	}
-	lock, err := readLock(o.lock, o.updateLock, o.force, o.limits.WithDefaults().Document)
+	lock, err := surface.ReadLock(o.lock, o.updateLock, o.force, o.limits.WithDefaults().Document)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 		return exitUsage
@@ -199,7 +201,7 @@ func check(cfg *config.Config, o checkOptions, stdout, stderr io.Writer) int {
 	for _, c := range conns {
 		handshakes = append(handshakes, c.handshake)
 	}
-	snaps, settled, closeAll, err := settleEach(sigCtx, cfg, o.who.session(cfg, loader.Options{Timeout: o.timeout, Limits: o.limits}), handshakes, o.timeout)
+	snaps, settled, closeAll, err := surface.SettleEach(sigCtx, cfg, o.who.session(cfg, loader.Options{Timeout: o.timeout, Limits: o.limits}), handshakes, o.timeout)
 	defer func() {
 		// The report is out: the servers are shut down before the exit.
 		if err := closeAll(); err != nil {
@@ -210,7 +212,7 @@ func check(cfg *config.Config, o checkOptions, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 	}
-	if errors.Is(err, errInterrupted) {
+	if errors.Is(err, surface.ErrInterrupted) {
 		return exitFound
 	}
 	if o.snapshot != "" {
@@ -228,7 +230,7 @@ func check(cfg *config.Config, o checkOptions, stdout, stderr io.Writer) int {
 		for _, why := range surface.KeptPins(lock, snap) {
 			fmt.Fprintf(stderr, "mcplens check: %s\n", model.Sanitize(why))
 		}
-		if err := writeLock(o.lock, surface.UpdatedLock(lock, snap), o.force); err != nil {
+		if err := surface.WriteLock(o.lock, surface.UpdatedLock(lock, snap), o.force); err != nil {
 			fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 			return exitFound
 		}

@@ -72,7 +72,7 @@ func build(t *testing.T, pkg string) string {
 func runChecked(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = runCheck(args, &out, &errb)
+	code = runCheck(args, nil, &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -242,7 +242,7 @@ func TestCheckReportsBeforeShutdown(t *testing.T) {
 	}
 	w := &aliveAtWrite{pidFile: pidFile}
 	var errb bytes.Buffer
-	if code := runCheck([]string{path, "--fail-on", "never"}, w, &errb); code != exitOK {
+	if code := runCheck([]string{path, "--fail-on", "never"}, nil, w, &errb); code != exitOK {
 		t.Fatalf("check: exit %d\n%s%s", code, w.out.String(), errb.String())
 	}
 	if !w.wrote || !strings.Contains(w.out.String(), "stubborn") {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcplens/mcplens/internal/procguard"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
@@ -28,6 +29,9 @@ type clientOptions struct {
 	// adopted is the config format the client was taken from (adopt), ""
 	// when it was given or there is none.
 	adopted string
+	// guard is the process guard of the stdio servers sessions start
+	// (nil: unguarded), passed in by Main; no flag sets it.
+	guard *procguard.Guard
 }
 
 // neutralClient is --client's name for mcplens's own handshake; "none" is
@@ -68,10 +72,15 @@ func (o clientOptions) policy(fs *flag.FlagSet, policy string) string {
 	return c.Policy
 }
 
-// session is what loader.Options takes from the client: the handshake
-// (mcplens's neutral one without --client) and the roots, by default the
-// folder of cfg's file (the working directory for the demo).
+// session is what loader.Options takes from the command line: the
+// handshake (mcplens's neutral one without --client), the roots, by default
+// the folder of cfg's file (the working directory for the demo), the guard,
+// and the stored OAuth tokens of cfg's servers (never a browser).
 func (o clientOptions) session(cfg *config.Config, opts loader.Options) loader.Options {
+	opts.Guard = o.guard
+	if opts.HTTPAuth == nil {
+		opts.HTTPAuth = httpAuth(cfg)
+	}
 	if c, ok, _ := o.profile(); ok {
 		opts.Handshake = c.Handshake
 	}

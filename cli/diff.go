@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcplens/mcplens/internal/procguard"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
@@ -45,7 +46,7 @@ const diffUsage = "usage: mcplens diff A B [--client NAME[@VERSION] | --clients 
 	"Exit status: 0 when no change of a --fail-on class was found, 1 when one was, 2 for a usage or file error.\n\n"
 
 // runDiff is `mcplens diff A B [flags]`.
-func runDiff(args []string, stdout, stderr io.Writer) int {
+func runDiff(args []string, guard *procguard.Guard, stdout, stderr io.Writer) int {
 	o := diffOptions{providers: profileList(model.DefaultProfiles()), format: "text", failOn: "default"}
 	fset := flag.NewFlagSet("mcplens diff", flag.ContinueOnError)
 	fset.SetOutput(stderr)
@@ -59,6 +60,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	fset.StringVar(&o.configFormat, "config-format", "", "read config sides as this client's format (default: detected): "+formatNames())
 	fset.DurationVar(&o.timeout, "timeout", 0, "bound on each server's connect (default: the config's own, else 20s)")
 	fset.Var(&o.limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
+	o.who.guard = guard
 	o.who.register(fset)
 	pos, code, ok := parseCommand(fset, args, stderr, diffUsage)
 	if !ok {
@@ -117,7 +119,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			fmt.Fprintf(stderr, "mcplens diff: %v\n", err)
 		}
-		if errors.Is(err, errInterrupted) {
+		if errors.Is(err, surface.ErrInterrupted) {
 			return exitFound
 		}
 	}

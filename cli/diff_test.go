@@ -75,7 +75,7 @@ func snapshotOf(t *testing.T, config string) string {
 func runDiffed(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb strings.Builder
-	code = runDiff(args, &out, &errb)
+	code = runDiff(args, nil, &out, &errb)
 	return code, out.String(), errb.String()
 }
 

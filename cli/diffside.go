@@ -254,8 +254,8 @@ func (s side) documents(ctx context.Context, o diffOptions, conns []connection) 
 		}
 	}
 	profiles, _ := parseProfiles(o.providers)
-	snaps, settled, closeAll, err := settleEach(ctx, s.cfg, o.who.session(s.cfg, loader.Options{Timeout: o.timeout, Limits: o.limits}), handshakes, o.timeout)
-	if errors.Is(err, errInterrupted) {
+	snaps, settled, closeAll, err := surface.SettleEach(ctx, s.cfg, o.who.session(s.cfg, loader.Options{Timeout: o.timeout, Limits: o.limits}), handshakes, o.timeout)
+	if errors.Is(err, surface.ErrInterrupted) {
 		return nil, false, closeAll, err
 	}
 	docs = make([]*surfacediff.Document, len(snaps))

@@ -163,7 +163,7 @@ func TestGatedByHeader(t *testing.T) {
 	repos.Headers = []model.Header{{Name: "X-MCP-Toolsets", Value: "repos,issues"}}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	snaps, settled, closeAll, err := settleEach(ctx, cfg, loader.Options{}, []model.Handshake{issues, repos}, 0)
+	snaps, settled, closeAll, err := surface.SettleEach(ctx, cfg, loader.Options{}, []model.Handshake{issues, repos}, 0)
 	if !settled || err != nil {
 		t.Fatalf("settleEach: settled %v, %v", settled, err)
 	}

@@ -21,34 +21,29 @@ import (
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/loader/demo"
 	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/surface"
 	"github.com/mcplens/mcplens/ui"
 )
-
-// guard kills the process groups of the stdio servers should mcplens die
-// without stopping them (SIGKILL, the OOM killer): one guard per run,
-// shared by every session, started with the first server. Main sets it
-// before anything else runs; tests that call run in-process leave it nil
-// and go unguarded.
-var guard *procguard.Guard
 
 // withTestHooks wraps the interface's model before it runs: the identity
 // but in test builds of mcplens (Main's hooks).
 var withTestHooks = func(m tea.Model) tea.Model { return m }
 
 // Main runs mcplens's command line on args (without the program's name)
-// and returns the exit code. g guards the stdio servers it starts (nil:
-// unguarded); hooks, when not nil, wraps the interface's model (test
-// builds only).
-func Main(args []string, g *procguard.Guard, hooks func(tea.Model) tea.Model) int {
-	guard = g
+// and returns the exit code. guard kills the process groups of the stdio
+// servers should mcplens die without stopping them (SIGKILL, the OOM
+// killer): one guard per run, shared by every session, started with the
+// first server (nil: unguarded, as in tests that run commands in-process).
+// hooks, when not nil, wraps the interface's model (test builds only).
+func Main(args []string, guard *procguard.Guard, hooks func(tea.Model) tea.Model) int {
 	if hooks != nil {
 		withTestHooks = hooks
 	}
-	return run(args, os.Stderr)
+	return run(args, guard, os.Stderr)
 }
 
 // run is mcplens's command line; it returns the exit code.
-func run(args []string, stderr io.Writer) int {
+func run(args []string, guard *procguard.Guard, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "check":
@@ -56,18 +51,18 @@ func run(args []string, stderr io.Writer) int {
 				limitFileMemory()
 				return runOffline(args[1:], false, os.Stdout, stderr)
 			}
-			return runCheck(args[1:], os.Stdout, stderr)
+			return runCheck(args[1:], guard, os.Stdout, stderr)
 		case "call":
-			return runCall(args[1:], os.Stdin, os.Stdout, stderr)
+			return runCall(args[1:], guard, os.Stdin, os.Stdout, stderr)
 		case "tap":
-			return runTap(args[1:], os.Stdin, os.Stdout, stderr)
+			return runTap(args[1:], guard, os.Stdin, os.Stdout, stderr)
 		case "read":
-			return runRead(args[1:], os.Stdout, stderr)
+			return runRead(args[1:], guard, os.Stdout, stderr)
 		case "prompt":
-			return runPrompt(args[1:], os.Stdout, stderr)
+			return runPrompt(args[1:], guard, os.Stdout, stderr)
 		case "diff":
 			limitFileMemory()
-			return runDiff(args[1:], os.Stdout, stderr)
+			return runDiff(args[1:], guard, os.Stdout, stderr)
 		case "login":
 			return runLogin(args[1:], os.Stdout, stderr)
 		case "logout":
@@ -95,7 +90,7 @@ func run(args []string, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", 0, "bound on each server's connect (default: the config's own, else 20s)")
 	var limits loader.Limits
 	fs.Var(&limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
-	var who clientOptions
+	who := clientOptions{guard: guard}
 	who.register(fs)
 	var where adhoc
 	where.register(fs)
@@ -179,7 +174,7 @@ func run(args []string, stderr io.Writer) int {
 			}
 		}
 	}
-	lock, err := readLock(*lockPath, false, false, limits.WithDefaults().Document)
+	lock, err := surface.ReadLock(*lockPath, false, false, limits.WithDefaults().Document)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens: %v\n", err)
 		return 2
@@ -196,7 +191,7 @@ func run(args []string, stderr io.Writer) int {
 	}
 
 	questions := ui.NewQuestions() // elicitations and sampling requests are asked on screen
-	session := open(cfg, who.session(cfg, loader.Options{Timeout: *timeout, Limits: limits, Answers: loader.Answers{Ask: questions.Ask}}))
+	session := loader.Open(cfg, who.session(cfg, loader.Options{Timeout: *timeout, Limits: limits, Answers: loader.Answers{Ask: questions.Ask}}))
 	defer session.Close()
 
 	m := ui.New(cfg.Path, cfg.Servers, session)

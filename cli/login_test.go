@@ -36,7 +36,7 @@ func TestLoginCommands(t *testing.T) {
 		code := f(args, &out, &errb)
 		return code, out.String() + errb.String()
 	}
-	check := func(args []string, out, errb *bytes.Buffer) int { return runCheck(args, out, errb) }
+	check := func(args []string, out, errb *bytes.Buffer) int { return runCheck(args, nil, out, errb) }
 	login := func(args []string, out, errb *bytes.Buffer) int { return runLogin(args, out, errb) }
 	logout := func(args []string, out, errb *bytes.Buffer) int { return runLogout(args, out, errb) }
 	auth := func(args []string, out, errb *bytes.Buffer) int { return runAuth(args, out, errb) }

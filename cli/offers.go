@@ -14,9 +14,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcplens/mcplens/internal/procguard"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/surface"
 )
 
 // `mcplens read` and `mcplens prompt`: one request of a server's offers,
@@ -25,9 +27,9 @@ import (
 // wire, then what the server answered, masked and sanitized as call's.
 
 // runRead is `mcplens read [PATH] SERVER URI`.
-func runRead(args []string, stdout, stderr io.Writer) int {
+func runRead(args []string, guard *procguard.Guard, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("mcplens read", flag.ContinueOnError)
-	o := registerOffer(fset, stderr)
+	o := registerOffer(fset, guard, stderr)
 	path, server, uri, code, ok := o.parse(args, stderr, "usage: mcplens read [PATH] SERVER URI [--client NAME[@VERSION]] [--timeout D]\n\n"+
 		"Starts the server labelled SERVER alone, reads the resource URI (resources/read) and prints the frames\n"+
 		"as they crossed the wire, then its contents (binary contents as type, MIME type and size).\n"+
@@ -42,9 +44,9 @@ func runRead(args []string, stdout, stderr io.Writer) int {
 }
 
 // runPrompt is `mcplens prompt [PATH] SERVER NAME [--arg K=V]... [--complete ARG]`.
-func runPrompt(args []string, stdout, stderr io.Writer) int {
+func runPrompt(args []string, guard *procguard.Guard, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("mcplens prompt", flag.ContinueOnError)
-	o := registerOffer(fset, stderr)
+	o := registerOffer(fset, guard, stderr)
 	var pargs promptArgs
 	fset.Var(&pargs, "arg", "a prompt argument, K=V (repeatable)")
 	complete := fset.String("complete", "", "print the values the server completes argument ARG with (completion/complete; the --arg values are its context) instead of getting the prompt")
@@ -86,12 +88,13 @@ type offerOptions struct {
 	who          clientOptions
 }
 
-func registerOffer(fset *flag.FlagSet, stderr io.Writer) *offerOptions {
+func registerOffer(fset *flag.FlagSet, guard *procguard.Guard, stderr io.Writer) *offerOptions {
 	fset.SetOutput(stderr)
 	o := &offerOptions{fset: fset}
 	o.timeout = fset.Duration("timeout", 0, "bound on the server's connect and on the request (default: the config's own connect timeout, else 20s)")
 	o.configFormat = fset.String("config-format", "", "read PATH as this client's format (default: detected): "+formatNames())
 	fset.Var(&o.limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
+	o.who.guard = guard
 	o.who.register(fset)
 	return o
 }
@@ -138,10 +141,10 @@ func (o *offerOptions) run(cmd, path, server string, stdout, stderr io.Writer, d
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	session := open(cfg, o.who.session(cfg, loader.Options{Timeout: *o.timeout, Limits: o.limits}))
+	session := loader.Open(cfg, o.who.session(cfg, loader.Options{Timeout: *o.timeout, Limits: o.limits}))
 	defer session.Close()
-	snap, err := settle(ctx, cfg, session, *o.timeout)
-	if errors.Is(err, errInterrupted) {
+	snap, err := surface.Settle(ctx, cfg, session, *o.timeout)
+	if errors.Is(err, surface.ErrInterrupted) {
 		fmt.Fprintf(stderr, "mcplens %s: interrupted\n", cmd)
 		return exitFound
 	}

@@ -62,7 +62,9 @@ func TestReadAndPrompt(t *testing.T) {
 	}
 }
 
-func readCmd(args []string, stdout, stderr *bytes.Buffer) int { return runRead(args, stdout, stderr) }
+func readCmd(args []string, stdout, stderr *bytes.Buffer) int {
+	return runRead(args, nil, stdout, stderr)
+}
 func promptCmd(args []string, stdout, stderr *bytes.Buffer) int {
-	return runPrompt(args, stdout, stderr)
+	return runPrompt(args, nil, stdout, stderr)
 }

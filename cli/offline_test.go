@@ -108,7 +108,7 @@ func TestOfflineRecording(t *testing.T) {
 	}
 	// The same recordings as HAR: an entry per request, its answer.
 	var har bytes.Buffer
-	if code := runTap([]string{"har", alpha, beta}, nil, &har, &errb); code != 0 {
+	if code := runTap([]string{"har", alpha, beta}, nil, nil, &har, &errb); code != 0 {
 		t.Fatalf("tap har = %d: %s", code, errb.String())
 	}
 	var h struct {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/mcplens/mcplens/capture"
+	"github.com/mcplens/mcplens/internal/procguard"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/relay"
@@ -31,6 +32,9 @@ type tapOptions struct {
 	listen   string
 	upstream string
 	command  []string
+	// guard is the process guard of the stdio server (nil: unguarded),
+	// passed in by Main.
+	guard *procguard.Guard
 }
 
 // runTap is `mcplens tap`: it runs a stdio server (or proxies an HTTP one)
@@ -38,7 +42,7 @@ type tapOptions struct {
 // came and copying each frame to a recording and a live feed. It returns
 // the server's exit status (stdio) or 0 once stopped (HTTP); 2 for a usage
 // error, 127 for a server that could not start.
-func runTap(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runTap(args []string, guard *procguard.Guard, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "har":
@@ -64,6 +68,7 @@ func runTap(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer signal.Stop(pipe)
 	// The tap is a process of its own, in the client's tree: keep it small.
 	debug.SetMemoryLimit(relay.MemoryLimit)
+	opts.guard = guard
 	if opts.upstream != "" {
 		return tapHTTP(opts, stderr, sigs)
 	}
@@ -165,7 +170,7 @@ func tapStdio(opts tapOptions, stdin io.Reader, stdout, stderr io.Writer, sigs <
 	env := os.Environ()
 	copier := relay.NewCopier(relay.CopierOptions{Server: opts.name, Secrets: tapSecrets(opts.command, env)}, sinks...)
 	s := relay.Stdio{Command: opts.command[0], Args: opts.command[1:], Env: env,
-		Stdin: stdin, Stdout: stdout, Stderr: stderr, Copy: copier, Signals: sigs, Guard: guard}
+		Stdin: stdin, Stdout: stdout, Stderr: stderr, Copy: copier, Signals: sigs, Guard: opts.guard}
 	code, err := s.Run()
 	if cerr := copier.Close(); cerr != nil {
 		fmt.Fprintf(stderr, "mcplens tap: recording: %v\n", cerr)

@@ -40,7 +40,7 @@ func TestTapUsage(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code := runTap(tt.args, strings.NewReader(""), &stdout, &stderr)
+			code := runTap(tt.args, nil, strings.NewReader(""), &stdout, &stderr)
 			if code != tt.code || !strings.Contains(stderr.String(), tt.want) {
 				t.Errorf("runTap(%q) = %d, stderr %q; want %d and %q", tt.args, code, stderr.String(), tt.code, tt.want)
 			}
@@ -86,7 +86,7 @@ func TestTapStdio(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	done := make(chan int, 1)
 	go func() {
-		done <- runTap([]string{"--name", "junky", "--record", record, "--", server, "-mode", "junk"}, stdinR, &stdout, &stderr)
+		done <- runTap([]string{"--name", "junky", "--record", record, "--", server, "-mode", "junk"}, nil, stdinR, &stdout, &stderr)
 	}()
 	dir := filepath.Join(os.Getenv("XDG_RUNTIME_DIR"), "mcplens")
 	var sock string

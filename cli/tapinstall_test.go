@@ -57,7 +57,7 @@ func TestTapInstallRoundTrip(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			recs := t.TempDir()
 			args := []string{"install", path, "--mcplens", "/opt/mcplens", "--record-dir", recs}
-			if code := runTap(args, nil, &stdout, &stderr); code != 0 {
+			if code := runTap(args, nil, nil, &stdout, &stderr); code != 0 {
 				t.Fatalf("install = %d: %s", code, stderr.String())
 			}
 			tappedBytes, _ := os.ReadFile(path)
@@ -86,13 +86,13 @@ func TestTapInstallRoundTrip(t *testing.T) {
 			if !bytes.Contains(stdout.Bytes(), []byte("\n+")) {
 				t.Errorf("install printed no diff: %q", stdout.String())
 			}
-			if code := runTap(args, nil, &stdout, &stderr); code != 0 {
+			if code := runTap(args, nil, nil, &stdout, &stderr); code != 0 {
 				t.Fatalf("second install = %d: %s", code, stderr.String())
 			}
 			if again, _ := os.ReadFile(path); !bytes.Equal(again, tappedBytes) {
 				t.Errorf("installing twice changed the file:\n%s", again)
 			}
-			if code := runTap([]string{"uninstall", path}, nil, &stdout, &stderr); code != 0 {
+			if code := runTap([]string{"uninstall", path}, nil, nil, &stdout, &stderr); code != 0 {
 				t.Fatalf("uninstall = %d: %s", code, stderr.String())
 			}
 			if back, _ := os.ReadFile(path); !bytes.Equal(back, orig) {
@@ -112,13 +112,13 @@ func TestTapInstallRefuses(t *testing.T) {
 	bad := filepath.Join(dir, "claude_desktop_config.json")
 	os.WriteFile(bad, []byte(`{"mcpServers": {"a": {"command": "x",}`), 0o644)
 	var stdout, stderr bytes.Buffer
-	if code := runTap([]string{"install", bad}, nil, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "refusing") {
+	if code := runTap([]string{"install", bad}, nil, nil, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "refusing") {
 		t.Errorf("install on a broken config = %d, %q", code, stderr.String())
 	}
 	good := filepath.Join(dir, "mcp.json")
 	os.WriteFile(good, []byte(`{"mcpServers": {"a": {"command": "x"}}}`), 0o644)
 	stderr.Reset()
-	if code := runTap([]string{"install", good, "--server", "b"}, nil, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), `no server "b"`) {
+	if code := runTap([]string{"install", good, "--server", "b"}, nil, nil, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), `no server "b"`) {
 		t.Errorf("install --server b = %d, %q", code, stderr.String())
 	}
 }
@@ -137,7 +137,7 @@ func TestTapInstallBackupIsLatest(t *testing.T) {
 	run := func(args ...string) string {
 		t.Helper()
 		var stdout, stderr bytes.Buffer
-		if code := runTap(args, nil, &stdout, &stderr); code != 0 {
+		if code := runTap(args, nil, nil, &stdout, &stderr); code != 0 {
 			t.Fatalf("%s = %d: %s", args[0], code, stderr.String())
 		}
 		return stderr.String()

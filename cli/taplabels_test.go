@@ -30,7 +30,7 @@ func TestTapLabelsRecordApart(t *testing.T) {
 	}
 	cfg := demoFile(t, dir, "mcp.json", servers...)
 	var stdout, stderr bytes.Buffer
-	if code := runTap([]string{"install", cfg, "--mcplens", bin, "--record-dir", recs}, nil, &stdout, &stderr); code != exitOK {
+	if code := runTap([]string{"install", cfg, "--mcplens", bin, "--record-dir", recs}, nil, nil, &stdout, &stderr); code != exitOK {
 		t.Fatalf("tap install = %d: %s", code, stderr.String())
 	}
 	tapped, err := config.Load(cfg)

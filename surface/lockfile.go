@@ -1,4 +1,4 @@
-package cli
+package surface
 
 import (
 	"errors"
@@ -11,13 +11,13 @@ import (
 	"github.com/mcplens/mcplens/model"
 )
 
-// readLock reads the lock file at path ("" for none). A file that does not
+// ReadLock reads the lock file at path ("" for none). A file that does not
 // exist yet is an empty lock when it is about to be written. A lock is read
 // only from a regular file (a link to one is followed), but a link is not
 // something --update-lock replaces without force. With updating and force,
 // a regular file that is not a lock is replaced by an empty one; a pipe or
 // a device never is. The lock is read whole, at most max bytes.
-func readLock(path string, updating, force bool, max int64) (*model.Lock, error) {
+func ReadLock(path string, updating, force bool, max int64) (*model.Lock, error) {
 	if path == "" {
 		return nil, nil
 	}
@@ -58,11 +58,11 @@ func parseLockFile(path string, max int64) (*model.Lock, error) {
 	return l, nil
 }
 
-// writeLock replaces the lock file at path with l (safefile.Write): a
+// WriteLock replaces the lock file at path with l (safefile.Write): a
 // reader never sees half a lock, a link at path is not followed, a lock
 // keeps its file mode, and a file that is not an mcplens lock is replaced
 // only with force.
-func writeLock(path string, l *model.Lock, force bool) error {
+func WriteLock(path string, l *model.Lock, force bool) error {
 	data, err := l.Marshal()
 	if err != nil {
 		return fmt.Errorf("writing lock: %w", err)

@@ -1,23 +1,21 @@
-package cli
+package model
 
 import (
 	"slices"
 	"strings"
 
 	"github.com/agnivade/levenshtein"
-
-	"github.com/mcplens/mcplens/model"
 )
 
 // maxSuggestions bounds the names a "did you mean" offers.
 const maxSuggestions = 3
 
-// suggest returns the names of reg closest to name, for an unknown NAME's
+// Suggest returns the names of r closest to name, for an unknown NAME's
 // "did you mean": the registered names and the wire names of live rows,
 // within an edit distance of a third of name's length (at least 2), or
 // containing name, or contained in it; nearest first, at most
 // maxSuggestions.
-func suggest(reg *model.Registry, name string) []string {
+func (r *Registry) Suggest(name string) []string {
 	type near struct {
 		name string
 		d    int
@@ -39,10 +37,10 @@ func suggest(reg *model.Registry, name string) []string {
 		}
 		found = append(found, near{c, d})
 	}
-	for _, rt := range reg.Routes {
+	for _, rt := range r.Routes {
 		consider(rt.Name)
 	}
-	for _, s := range reg.Servers {
+	for _, s := range r.Servers {
 		for _, o := range s.Outcomes {
 			if o.Live() {
 				consider(o.Wire)
