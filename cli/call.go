@@ -29,21 +29,16 @@ import (
 func runCall(args []string, guard *procguard.Guard, stdin io.Reader, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("mcplens call", flag.ContinueOnError)
 	fset.SetOutput(stderr)
-	policyName := fset.String("policy", model.Policies()[0].Name, "naming policy NAME is resolved under: "+policyNames())
 	login := fset.Bool("login", false, "log in first to each remote server with no OAuth token (opens a browser)")
 	argsFlag := fset.String("args", "{}", "the call's arguments: a JSON object, @FILE to read it from a file, or @- from stdin")
 	var setArgs argList
 	fset.Var(&setArgs, "arg", "set one argument, NAME=VALUE, typed by the tool's input schema (repeatable; over --args)")
 	noValidate := fset.Bool("no-validate", false, "send the arguments even when they break the tool's input schema (to test the server's own checks)")
 	replay := fset.String("replay", "", "make again, in order, the calls of this history file (JSON Lines, as --history writes), each on the server and tool it names")
-	timeout := fset.Duration("timeout", 0, "bound on each server's connect and on the call (default: the config's own connect timeout, else 20s; 60s for the call)")
-	var limits loader.Limits
-	fset.Var(&limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
-	configFormat := fset.String("config-format", "", "read PATH as this client's format (default: detected): "+formatNames())
-	who := clientOptions{guard: guard}
-	who.register(fset)
-	var where adhoc
-	where.register(fset)
+	var g serverFlags
+	g.register(fset, guard, flagWords{config: "PATH", adhoc: true,
+		timeout: "bound on each server's connect and on the call (default: the config's own connect timeout, else 20s; 60s for the call)",
+		policy:  "naming policy NAME is resolved under: ", policyDefault: model.Policies()[0].Name})
 	elicit := fset.String("elicit", string(loader.ElicitDecline), "how an elicitation the server asks for is answered: "+elicitNames())
 	sampling := fset.String("sampling", "decline", "how a sampling request the server sends is answered: decline, or reply:TEXT")
 	own, command := splitCommand(args)
@@ -61,14 +56,14 @@ func runCall(args []string, guard *procguard.Guard, stdin io.Reader, stdout, std
 	if !ok {
 		return code
 	}
-	where.command = command
+	g.where.command = command
 	var path, name string
 	switch {
-	case *replay != "" && len(pos) <= 1 && (len(pos) == 0 || !where.given()):
+	case *replay != "" && len(pos) <= 1 && (len(pos) == 0 || !g.where.given()):
 		path = first(pos)
 	case *replay == "" && len(pos) == 1:
 		name = pos[0]
-	case *replay == "" && len(pos) == 2 && !where.given():
+	case *replay == "" && len(pos) == 2 && !g.where.given():
 		path, name = pos[0], pos[1]
 	default:
 		fset.Usage()
@@ -80,19 +75,19 @@ func runCall(args []string, guard *procguard.Guard, stdin io.Reader, stdout, std
 	}
 	answers, err := callAnswers(*elicit, *sampling)
 	if err == nil {
-		_, _, err = who.profile()
+		_, _, err = g.who.profile()
 	}
 	if err != nil {
 		return fail(err)
 	}
-	policy, ok := model.PolicyNamed(who.policy(fset, *policyName))
+	policy, ok := model.PolicyNamed(g.who.policy(fset, g.policy))
 	if !ok {
-		return fail(fmt.Errorf("unknown policy %q (want one of: %s)", *policyName, policyNames()))
+		return fail(fmt.Errorf("unknown policy %q (want one of: %s)", g.policy, policyNames()))
 	}
-	if err := limits.FromEnv(nil); err != nil {
+	if err := g.limits.FromEnv(nil); err != nil {
 		return fail(err)
 	}
-	callArgs, err := readArgs(*argsFlag, stdin, limits.WithDefaults().Document)
+	callArgs, err := readArgs(*argsFlag, stdin, g.limits.WithDefaults().Document)
 	if err != nil {
 		return fail(err)
 	}
@@ -101,11 +96,11 @@ func runCall(args []string, guard *procguard.Guard, stdin io.Reader, stdout, std
 		if flagSet(fset, "args") || len(setArgs) > 0 {
 			return fail(errors.New("--replay makes the calls as recorded: no --args or --arg"))
 		}
-		if records, err = readReplay(*replay, limits); err != nil {
+		if records, err = readReplay(*replay, g.limits); err != nil {
 			return fail(err)
 		}
 	}
-	cfg, err := where.load(path, config.Options{Format: *configFormat, MaxSize: limits.WithDefaults().Config})
+	cfg, err := g.where.load(path, config.Options{Format: g.configFormat, MaxSize: g.limits.WithDefaults().Config})
 	if err == nil && records != nil {
 		cfg, err = replayed(cfg, records)
 	}
@@ -114,8 +109,8 @@ func runCall(args []string, guard *procguard.Guard, stdin io.Reader, stdout, std
 	}
 	// A config in a profiled client's format calls as that client, as the
 	// interface and check connect (clientOptions.adopt).
-	who.adopt(cfg, fset)
-	if p, ok := model.PolicyNamed(who.policy(fset, *policyName)); ok {
+	g.who.adopt(cfg, fset)
+	if p, ok := model.PolicyNamed(g.who.policy(fset, g.policy)); ok {
 		policy = p
 	}
 
@@ -133,7 +128,7 @@ func runCall(args []string, guard *procguard.Guard, stdin io.Reader, stdout, std
 		case <-ctx.Done():
 		}
 	}()
-	opts := who.session(cfg, loader.Options{Timeout: *timeout, Limits: limits, Answers: answers})
+	opts := g.who.session(cfg, loader.Options{Timeout: g.timeout, Limits: g.limits, Answers: answers})
 	if *login {
 		loginFirst(ctx, cfg, stderr)
 	}
@@ -141,7 +136,7 @@ func runCall(args []string, guard *procguard.Guard, stdin io.Reader, stdout, std
 	fmt.Fprintf(stderr, "mcplens call: connecting to %s...\n", serverCount(len(cfg.Servers)))
 	session := loader.Open(cfg, opts)
 	defer session.Close()
-	snap, err := surface.Settle(ctx, cfg, session, *timeout)
+	snap, err := surface.Settle(ctx, cfg, session, g.timeout)
 	if errors.Is(err, surface.ErrInterrupted) {
 		fmt.Fprintln(stderr, "mcplens call: interrupted")
 		return exitFound
@@ -150,7 +145,7 @@ func runCall(args []string, guard *procguard.Guard, stdin io.Reader, stdout, std
 		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
 	}
 	fmt.Fprintf(stderr, "mcplens call: %s in %s\n", settledCount(snap), time.Since(started).Round(time.Millisecond))
-	c := &caller{ctx: ctx, stdout: stdout, stderr: stderr, session: session, snap: snap, limit: callLimit(*timeout), validate: !*noValidate}
+	c := &caller{ctx: ctx, stdout: stdout, stderr: stderr, session: session, snap: snap, limit: callLimit(g.timeout), validate: !*noValidate}
 	if records != nil {
 		return c.replay(*replay, records)
 	}

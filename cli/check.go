@@ -10,7 +10,6 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/charmbracelet/x/term"
 
@@ -32,10 +31,7 @@ const (
 // checkOptions are check's flags; mcplens PATH without a terminal runs check
 // with the defaults and its own --policy and --lock.
 type checkOptions struct {
-	// limits bound what is read from each server and the config.
-	limits     loader.Limits
 	login      bool // log in first to the remote servers with no token (a browser opens)
-	policy     string
 	providers  string
 	format     string
 	failOn     string
@@ -44,13 +40,9 @@ type checkOptions struct {
 	// force lets --update-lock replace a lock path that is a symbolic link
 	// or a file that is not an mcplens lock.
 	force bool
-	// timeout bounds each server's connect (0: the config's own, else
-	// loader.DefaultTimeout).
-	timeout time.Duration
-	// configFormat is the config's format, "" to detect it.
-	configFormat string
-	// who is the client mcplens connects as.
-	who clientOptions
+	// serverFlags: the servers, the client (who), the policy, the limits
+	// and the connect timeout.
+	serverFlags
 	// clients is --clients: the clients to compare (parseClients), ""
 	// for who alone.
 	clients string
@@ -60,10 +52,10 @@ type checkOptions struct {
 
 func defaultCheckOptions() checkOptions {
 	return checkOptions{
-		policy:    model.Policies()[0].Name,
-		providers: profileList(model.DefaultProfiles()),
-		format:    "text",
-		failOn:    "error",
+		serverFlags: serverFlags{policy: model.Policies()[0].Name},
+		providers:   profileList(model.DefaultProfiles()),
+		format:      "text",
+		failOn:      "error",
 	}
 }
 
@@ -76,25 +68,18 @@ func runCheck(args []string, guard *procguard.Guard, stdout, stderr io.Writer) i
 	o := defaultCheckOptions()
 	fset := flag.NewFlagSet("mcplens check", flag.ContinueOnError)
 	fset.SetOutput(stderr)
-	fset.StringVar(&o.policy, "policy", o.policy, "naming policy: "+policyNames())
 	fset.StringVar(&o.providers, "providers", o.providers, "provider profiles to check names against, comma-separated, or all: "+profileList(model.Profiles()))
 	fset.StringVar(&o.format, "format", o.format, "report format: "+strings.Join(report.Formats(), ", "))
 	fset.StringVar(&o.failOn, "fail-on", o.failOn, "exit 1 when a finding is at or above this level: error, warning or never")
 	fset.StringVar(&o.lock, "lock", "", "compare each server's tools with the approved definitions in this lock file")
 	fset.BoolVar(&o.updateLock, "update-lock", false, "write what the servers advertise now to the --lock file")
 	fset.BoolVar(&o.force, "force", false, "with --update-lock: replace a --lock path that is a symbolic link (the link, never its target) or a file that is not an mcplens lock")
-	fset.DurationVar(&o.timeout, "timeout", 0, "bound on each server's connect (default: the config's own, else 20s)")
 	fset.BoolVar(&o.login, "login", false, "log in first to each remote server with no OAuth token (opens a browser); without it a server needing login is a needs-login warning")
-	fset.Var(&o.limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
-	fset.StringVar(&o.configFormat, "config-format", "", "read PATH as this client's format (default: detected): "+formatNames())
-	o.who.guard = guard
-	o.who.register(fset)
-	var where adhoc // --server, --url, -- CMD ARGS...
-	where.register(fset)
+	o.serverFlags.register(fset, guard, flagWords{config: "PATH", policy: "naming policy: ", policyDefault: o.policy, adhoc: true})
 	fset.StringVar(&o.snapshot, "snapshot", "", "also write the whole surface (servers, definitions, every policy's registry, verdicts, findings) to this file as canonical JSON, for mcplens diff")
 	fset.StringVar(&o.clients, "clients", "", "connect as each of these clients (NAME[@VERSION],... or all), once per distinct handshake, and report the tools "+
 		"some are advertised and others not; the rest of the report is the first one's")
-	args, where.command = splitCommand(args)
+	args, o.where.command = splitCommand(args)
 	pos, code, ok := parseCommand(fset, args, stderr, "usage: mcplens check [PATH | --url URL | -- CMD ARGS...] [--client NAME[@VERSION] | --clients LIST|all] [--policy P] [--providers LIST] [--format text|json|markdown|sarif|junit] [--fail-on LEVEL] [--lock FILE [--update-lock [--force]]] [--snapshot FILE]\n\n"+
 		"Connects to every server of the config (the demo without PATH), applies the policy and prints the report.\n"+
 		"Exit status: 0 when nothing at or above --fail-on was found, 1 when something was, 2 for a usage, config or lock file error.\n\n")
@@ -117,7 +102,7 @@ func runCheck(args []string, guard *procguard.Guard, stdout, stderr io.Writer) i
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 		return exitUsage
 	}
-	cfg, err := where.load(first(pos), config.Options{Format: o.configFormat, MaxSize: o.limits.WithDefaults().Config})
+	cfg, err := o.where.load(first(pos), config.Options{Format: o.configFormat, MaxSize: o.limits.WithDefaults().Config})
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 		return exitUsage

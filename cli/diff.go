@@ -13,10 +13,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"time"
 
 	"github.com/mcplens/mcplens/internal/procguard"
-	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
 	"github.com/mcplens/mcplens/surface"
@@ -25,16 +23,14 @@ import (
 
 // diffOptions are diff's flags.
 type diffOptions struct {
-	limits       loader.Limits
-	policy       string
-	providers    string
-	format       string
-	failOn       string
-	git          string
-	clients      string
-	configFormat string
-	timeout      time.Duration
-	who          clientOptions
+	// serverFlags: the client (who), the policy, the limits and the
+	// connect timeout of config sides.
+	serverFlags
+	providers string
+	format    string
+	failOn    string
+	git       string
+	clients   string
 }
 
 const diffUsage = "usage: mcplens diff A B [--client NAME[@VERSION] | --clients LIST|all] [--policy P] [--format text|markdown|json|sarif|junit] [--fail-on CLASSES]\n" +
@@ -50,18 +46,14 @@ func runDiff(args []string, guard *procguard.Guard, stdout, stderr io.Writer) in
 	o := diffOptions{providers: profileList(model.DefaultProfiles()), format: "text", failOn: "default"}
 	fset := flag.NewFlagSet("mcplens diff", flag.ContinueOnError)
 	fset.SetOutput(stderr)
-	fset.StringVar(&o.policy, "policy", "", "the registry compared: this naming policy's (default: the client's, else "+model.Policies()[0].Name+"): "+policyNames())
 	fset.StringVar(&o.providers, "providers", o.providers, "provider profiles whose verdicts are compared, comma-separated, or all")
 	fset.StringVar(&o.format, "format", o.format, "output format: "+strings.Join(report.DiffFormats(), ", "))
 	fset.StringVar(&o.failOn, "fail-on", o.failOn, "exit 1 when a change of one of these classes is found, comma-separated; default ("+
 		classNames(surfacediff.DefaultFailOn())+"), all, none, or some of: "+classNames(surfacediff.Classes()))
 	fset.StringVar(&o.git, "git", "", "take side A from git: REF:PATH, or REF with PATH the one positional argument")
 	fset.StringVar(&o.clients, "clients", "", "compare as each of these clients (NAME[@VERSION],... or all), each under its own policy")
-	fset.StringVar(&o.configFormat, "config-format", "", "read config sides as this client's format (default: detected): "+formatNames())
-	fset.DurationVar(&o.timeout, "timeout", 0, "bound on each server's connect (default: the config's own, else 20s)")
-	fset.Var(&o.limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
-	o.who.guard = guard
-	o.who.register(fset)
+	o.serverFlags.register(fset, guard, flagWords{config: "config sides",
+		policy: "the registry compared: this naming policy's (default: the client's, else " + model.Policies()[0].Name + "): "})
 	pos, code, ok := parseCommand(fset, args, stderr, diffUsage)
 	if !ok {
 		return code

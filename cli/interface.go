@@ -78,22 +78,16 @@ func run(args []string, guard *procguard.Guard, stderr io.Writer) int {
 	}
 	fs := flag.NewFlagSet("mcplens", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	policy := fs.String("policy", model.Policies()[0].Name, "naming policy to start with: "+policyNames())
 	lockPath := fs.String("lock", "", "compare each server's tools with the approved definitions in this lock file")
 	historyPath := fs.String("history", "", "keep every call in this file (JSON Lines, mode 0600), starting from the calls already there")
 	var copts config.Options
-	fs.StringVar(&copts.Format, "config-format", "", "read CONFIG as this client's format (default: detected): "+formatNames())
 	// --format meant the config's format here and the report's in check:
 	// one name per meaning now, the old one kept a while.
 	oldFormat := fs.String("format", "", "deprecated: --config-format")
 	fs.StringVar(&copts.Project, "project", "", "for ~/.claude.json: also the servers of this project path")
-	timeout := fs.Duration("timeout", 0, "bound on each server's connect (default: the config's own, else 20s)")
-	var limits loader.Limits
-	fs.Var(&limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
-	who := clientOptions{guard: guard}
-	who.register(fs)
-	var where adhoc
-	where.register(fs)
+	var g serverFlags
+	g.register(fs, guard, flagWords{config: "CONFIG", adhoc: true,
+		policy: "naming policy to start with: ", policyDefault: model.Policies()[0].Name})
 	discover := fs.Bool("discover", false, "list the config files found here and in the usual places, start nothing")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: mcplens [--client NAME[@VERSION]] [--policy P] [--lock FILE] [--history FILE] [--config-format F] [--project P] [--timeout D] [--server LABEL] [CONFIG]\n"+
@@ -112,6 +106,7 @@ func run(args []string, guard *procguard.Guard, stderr io.Writer) int {
 			"With no CONFIG, mcplens opens its built-in demo. When stdout is not a terminal,\n"+
 			"mcplens CONFIG prints the check report instead of opening the interface.\n\n")
 		fs.PrintDefaults()
+		fmt.Fprintf(stderr, "\n%s\n", docsLine)
 	}
 	own, command := splitCommand(args)
 	if err := fs.Parse(own); err != nil {
@@ -124,42 +119,43 @@ func run(args []string, guard *procguard.Guard, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	where.command = command
+	g.where.command = command
+	copts.Format = g.configFormat
 	if *oldFormat != "" {
 		fmt.Fprintln(stderr, "mcplens: --format is deprecated here, where it names the config's format: use --config-format (check's --format is the report's)")
 		if copts.Format == "" {
 			copts.Format = *oldFormat
 		}
 	}
-	if err := limits.FromEnv(nil); err != nil {
+	if err := g.limits.FromEnv(nil); err != nil {
 		fmt.Fprintf(stderr, "mcplens: %v\n", err)
 		return 2
 	}
-	copts.MaxSize = limits.WithDefaults().Config
+	copts.MaxSize = g.limits.WithDefaults().Config
 	if *discover {
-		return runLocate(os.Stdout, stderr, limits)
+		return runLocate(os.Stdout, stderr, g.limits)
 	}
-	if _, _, err := who.profile(); err != nil {
+	if _, _, err := g.who.profile(); err != nil {
 		fmt.Fprintf(stderr, "mcplens: %v\n", err)
 		return 2
 	}
-	*policy = who.policy(fs, *policy)
-	if _, ok := model.PolicyNamed(*policy); !ok {
-		fmt.Fprintf(stderr, "mcplens: unknown policy %q (want one of: %s)\n", *policy, policyNames())
+	g.policy = g.who.policy(fs, g.policy)
+	if _, ok := model.PolicyNamed(g.policy); !ok {
+		fmt.Fprintf(stderr, "mcplens: unknown policy %q (want one of: %s)\n", g.policy, policyNames())
 		return 2
 	}
 
-	cfg, err := where.load(fs.Arg(0), copts)
+	cfg, err := g.where.load(fs.Arg(0), copts)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens: %v\n", err)
 		return 2
 	}
-	who.adopt(cfg, fs)
-	*policy = who.policy(fs, *policy)
+	g.who.adopt(cfg, fs)
+	g.policy = g.who.policy(fs, g.policy)
 	if !isTerminal(os.Stdout) {
 		// Piped or redirected: print the check report instead of drawing.
 		o := defaultCheckOptions()
-		o.policy, o.lock, o.timeout, o.limits, o.who = *policy, *lockPath, *timeout, limits, who
+		o.policy, o.lock, o.timeout, o.limits, o.who = g.policy, *lockPath, g.timeout, g.limits, g.who
 		return check(cfg, o, os.Stdout, stderr)
 	}
 	if needed := ui.NeededInputs(cfg); len(needed) > 0 && isTerminal(os.Stdin) {
@@ -168,13 +164,13 @@ func run(args []string, guard *procguard.Guard, stderr io.Writer) int {
 		final, err := tea.NewProgram(ui.NewInputs(needed)).Run()
 		if answers, _ := ui.Answers(final); err == nil && len(answers) > 0 {
 			copts.Inputs = answers
-			if cfg, err = where.load(fs.Arg(0), copts); err != nil {
+			if cfg, err = g.where.load(fs.Arg(0), copts); err != nil {
 				fmt.Fprintf(stderr, "mcplens: %v\n", err)
 				return 2
 			}
 		}
 	}
-	lock, err := surface.ReadLock(*lockPath, false, false, limits.WithDefaults().Document)
+	lock, err := surface.ReadLock(*lockPath, false, false, g.limits.WithDefaults().Document)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens: %v\n", err)
 		return 2
@@ -191,7 +187,7 @@ func run(args []string, guard *procguard.Guard, stderr io.Writer) int {
 	}
 
 	questions := ui.NewQuestions() // elicitations and sampling requests are asked on screen
-	session := loader.Open(cfg, who.session(cfg, loader.Options{Timeout: *timeout, Limits: limits, Answers: loader.Answers{Ask: questions.Ask}}))
+	session := loader.Open(cfg, g.who.session(cfg, loader.Options{Timeout: g.timeout, Limits: g.limits, Answers: loader.Answers{Ask: questions.Ask}}))
 	defer session.Close()
 
 	m := ui.New(cfg.Path, cfg.Servers, session)
@@ -202,8 +198,8 @@ func run(args []string, guard *procguard.Guard, stderr io.Writer) int {
 	}
 	m.SetLogin(uiLogin(cfg))
 	m.SetConfigFindings(cfg.Findings)
-	m.SetPolicy(*policy)
-	m.SetClient(who.name(), who.why())
+	m.SetPolicy(g.policy)
+	m.SetClient(g.who.name(), g.who.why())
 	if lock != nil {
 		m.SetLock(*lockPath, lock)
 	}
@@ -223,6 +219,11 @@ func run(args []string, guard *procguard.Guard, stderr io.Writer) int {
 	}
 	return 0
 }
+
+// docsLine ends the interface's usage: where the reference is, as paths
+// in mcplens's source tree (each page a test finds under docs/).
+const docsLine = "More in mcplens's source tree: docs/commands.md (the commands and their flags), docs/interface.md (the keys), " +
+	"docs/configs.md, docs/clients.md, docs/tap.md, docs/security.md (the limits), and the rest of docs/."
 
 // quitGrace is how long the interface has to quit once a signal asked it
 // to, before mcplens ends without it.

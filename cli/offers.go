@@ -81,21 +81,16 @@ func runPrompt(args []string, guard *procguard.Guard, stdout, stderr io.Writer) 
 
 // offerOptions are the flags read and prompt share.
 type offerOptions struct {
-	fset         *flag.FlagSet
-	timeout      *time.Duration
-	configFormat *string
-	limits       loader.Limits
-	who          clientOptions
+	fset *flag.FlagSet
+	// serverFlags: the client (who), the limits and the timeout.
+	serverFlags
 }
 
 func registerOffer(fset *flag.FlagSet, guard *procguard.Guard, stderr io.Writer) *offerOptions {
 	fset.SetOutput(stderr)
 	o := &offerOptions{fset: fset}
-	o.timeout = fset.Duration("timeout", 0, "bound on the server's connect and on the request (default: the config's own connect timeout, else 20s)")
-	o.configFormat = fset.String("config-format", "", "read PATH as this client's format (default: detected): "+formatNames())
-	fset.Var(&o.limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
-	o.who.guard = guard
-	o.who.register(fset)
+	o.serverFlags.register(fset, guard, flagWords{config: "PATH",
+		timeout: "bound on the server's connect and on the request (default: the config's own connect timeout, else 20s)"})
 	return o
 }
 
@@ -128,7 +123,7 @@ func (o *offerOptions) run(cmd, path, server string, stdout, stderr io.Writer, d
 	if err := o.limits.FromEnv(nil); err != nil {
 		return fail(err)
 	}
-	cfg, err := configWith(path, config.Options{Format: *o.configFormat, MaxSize: o.limits.WithDefaults().Config})
+	cfg, err := configWith(path, config.Options{Format: o.configFormat, MaxSize: o.limits.WithDefaults().Config})
 	if err != nil {
 		return fail(err)
 	}
@@ -141,9 +136,9 @@ func (o *offerOptions) run(cmd, path, server string, stdout, stderr io.Writer, d
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	session := loader.Open(cfg, o.who.session(cfg, loader.Options{Timeout: *o.timeout, Limits: o.limits}))
+	session := loader.Open(cfg, o.who.session(cfg, loader.Options{Timeout: o.timeout, Limits: o.limits}))
 	defer session.Close()
-	snap, err := surface.Settle(ctx, cfg, session, *o.timeout)
+	snap, err := surface.Settle(ctx, cfg, session, o.timeout)
 	if errors.Is(err, surface.ErrInterrupted) {
 		fmt.Fprintf(stderr, "mcplens %s: interrupted\n", cmd)
 		return exitFound
@@ -154,7 +149,7 @@ func (o *offerOptions) run(cmd, path, server string, stdout, stderr io.Writer, d
 		return exitFound
 	}
 	start := time.Now()
-	rctx, cancel := context.WithTimeout(ctx, callLimit(*o.timeout))
+	rctx, cancel := context.WithTimeout(ctx, callLimit(o.timeout))
 	contents, err := do(rctx, session)
 	cancel()
 	san := func(s string) string { return model.Sanitize(red.Values(s)) }

@@ -59,7 +59,7 @@ func runOffline(args []string, interactive bool, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.providers, "providers", o.providers, "provider profiles to check names against, comma-separated, or all")
 	fs.StringVar(&o.format, "format", o.format, "report format: "+strings.Join(report.Formats(), ", "))
 	fs.StringVar(&o.failOn, "fail-on", o.failOn, "exit 1 when a finding is at or above this level, or a call contradicts its route: error, warning or never")
-	fs.Var(&o.limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
+	registerLimits(fs, &o.limits)
 	paths, code, ok := parseCommand(fs, args, stderr, "usage: mcplens [check] CAPTURE.jsonl... [--policy P] [--providers LIST] [--format text|json|markdown] [--fail-on LEVEL] [--limit NAME=SIZE]\n\n"+
 		"Opens what `mcplens tap` recorded as a surface, starting no server: the servers the client was shown,\n"+
 		"under the recorded client's policy, and every call it made, matching or contradicting the predicted route.\n\n")

@@ -245,7 +245,7 @@ func runTapHAR(args []string, stdout, stderr io.Writer) int {
 	var limits loader.Limits
 	fset := flag.NewFlagSet("mcplens tap har", flag.ContinueOnError)
 	fset.SetOutput(stderr)
-	fset.Var(&limits, "limit", "raise one input limit, NAME=SIZE (repeatable; or MCPLENS_LIMIT_NAME): "+limitHelp())
+	registerLimits(fset, &limits)
 	paths, code, ok := parseCommand(fset, args, stderr, "usage: mcplens tap har CAPTURE.jsonl... [--limit NAME=SIZE] > out.har\n\n")
 	switch {
 	case !ok:
