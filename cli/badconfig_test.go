@@ -56,7 +56,7 @@ func TestBadConfigFiles(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stderr bytes.Buffer
-			code := run([]string{tt.path}, nil, &stderr)
+			code := run([]string{tt.path}, nil, nil, &stderr)
 			got := stderr.String()
 			if code != 2 {
 				t.Errorf("run(%s) = %d, want 2; stderr:\n%s", tt.name, code, got)

@@ -13,7 +13,7 @@ import (
 // reference pages, and every page it names is in docs/.
 func TestHelpPointsToDocs(t *testing.T) {
 	var stderr bytes.Buffer
-	if code := run([]string{"--help"}, nil, &stderr); code != exitOK {
+	if code := run([]string{"--help"}, nil, nil, &stderr); code != exitOK {
 		t.Fatalf("mcplens --help = %d, want 0", code)
 	}
 	lines := strings.Split(strings.TrimRight(stderr.String(), "\n"), "\n")

@@ -25,31 +25,36 @@ import (
 	"github.com/mcplens/mcplens/ui"
 )
 
-// withTestHooks wraps the interface's model before it runs: the identity
-// but in test builds of mcplens (Main's hooks).
-var withTestHooks = func(m tea.Model) tea.Model { return m }
-
 // Main runs mcplens's command line on args (without the program's name)
 // and returns the exit code. guard kills the process groups of the stdio
 // servers should mcplens die without stopping them (SIGKILL, the OOM
 // killer): one guard per run, shared by every session, started with the
 // first server (nil: unguarded, as in tests that run commands in-process).
 // hooks, when not nil, wraps the interface's model (test builds only).
-func Main(args []string, guard *procguard.Guard, hooks func(tea.Model) tea.Model) int {
-	if hooks != nil {
-		withTestHooks = hooks
-	}
-	return run(args, guard, os.Stderr)
+func Main(args []string, guard *procguard.Guard, hooks Hooks) int {
+	return run(args, guard, hooks, os.Stderr)
 }
 
-// run is mcplens's command line; it returns the exit code.
-func run(args []string, guard *procguard.Guard, stderr io.Writer) int {
+// Hooks wraps the interface's model before it runs: test builds of
+// mcplens only (-tags mcplens_panictest); nil wraps nothing.
+type Hooks func(tea.Model) tea.Model
+
+func (h Hooks) wrap(m tea.Model) tea.Model {
+	if h == nil {
+		return m
+	}
+	return h(m)
+}
+
+// run is mcplens's command line; it returns the exit code. guard and
+// hooks are Main's.
+func run(args []string, guard *procguard.Guard, hooks Hooks, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "check":
 			if isCapture(args[1:]) {
 				limitFileMemory()
-				return runOffline(args[1:], false, os.Stdout, stderr)
+				return runOffline(args[1:], false, hooks, os.Stdout, stderr)
 			}
 			return runCheck(args[1:], guard, os.Stdout, stderr)
 		case "call":
@@ -70,10 +75,10 @@ func run(args []string, guard *procguard.Guard, stderr io.Writer) int {
 		case "auth":
 			return runAuth(args[1:], os.Stdout, stderr)
 		case "watch":
-			return runWatch(args[1:], os.Stdout, stderr)
+			return runWatch(args[1:], hooks, os.Stdout, stderr)
 		}
 		if isCapture(args) {
-			return runOffline(args, true, os.Stdout, stderr)
+			return runOffline(args, true, hooks, os.Stdout, stderr)
 		}
 	}
 	fs := flag.NewFlagSet("mcplens", flag.ContinueOnError)
@@ -203,7 +208,7 @@ func run(args []string, guard *procguard.Guard, stderr io.Writer) int {
 	if lock != nil {
 		m.SetLock(*lockPath, lock)
 	}
-	p := tea.NewProgram(withTestHooks(m))
+	p := tea.NewProgram(hooks.wrap(m))
 
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, syscall.SIGTERM, syscall.SIGHUP)

@@ -52,7 +52,7 @@ func isCapture(args []string) bool {
 // policy of the client whose clientInfo the recording shows, and the calls
 // the client made, each marked matching or contradicting the route the
 // registry predicts.
-func runOffline(args []string, interactive bool, stdout, stderr io.Writer) int {
+func runOffline(args []string, interactive bool, hooks Hooks, stdout, stderr io.Writer) int {
 	o := defaultCheckOptions()
 	fs := flag.NewFlagSet("mcplens", flag.ContinueOnError)
 	fs.StringVar(&o.policy, "policy", "", "naming policy (default: the recorded client's)")
@@ -95,7 +95,7 @@ func runOffline(args []string, interactive bool, stdout, stderr io.Writer) int {
 	cfg := &config.Config{Path: strings.Join(paths, " "), Servers: c.Specs()}
 	who := clientOf(info, profile, known)
 	if interactive && isTerminal(os.Stdout) {
-		return offlineUI(cfg, c, o.policy, who)
+		return offlineUI(cfg, c, o.policy, who, hooks)
 	}
 	snap := captureSnapshot(c)
 	r := checkReport(cfg, snap, o, nil, nil)
@@ -140,11 +140,11 @@ func clientOf(info model.ClientInfo, profile model.Client, known bool) string {
 }
 
 // offlineUI opens the interface on a capture.
-func offlineUI(cfg *config.Config, c *capture.Capture, policy, who string) int {
+func offlineUI(cfg *config.Config, c *capture.Capture, policy, who string, hooks Hooks) int {
 	m := ui.New(cfg.Path+" (offline recording)", cfg.Servers, capture.NewBackend(c))
 	m.SetPolicy(policy)
 	m.SetClient(who, "")
-	if _, err := tea.NewProgram(withTestHooks(m)).Run(); err != nil {
+	if _, err := tea.NewProgram(hooks.wrap(m)).Run(); err != nil {
 		fmt.Fprintf(os.Stderr, "mcplens: %v\n", err)
 		return 1
 	}

@@ -81,7 +81,7 @@ func TestOfflineRecording(t *testing.T) {
 	beta := recordDemo(t, bin, dir, "beta", "claude-code", "2.1.0", "request")
 
 	var out, errb bytes.Buffer
-	code := runOffline([]string{alpha, beta, "--policy", "lionagi-legacy"}, false, &out, &errb)
+	code := runOffline([]string{alpha, beta, "--policy", "lionagi-legacy"}, false, nil, &out, &errb)
 	if code != exitFound {
 		t.Errorf("runOffline = %d, want %d (a contradicting call); stderr %s", code, exitFound, errb.String())
 	}
@@ -102,7 +102,7 @@ func TestOfflineRecording(t *testing.T) {
 	if !isCapture([]string{"--fail-on", "never", alpha, beta}) {
 		t.Error("isCapture misses recordings after a flag's value")
 	}
-	runOffline([]string{"--fail-on", "never", alpha, beta}, false, &out, &errb)
+	runOffline([]string{"--fail-on", "never", alpha, beta}, false, nil, &out, &errb)
 	if n := strings.Count(out.String(), "✓ matches"); n != 2 {
 		t.Errorf("under the recorded client's policy %d calls match, want 2:\n%s", n, out.String())
 	}
@@ -162,7 +162,7 @@ func TestInspectorThroughTap(t *testing.T) {
 		t.Fatalf("inspector --cli through the tap: %v\n%s", err, out)
 	}
 	var report, errb bytes.Buffer
-	runOffline([]string{"--fail-on", "never", rec}, false, &report, &errb)
+	runOffline([]string{"--fail-on", "never", rec}, false, nil, &report, &errb)
 	for _, want := range []string{"client inspector-cli 2.12.0 (no profile)", `alpha request {"message":"hi"}`, "✓ matches"} {
 		if !strings.Contains(report.String(), want) {
 			t.Errorf("offline report lacks %q:\n%s%s", want, report.String(), errb.String())

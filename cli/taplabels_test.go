@@ -83,7 +83,7 @@ func TestTapLabelsRecordApart(t *testing.T) {
 	var out bytes.Buffer
 	waitUntil(t, "the three servers and their calls offline", func() bool {
 		out.Reset()
-		runOffline(append([]string{"--fail-on", "never"}, paths...), false, &out, &stderr)
+		runOffline(append([]string{"--fail-on", "never"}, paths...), false, nil, &out, &stderr)
 		return !slices.ContainsFunc(labels, func(l string) bool {
 			return !strings.Contains(out.String(), l+` request {"message":"hi from claude-code"}`)
 		})

@@ -27,7 +27,7 @@ import (
 // and prints, as it happens, each server's client handshake, the tools it
 // listed and every tools/call with its latency, marked matching or
 // contradicting the route the registry predicts.
-func runWatch(args []string, stdout, stderr io.Writer) int {
+func runWatch(args []string, hooks Hooks, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("mcplens watch", flag.ContinueOnError)
 	fset.SetOutput(stderr)
 	policy := fset.String("policy", "", "naming policy to judge calls by (default: the observed client's)")
@@ -72,7 +72,7 @@ func runWatch(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	if f, ok := stdout.(*os.File); ok && !*plain && isTerminal(f) {
-		return watchUI(ctx, *dir, *policy, cfg, stderr)
+		return watchUI(ctx, *dir, *policy, cfg, hooks, stderr)
 	}
 	fmt.Fprintf(stderr, "mcplens watch: watching the taps in %s (Ctrl-C to stop)\n", *dir)
 	watch(ctx, *dir, *policy, order(cfg), stdout)
@@ -138,7 +138,7 @@ func watch(ctx context.Context, dir, policy string, order []string, w io.Writer)
 // watchUI opens the interface on the taps in dir: their servers appear as
 // they start (cfg's first, in its order, waiting for their taps), and the
 // calls pane (t) lists the client's calls.
-func watchUI(ctx context.Context, dir, policy string, cfg *config.Config, stderr io.Writer) int {
+func watchUI(ctx context.Context, dir, policy string, cfg *config.Config, hooks Hooks, stderr io.Writer) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	title, specs := "taps in "+dir+" (watching)", []config.ServerSpec(nil)
@@ -149,7 +149,7 @@ func watchUI(ctx context.Context, dir, policy string, cfg *config.Config, stderr
 	if policy != "" {
 		m.PickPolicy(policy)
 	}
-	p := tea.NewProgram(withTestHooks(m), tea.WithContext(ctx))
+	p := tea.NewProgram(hooks.wrap(m), tea.WithContext(ctx))
 	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "mcplens watch: %v\n", err)
 		return 1
