@@ -2,8 +2,9 @@
 // naming policies clients use to merge them into one registry, the provider
 // rules every registered name is checked against, and the text handling that
 // keeps server-supplied strings from acting on a terminal. It imports only
-// the standard library and mcplens's own internal/jsonx (raw JSON read
-// without decoding, and the canonical form lock hashes use), never loader,
+// the standard library, mcplens's own internal/jsonx (raw JSON read
+// without decoding, and the canonical form lock hashes use) and levenshtein
+// (the edit distance of Registry.Suggest's "did you mean"), never loader,
 // report or ui; it does no I/O and never talks to a server: the loader
 // produces catalogues, model turns them into a registry, the UI renders it.
 //

@@ -5,7 +5,7 @@
 // a diff of two surfaces (surfacediff.Diff, WriteDiff). It decides
 // nothing: statuses, findings and the lock comparison are the
 // assessment's, changes the diff's; report only shapes and writes them. It
-// must not import ui or the main package.
+// must not import ui or cli.
 //
 //	snap := surface.New(cfg.Servers, cfg.Findings)
 //	_ = surface.Collect(ctx, session.Events(), snap)

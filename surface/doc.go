@@ -5,7 +5,9 @@
 // Assessment: the registry, each server's status, and the one list of
 // findings of every kind). The interface, check, call and the report all
 // read these two values; none of them folds events or decides a status or a
-// finding. It must not import ui, report or the main package.
+// finding. Beside them: the lock file, read and written (ReadLock,
+// WriteLock), and the connect-and-settle step that fills a snapshot from a
+// session (Settle, SettleEach). It must not import ui, report or cli.
 //
 //	snap := surface.New(cfg.Servers, cfg.Findings)
 //	err := surface.Collect(ctx, session.Events(), snap)

@@ -7,7 +7,7 @@
 // says what changed between two documents, change by change, each in a
 // Class a CI run can fail on. It takes every status, outcome and finding
 // from surface and model and decides none of its own; it must not import
-// ui, report or the main package.
+// ui, report or cli.
 //
 //	doc := surfacediff.Capture("mcp.json", "", snap, model.DefaultProfiles())
 //	data, _ := doc.Marshal()

@@ -1,0 +1,250 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mcplens/mcplens/history"
+	"github.com/mcplens/mcplens/internal/procguard"
+	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
+	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/surface"
+)
+
+// runCall is `mcplens call [PATH] NAME [--args JSON|@FILE] [--arg K=V]...
+// [--server LABEL] [--policy P] [-- CMD ARGS...]`, or `mcplens call [PATH]
+// --replay FILE`.
+func runCall(args []string, guard *procguard.Guard, stdin io.Reader, stdout, stderr io.Writer) int {
+	fset := flag.NewFlagSet("mcplens call", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	login := fset.Bool("login", false, "log in first to each remote server with no OAuth token (opens a browser)")
+	argsFlag := fset.String("args", "{}", "the call's arguments: a JSON object, @FILE to read it from a file, or @- from stdin")
+	var setArgs argList
+	fset.Var(&setArgs, "arg", "set one argument, NAME=VALUE, typed by the tool's input schema (repeatable; over --args)")
+	noValidate := fset.Bool("no-validate", false, "send the arguments even when they break the tool's input schema (to test the server's own checks)")
+	replay := fset.String("replay", "", "make again, in order, the calls of this history file (JSON Lines, as --history writes), each on the server and tool it names")
+	var g serverFlags
+	g.register(fset, guard, flagWords{config: "PATH", adhoc: true,
+		timeout: "bound on each server's connect and on the call (default: the config's own connect timeout, else 20s; 60s for the call)",
+		policy:  "naming policy NAME is resolved under: ", policyDefault: model.Policies()[0].Name})
+	elicit := fset.String("elicit", string(loader.ElicitDecline), "how an elicitation the server asks for is answered: "+elicitNames())
+	sampling := fset.String("sampling", "decline", "how a sampling request the server sends is answered: decline, or reply:TEXT")
+	own, command := splitCommand(args)
+	pos, code, ok := parseCommand(fset, own, stderr, "usage: mcplens call [PATH] NAME [--args JSON | --args @FILE] [--arg NAME=VALUE]... [--server LABEL] [--no-validate]\n"+
+		"       [--client NAME[@VERSION]] [--policy P] [--root DIR]... [--elicit accept-defaults|decline|cancel] [--sampling decline|reply:TEXT]\n"+
+		"       mcplens call NAME [flags] -- CMD ARGS...        (a stdio server without a config)\n"+
+		"       mcplens call NAME [flags] --url URL [--header NAME:VALUE]...\n"+
+		"       mcplens call [PATH] --replay FILE [flags]\n\n"+
+		"Resolves NAME through the policy's registry (a registered name, or a wire name exactly one server advertises),\n"+
+		"checks the arguments against the tool's input schema, makes one call and prints the frames as they cross the\n"+
+		"wire (the request, the server's requests and logs, the response), then the result. --server starts only that\n"+
+		"server. Progress goes to stderr.\n"+
+		"Exit status: 0 on success, 1 when the call failed or the tool reported isError, 2 for a usage or config error,\n"+
+		"arguments that break the input schema, or a NAME that resolves to no route or to several.\n\n")
+	if !ok {
+		return code
+	}
+	g.where.command = command
+	var path, name string
+	switch {
+	case *replay != "" && len(pos) <= 1 && (len(pos) == 0 || !g.where.given()):
+		path = first(pos)
+	case *replay == "" && len(pos) == 1:
+		name = pos[0]
+	case *replay == "" && len(pos) == 2 && !g.where.given():
+		path, name = pos[0], pos[1]
+	default:
+		fset.Usage()
+		return exitUsage
+	}
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
+		return exitUsage
+	}
+	answers, err := callAnswers(*elicit, *sampling)
+	if err == nil {
+		_, _, err = g.who.profile()
+	}
+	if err != nil {
+		return fail(err)
+	}
+	policy, ok := model.PolicyNamed(g.who.policy(fset, g.policy))
+	if !ok {
+		return fail(fmt.Errorf("unknown policy %q (want one of: %s)", g.policy, policyNames()))
+	}
+	if err := g.limits.FromEnv(nil); err != nil {
+		return fail(err)
+	}
+	callArgs, err := readArgs(*argsFlag, stdin, g.limits.WithDefaults().Document)
+	if err != nil {
+		return fail(err)
+	}
+	var records []history.Record
+	if *replay != "" {
+		if flagSet(fset, "args") || len(setArgs) > 0 {
+			return fail(errors.New("--replay makes the calls as recorded: no --args or --arg"))
+		}
+		if records, err = readReplay(*replay, g.limits); err != nil {
+			return fail(err)
+		}
+	}
+	cfg, err := g.where.load(path, config.Options{Format: g.configFormat, MaxSize: g.limits.WithDefaults().Config})
+	if err == nil && records != nil {
+		cfg, err = replayed(cfg, records)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	// A config in a profiled client's format calls as that client, as the
+	// interface and check connect (clientOptions.adopt).
+	g.who.adopt(cfg, fset)
+	if p, ok := model.PolicyNamed(g.who.policy(fset, g.policy)); ok {
+		policy = p
+	}
+
+	// A signal ends the run with a cause: the reason a server is given
+	// when its call is cancelled (loader.Call).
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(signals)
+	go func() {
+		select {
+		case sig := <-signals:
+			cancel(fmt.Errorf("mcplens call was interrupted (%v)", sig))
+		case <-ctx.Done():
+		}
+	}()
+	opts := g.who.session(cfg, loader.Options{Timeout: g.timeout, Limits: g.limits, Answers: answers})
+	if *login {
+		loginFirst(ctx, cfg, stderr)
+	}
+	started := time.Now()
+	fmt.Fprintf(stderr, "mcplens call: connecting to %s...\n", serverCount(len(cfg.Servers)))
+	session := loader.Open(cfg, opts)
+	defer session.Close()
+	snap, err := surface.Settle(ctx, cfg, session, g.timeout)
+	if errors.Is(err, surface.ErrInterrupted) {
+		fmt.Fprintln(stderr, "mcplens call: interrupted")
+		return exitFound
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
+	}
+	fmt.Fprintf(stderr, "mcplens call: %s in %s\n", settledCount(snap), time.Since(started).Round(time.Millisecond))
+	c := &caller{ctx: ctx, stdout: stdout, stderr: stderr, session: session, snap: snap, limit: callLimit(g.timeout), validate: !*noValidate}
+	if records != nil {
+		return c.replay(*replay, records)
+	}
+
+	reg := policy.Apply(snap.Catalogues())
+	rt, how, err := reg.Resolve(name)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
+		if near := reg.Suggest(name); len(near) > 0 {
+			fmt.Fprintf(stderr, "  did you mean: %s\n", model.Sanitize(strings.Join(near, ", ")))
+		}
+		c.unlisted()
+		return exitUsage
+	}
+	if callArgs, err = withArgs(callArgs, setArgs, inputSchema(snap, rt)); err != nil {
+		return fail(err)
+	}
+	title := fmt.Sprintf("call %s (%s under %s) → server %s, wire name %s", c.san(name), how, policy.Name, c.san(rt.Server), c.san(rt.Wire))
+	return c.call(rt, title, callArgs)
+}
+
+// splitCommand splits a command line at its first "--": what comes before
+// is mcplens's, what comes after the command of a stdio server.
+func splitCommand(args []string) (own, command []string) {
+	if i := slices.Index(args, "--"); i >= 0 {
+		return args[:i], args[i+1:]
+	}
+	return args, nil
+}
+
+func serverCount(n int) string {
+	if n == 1 {
+		return "1 server"
+	}
+	return fmt.Sprintf("%d servers", n)
+}
+
+// settledCount says how the servers settled: "3 ready, 1 failed".
+func settledCount(snap *surface.Snapshot) string {
+	counts := map[mcpsession.State]int{}
+	for _, sv := range snap.Servers {
+		counts[sv.State]++
+	}
+	line := fmt.Sprintf("%d ready", counts[mcpsession.Ready])
+	if n := counts[mcpsession.Failed]; n > 0 {
+		line += fmt.Sprintf(", %d failed", n)
+	}
+	if n := counts[mcpsession.Connecting]; n > 0 {
+		line += fmt.Sprintf(", %d still connecting", n)
+	}
+	return line
+}
+
+// indent returns a JSON value indented, or as it came when it is not JSON.
+func indent(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if err := json.Indent(&b, raw, "", "  "); err != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// sanLines sanitizes each line of s, keeping the line breaks.
+func sanLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = model.Sanitize(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+// callAnswers reads --elicit and --sampling.
+func callAnswers(elicit, sampling string) (loader.Answers, error) {
+	var a loader.Answers
+	if !slices.Contains(loader.ElicitAnswers(), loader.ElicitAnswer(elicit)) {
+		return a, fmt.Errorf("unknown --elicit %q (want one of: %s)", elicit, elicitNames())
+	}
+	a.Elicit = loader.ElicitAnswer(elicit)
+	switch reply, ok := strings.CutPrefix(sampling, "reply:"); {
+	case ok && reply != "":
+		a.SamplingReply = reply
+	case sampling != "decline":
+		return a, fmt.Errorf("unknown --sampling %q (want decline or reply:TEXT)", sampling)
+	}
+	return a, nil
+}
+
+func elicitNames() string {
+	var names []string
+	for _, e := range loader.ElicitAnswers() {
+		names = append(names, string(e))
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/mcplens/mcplens/history"
+	"github.com/mcplens/mcplens/internal/bounded"
+	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/model"
+)
+
+// readReplay reads the history file of --replay: every line a call
+// record, each line within the line limit and the file, whose records are
+// all kept to be replayed, within the document limit.
+func readReplay(path string, limits loader.Limits) ([]history.Record, error) {
+	limits = limits.WithDefaults()
+	lim := bounded.Lines{Line: limits.Line, Total: limits.Document, TotalLimit: "document"}
+	var records []history.Record
+	bad, n, err := history.Scan(path, lim, func(r history.Record) { records = append(records, r) })
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("reading --replay: %w", err)
+	case n.Long > 0:
+		return nil, fmt.Errorf("--replay: %w", n.Skipped())
+	case bad > 0:
+		return nil, fmt.Errorf("--replay %s: %d line(s) are not call records", path, bad)
+	case len(records) == 0:
+		return nil, fmt.Errorf("--replay %s: no call records", path)
+	}
+	return records, nil
+}
+
+// replayed keeps the servers of cfg the records call, and says which
+// records name a server cfg does not have.
+func replayed(cfg *config.Config, records []history.Record) (*config.Config, error) {
+	var want []string
+	for _, r := range records {
+		if !slices.Contains(want, r.Server) {
+			want = append(want, r.Server)
+		}
+	}
+	some := *cfg
+	some.Servers = nil
+	for _, s := range cfg.Servers {
+		if i := slices.Index(want, s.Label); i >= 0 {
+			some.Servers = append(some.Servers, s)
+			want = slices.Delete(want, i, i+1)
+		}
+	}
+	if len(want) > 0 {
+		return nil, fmt.Errorf("--replay calls servers %s has not: %s", cfg.Path, model.Sanitize(fmt.Sprint(want)))
+	}
+	return &some, nil
+}
+
+// replay makes the calls of records in order, each on its server and
+// tool with its arguments, and returns the worst exit code of them: a
+// call that cannot be made (its tool is no longer advertised) counts as a
+// failed call, and the others are still made.
+func (c *caller) replay(path string, records []history.Record) int {
+	code := exitOK
+	for i, r := range records {
+		rt, ok := c.route(r.Server, r.Tool)
+		title := fmt.Sprintf("call %d of %d from %s → server %s, wire name %s", i+1, len(records), c.san(path), c.san(r.Server), c.san(r.Tool))
+		if !ok {
+			fmt.Fprintln(c.stdout, title)
+			fmt.Fprintf(c.stderr, "mcplens call: server %s does not advertise %s now\n", c.san(r.Server), c.san(r.Tool))
+			c.unlisted()
+			code = max(code, exitFound)
+			continue
+		}
+		args := r.Arguments
+		if len(args) == 0 {
+			args = []byte("{}")
+		}
+		code = max(code, c.call(rt, title, args))
+		if c.ctx.Err() != nil {
+			break
+		}
+	}
+	return code
+}
+
+// route is the route to the row of server's tools named wire.
+func (c *caller) route(server, wire string) (model.Route, bool) {
+	if i, ok := c.snap.Index(server); ok {
+		for j, t := range c.snap.Servers[i].Tools {
+			if t.NameOK && t.Name == wire {
+				return model.Route{Server: server, Wire: wire, Index: j}, true
+			}
+		}
+	}
+	return model.Route{}, false
+}
+
+// unlisted says which servers are not in the registry, and why.
+func (c *caller) unlisted() {
+	for _, st := range c.snap.Servers {
+		if !st.Listed {
+			fmt.Fprintf(c.stderr, "  (server %s is not in the registry: %s %s)\n", model.Sanitize(st.Label()), st.State, model.Sanitize(c.snap.Redact.Text(st.Err)))
+		}
+	}
+}

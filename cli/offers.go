@@ -1,0 +1,209 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mcplens/mcplens/internal/procguard"
+	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
+	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/surface"
+)
+
+// `mcplens read` and `mcplens prompt`: one request of a server's offers,
+// headless, through the Session methods the interface uses. Only the
+// server named is started; the frames are printed as they crossed the
+// wire, then what the server answered, masked and sanitized as call's.
+
+// runRead is `mcplens read [PATH] SERVER URI`.
+func runRead(args []string, guard *procguard.Guard, stdout, stderr io.Writer) int {
+	fset := flag.NewFlagSet("mcplens read", flag.ContinueOnError)
+	o := registerOffer(fset, guard, stderr)
+	path, server, uri, code, ok := o.parse(args, stderr, "usage: mcplens read [PATH] SERVER URI [--client NAME[@VERSION]] [--timeout D]\n\n"+
+		"Starts the server labelled SERVER alone, reads the resource URI (resources/read) and prints the frames\n"+
+		"as they crossed the wire, then its contents (binary contents as type, MIME type and size).\n"+
+		"Exit status: 0 on success, 1 when the read failed, 2 for a usage or config error.\n\n")
+	if !ok {
+		return code
+	}
+	return o.run("read", path, server, stdout, stderr, func(ctx context.Context, s *loader.Session) ([]loader.Content, error) {
+		read, err := s.ReadResource(ctx, server, uri)
+		return read.Contents, err
+	})
+}
+
+// runPrompt is `mcplens prompt [PATH] SERVER NAME [--arg K=V]... [--complete ARG]`.
+func runPrompt(args []string, guard *procguard.Guard, stdout, stderr io.Writer) int {
+	fset := flag.NewFlagSet("mcplens prompt", flag.ContinueOnError)
+	o := registerOffer(fset, guard, stderr)
+	var pargs promptArgs
+	fset.Var(&pargs, "arg", "a prompt argument, K=V (repeatable)")
+	complete := fset.String("complete", "", "print the values the server completes argument ARG with (completion/complete; the --arg values are its context) instead of getting the prompt")
+	path, server, name, code, ok := o.parse(args, stderr, "usage: mcplens prompt [PATH] SERVER NAME [--arg K=V]... [--complete ARG] [--client NAME[@VERSION]] [--timeout D]\n\n"+
+		"Starts the server labelled SERVER alone, gets its prompt NAME with the --arg values (prompts/get) and prints\n"+
+		"the frames as they crossed the wire, then the prompt's messages; with --complete, the values offered for ARG.\n"+
+		"Exit status: 0 on success, 1 when the request failed, 2 for a usage or config error.\n\n")
+	if !ok {
+		return code
+	}
+	values := map[string]string(pargs)
+	return o.run("prompt", path, server, stdout, stderr, func(ctx context.Context, s *loader.Session) ([]loader.Content, error) {
+		if *complete != "" {
+			known := maps.Clone(values)
+			delete(known, *complete)
+			c, err := s.Complete(ctx, server, loader.CompletionRef{Prompt: name}, *complete, values[*complete], known)
+			var out []loader.Content
+			for _, v := range c.Values {
+				out = append(out, loader.Content{Type: "value", Text: v})
+			}
+			return out, err
+		}
+		got, err := s.GetPrompt(ctx, server, name, values)
+		var out []loader.Content
+		for _, m := range got.Messages {
+			m.Content.Type = m.Role + " · " + m.Content.Type
+			out = append(out, m.Content)
+		}
+		return out, err
+	})
+}
+
+// offerOptions are the flags read and prompt share.
+type offerOptions struct {
+	fset *flag.FlagSet
+	// serverFlags: the client (who), the limits and the timeout.
+	serverFlags
+}
+
+func registerOffer(fset *flag.FlagSet, guard *procguard.Guard, stderr io.Writer) *offerOptions {
+	fset.SetOutput(stderr)
+	o := &offerOptions{fset: fset}
+	o.serverFlags.register(fset, guard, flagWords{config: "PATH",
+		timeout: "bound on the server's connect and on the request (default: the config's own connect timeout, else 20s)"})
+	return o
+}
+
+// parse parses the command's arguments, [PATH] SERVER WHAT.
+func (o *offerOptions) parse(args []string, stderr io.Writer, usage string) (path, server, what string, code int, ok bool) {
+	pos, code, ok := parseCommand(o.fset, args, stderr, usage)
+	if !ok {
+		return "", "", "", code, false
+	}
+	if len(pos) < 2 || len(pos) > 3 {
+		o.fset.Usage()
+		return "", "", "", exitUsage, false
+	}
+	if len(pos) == 3 {
+		path = pos[0]
+	}
+	return path, pos[len(pos)-2], pos[len(pos)-1], 0, true
+}
+
+// run starts server alone, makes the request do and prints what crossed
+// the wire and what it answered.
+func (o *offerOptions) run(cmd, path, server string, stdout, stderr io.Writer, do func(context.Context, *loader.Session) ([]loader.Content, error)) int {
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "mcplens %s: %v\n", cmd, err)
+		return exitUsage
+	}
+	if _, _, err := o.who.profile(); err != nil {
+		return fail(err)
+	}
+	if err := o.limits.FromEnv(nil); err != nil {
+		return fail(err)
+	}
+	cfg, err := configWith(path, config.Options{Format: o.configFormat, MaxSize: o.limits.WithDefaults().Config})
+	if err != nil {
+		return fail(err)
+	}
+	i := slices.IndexFunc(cfg.Servers, func(s config.ServerSpec) bool { return s.Label == server })
+	if i < 0 {
+		return fail(fmt.Errorf("no server %q in %s", model.Sanitize(server), model.Sanitize(cfg.Path)))
+	}
+	o.who.adopt(cfg, o.fset)
+	cfg.Servers = cfg.Servers[i : i+1]
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	session := loader.Open(cfg, o.who.session(cfg, loader.Options{Timeout: o.timeout, Limits: o.limits}))
+	defer session.Close()
+	snap, err := surface.Settle(ctx, cfg, session, o.timeout)
+	if errors.Is(err, surface.ErrInterrupted) {
+		fmt.Fprintf(stderr, "mcplens %s: interrupted\n", cmd)
+		return exitFound
+	}
+	red := snap.Redact
+	if st := snap.Servers[0]; st.State != mcpsession.Ready {
+		fmt.Fprintf(stderr, "mcplens %s: server %s is %s: %s\n", cmd, model.Sanitize(server), st.State, model.Sanitize(red.Text(st.Err)))
+		return exitFound
+	}
+	start := time.Now()
+	rctx, cancel := context.WithTimeout(ctx, callLimit(o.timeout))
+	contents, err := do(rctx, session)
+	cancel()
+	san := func(s string) string { return model.Sanitize(red.Values(s)) }
+	for _, f := range session.FrameLog(server).Frames() {
+		if f.At.Before(start) {
+			continue
+		}
+		arrow := "←"
+		if f.Dir == mcpsession.Out {
+			arrow = "→"
+		}
+		fmt.Fprintf(stdout, "%s %s %s\n", arrow, san(server), san(string(f.Bytes)))
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "mcplens %s: %s\n", cmd, model.Sanitize(red.Text(err.Error())))
+		return exitFound
+	}
+	for _, c := range contents {
+		head := c.Type
+		if c.URI != "" {
+			head += " · " + c.URI
+		}
+		if c.MIMEType != "" {
+			head += " · " + c.MIMEType
+		}
+		switch {
+		case c.BlobErr != "":
+			head += " · " + c.BlobErr
+		case len(c.Blob) > 0:
+			head += fmt.Sprintf(" · %d bytes", len(c.Blob))
+		}
+		fmt.Fprintf(stdout, "%s\n", san(head))
+		if c.Text != "" {
+			fmt.Fprintf(stdout, "%s\n", sanLines(red.Values(c.Text)))
+		}
+	}
+	return exitOK
+}
+
+// promptArgs is prompt's --arg K=V, repeatable: a prompt's arguments
+// are strings, so none is typed (call's argList types them by schema).
+type promptArgs map[string]string
+
+func (a *promptArgs) String() string { return "" }
+
+func (a *promptArgs) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	if !ok || k == "" {
+		return fmt.Errorf("want K=V, got %q", s)
+	}
+	if *a == nil {
+		*a = promptArgs{}
+	}
+	(*a)[k] = v
+	return nil
+}

@@ -1,0 +1,169 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcplens/mcplens/capture"
+	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/report"
+	"github.com/mcplens/mcplens/ui"
+)
+
+// fileMemoryLimit is the soft memory limit (debug.SetMemoryLimit;
+// GOMEMLIMIT overrides it) of the commands that read files that can be
+// big: check of recordings, diff, tap har. What they keep of a recording
+// of 50,000 servers peaks near 200 MB, and the collector's default
+// headroom would double that; near the limit it collects sooner instead.
+const fileMemoryLimit = 200 << 20
+
+// limitFileMemory sets fileMemoryLimit, unless GOMEMLIMIT is set.
+func limitFileMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(fileMemoryLimit)
+	}
+}
+
+// isCapture reports whether args name tap recordings to open offline: an
+// argument that is not a flag is one (a flag's value, such as a policy's
+// name, is not a file that begins as a recording).
+func isCapture(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			continue
+		}
+		if !strings.HasPrefix(a, "-") && capture.IsRecording(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// runOffline is `mcplens CAPTURE.jsonl…` (interactive, unless stdout is
+// not a terminal) and `mcplens check CAPTURE.jsonl…` (report): the servers
+// a tap recorded, opened as a surface with no server started, under the
+// policy of the client whose clientInfo the recording shows, and the calls
+// the client made, each marked matching or contradicting the route the
+// registry predicts.
+func runOffline(args []string, interactive bool, hooks Hooks, stdout, stderr io.Writer) int {
+	o := defaultCheckOptions()
+	fs := flag.NewFlagSet("mcplens", flag.ContinueOnError)
+	fs.StringVar(&o.policy, "policy", "", "naming policy (default: the recorded client's)")
+	fs.StringVar(&o.providers, "providers", o.providers, "provider profiles to check names against, comma-separated, or all")
+	fs.StringVar(&o.format, "format", o.format, "report format: "+strings.Join(report.Formats(), ", "))
+	fs.StringVar(&o.failOn, "fail-on", o.failOn, "exit 1 when a finding is at or above this level, or a call contradicts its route: error, warning or never")
+	registerLimits(fs, &o.limits)
+	paths, code, ok := parseCommand(fs, args, stderr, "usage: mcplens [check] CAPTURE.jsonl... [--policy P] [--providers LIST] [--format text|json|markdown] [--fail-on LEVEL] [--limit NAME=SIZE]\n\n"+
+		"Opens what `mcplens tap` recorded as a surface, starting no server: the servers the client was shown,\n"+
+		"under the recorded client's policy, and every call it made, matching or contradicting the predicted route.\n\n")
+	if !ok {
+		return code
+	}
+	if err := o.limits.FromEnv(nil); err != nil {
+		fmt.Fprintf(stderr, "mcplens: %v\n", err)
+		return exitUsage
+	}
+	c, err := capture.Read(capture.ReadOptions{Lines: o.limits.Lines(), Frames: interactive && isTerminal(os.Stdout)}, paths...)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcplens: %v\n", err)
+		return exitUsage
+	}
+	if c.Skipped != nil {
+		fmt.Fprintf(stderr, "mcplens: %v\n", c.Skipped)
+	}
+	if c.LetGo > 0 {
+		fmt.Fprintf(stderr, "mcplens: the recordings hold over %d calls: the oldest %d are not judged\n", capture.MaxReadCalls, c.LetGo)
+	}
+	info, profile, known := c.Client()
+	if o.policy == "" {
+		o.policy = model.Policies()[0].Name
+		if known {
+			o.policy = profile.Policy
+		}
+	}
+	if err := o.validate(); err != nil {
+		fmt.Fprintf(stderr, "mcplens: %v\n", err)
+		return exitUsage
+	}
+	cfg := &config.Config{Path: strings.Join(paths, " "), Servers: c.Specs()}
+	who := clientOf(info, profile, known)
+	if interactive && isTerminal(os.Stdout) {
+		return offlineUI(cfg, c, o.policy, who, hooks)
+	}
+	snap := captureSnapshot(c)
+	r := checkReport(cfg, snap, o, nil, nil)
+	r.Client, r.ClientSource = who, "the recorded clientInfo"
+	if err := report.Write(stdout, r, o.format); err != nil {
+		fmt.Fprintf(stderr, "mcplens: %v\n", err)
+		return exitFound
+	}
+	policy, _ := model.PolicyNamed(o.policy)
+	reg := captureRegistry(c, policy)
+	contradicted := 0
+	if o.format != "json" && len(c.Calls) > 0 {
+		fmt.Fprintf(stdout, "\nObserved calls (%d), against the %s registry:\n", len(c.Calls), o.policy)
+	}
+	for _, call := range c.Calls {
+		v := model.JudgeCall(reg, call.Server, call.Wire)
+		if !v.Matches {
+			contradicted++
+		}
+		if o.format != "json" {
+			fmt.Fprintln(stdout, "  "+callLine(call, v))
+		}
+	}
+	if lvl, ok := failOnLevels[o.failOn]; ok {
+		if worst, found := r.Worst(); found && worst >= lvl || contradicted > 0 {
+			return exitFound
+		}
+	}
+	return exitOK
+}
+
+// clientOf names the recorded client: its profile's key, else its
+// clientInfo as sent.
+func clientOf(info model.ClientInfo, profile model.Client, known bool) string {
+	switch {
+	case known:
+		return profile.Key()
+	case info.Name != "":
+		return model.Sanitize(info.Name + " " + info.Version + " (no profile)")
+	}
+	return ""
+}
+
+// offlineUI opens the interface on a capture.
+func offlineUI(cfg *config.Config, c *capture.Capture, policy, who string, hooks Hooks) int {
+	m := ui.New(cfg.Path+" (offline recording)", cfg.Servers, capture.NewBackend(c))
+	m.SetPolicy(policy)
+	m.SetClient(who, "")
+	if _, err := tea.NewProgram(hooks.wrap(m)).Run(); err != nil {
+		fmt.Fprintf(os.Stderr, "mcplens: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// maxArgs is how much of a call's arguments a line shows.
+const maxArgs = 120
+
+// callLine is one observed call on one line: its server, wire name,
+// arguments (cut, sanitized), latency and verdict.
+func callLine(c *capture.Call, v model.CallVerdict) string {
+	args := string(c.Args)
+	if len(args) > maxArgs {
+		args = args[:maxArgs] + "…"
+	}
+	mark := "✓ matches"
+	if !v.Matches {
+		mark = "✗ contradicts"
+	}
+	return model.Sanitize(fmt.Sprintf("%s %s %s (%s) %s: %s", c.Server, c.Wire, args, c.Took(), mark, v.Why))
+}
