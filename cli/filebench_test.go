@@ -12,7 +12,7 @@ import (
 )
 
 // BenchmarkFileReaders runs the mcplens binary on big recordings made by
-// internal/scale and reports, besides the time of a run, its peak RSS as
+// internal/testkit/scale and reports, besides the time of a run, its peak RSS as
 // the kernel accounted it (peak-MiB, the largest of the runs): a recording
 // of 50,000 calls of 4.5 KB (242 MB) and recordings of 5,000 and 50,000
 // servers (4.4 and 44 MB), read by tap har, check and diff (a recording

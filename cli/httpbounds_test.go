@@ -15,7 +15,7 @@ import (
 )
 
 // The tests below run the mcplens binary against each mode of the hostile
-// streamable HTTP server (internal/hostile), served by this test process
+// streamable HTTP server (internal/testkit/hostile), served by this test process
 // on loopback beside a well-behaved one, with the default limits, and
 // measure mcplens's peak resident memory: the figures of the README's
 // "When servers misbehave".

@@ -3,7 +3,7 @@
 // builds from them. It owns what the screen shows and the keys; it reads
 // server state from the surface package's snapshot and statuses and
 // findings from its assessment, and computes nothing of its own about
-// names, statuses or findings. It must not import the root package, report
+// names, statuses or findings. It must not import cli (the command line), report
 // beyond rendering a report file, or the loader's session internals beyond
 // the Backend it is given.
 //
