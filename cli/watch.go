@@ -184,8 +184,12 @@ func watchLine(c *capture.Capture, ob capture.Observation, policy string) string
 		return model.Sanitize(stamp + sv.Label + " tapped: " + what)
 	case capture.Initialize:
 		who := clientOf(c.Client())
-		return model.Sanitize(fmt.Sprintf("%s%s initialize from %s %s (%s) protocol %s, capabilities: %s",
-			stamp, sv.Label, sv.Client.Name, sv.Client.Version, who, sv.ClientProtocol, strings.Join(sv.Capabilities, ", ")))
+		caps := ", no capabilities"
+		if len(sv.Capabilities) > 0 {
+			caps = ", capabilities: " + strings.Join(sv.Capabilities, ", ")
+		}
+		return model.Sanitize(fmt.Sprintf("%s%s initialize from %s %s (%s) protocol %s%s",
+			stamp, sv.Label, sv.Client.Name, sv.Client.Version, who, sv.ClientProtocol, caps))
 	case capture.Initialized:
 		return model.Sanitize(fmt.Sprintf("%s%s answered: %s %s, protocol %s", stamp, sv.Label, sv.ServerName, sv.ServerVersion, sv.Protocol))
 	case capture.Listed:

@@ -157,3 +157,24 @@ func TestWatchLive(t *testing.T) {
 		return false
 	})
 }
+
+// A client that declares no capability is said to, where the line used to
+// end on an empty "capabilities:".
+func TestWatchLineNoCapabilities(t *testing.T) {
+	d := capture.NewDecoder()
+	var lines []string
+	for _, l := range []string{
+		`{"format":"mcplens-tap","version":1,"server":"alpha","t":"2026-12-01T14:06:02Z","command":["srv"]}`,
+		`{"t":"2026-12-01T14:06:02.1Z","server":"alpha","dir":"c2s","frame":{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","clientInfo":{"name":"bare","version":"1"},"capabilities":{}}}}`,
+		`{"t":"2026-12-01T14:06:02.2Z","server":"alpha","dir":"c2s","frame":{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25","clientInfo":{"name":"rich","version":"1"},"capabilities":{"roots":{}}}}}`,
+	} {
+		for _, ob := range d.Line([]byte(l)) {
+			if ob.Kind == capture.Initialize {
+				lines = append(lines, watchLine(d.Capture(), ob, "lionagi-legacy"))
+			}
+		}
+	}
+	if len(lines) != 2 || !strings.HasSuffix(lines[0], "protocol 2025-11-25, no capabilities") || !strings.HasSuffix(lines[1], "capabilities: roots") {
+		t.Errorf("initialize lines = %q, want one saying no capabilities, one naming roots", lines)
+	}
+}
