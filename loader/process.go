@@ -52,10 +52,14 @@ type process struct {
 	errR       *os.File
 }
 
-// spawn starts spec's command with the environment of mcplens plus spec.Env,
-// and has guard hold its process group.
+// spawn starts spec's command, found as the clients find it
+// (procguard.Command: npx.cmd on Windows), with the environment of mcplens
+// plus spec.Env, and has guard hold its process group.
 func spawn(spec config.ServerSpec, stderr *ring, guard *procguard.Guard) (*process, error) {
-	cmd := exec.Command(spec.Command, spec.Args...)
+	cmd, err := procguard.Command(spec.Command, spec.Args...)
+	if err != nil {
+		return nil, err
+	}
 	cmd.Env = os.Environ()
 	for _, kv := range spec.Env {
 		cmd.Env = append(cmd.Env, kv.Key+"="+kv.Value)

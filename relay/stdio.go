@@ -55,7 +55,10 @@ type Stdio struct {
 // client stops reading stdout, the server's stdout is closed, as a pipe
 // between them would have been.
 func (s *Stdio) Run() (int, error) {
-	cmd := exec.Command(s.Command, s.Args...)
+	cmd, err := procguard.Command(s.Command, s.Args...) // npx.cmd on Windows
+	if err != nil {
+		return 0, err
+	}
 	cmd.Env, cmd.Dir = s.Env, s.Dir
 	inR, inW, err := os.Pipe()
 	if err != nil {

@@ -7,6 +7,6 @@ import "syscall"
 // mcplens die without stopping it (SIGKILL, a crash). The parent-death
 // signal follows the thread that started the child, which the Go runtime
 // ends only for a goroutine that exits locked to it; mcplens locks none.
-func childAttr() *syscall.SysProcAttr {
+func childAttr(*syscall.SysProcAttr) *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }

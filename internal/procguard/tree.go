@@ -6,11 +6,12 @@ import (
 )
 
 // Start starts cmd as the root of a Tree: its SysProcAttr is set for the
-// platform (a process group of its own on unix, a job object on Windows),
+// platform (a process group of its own on unix, a job object on Windows;
+// a command line set by Command is kept),
 // and the tree is ready to be ended whole once Start returns. On an error
 // nothing is left running.
 func Start(cmd *exec.Cmd) (*Tree, error) {
-	cmd.SysProcAttr = childAttr()
+	cmd.SysProcAttr = childAttr(cmd.SysProcAttr)
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}

@@ -26,9 +26,14 @@ type Tree struct {
 // childAttr starts a server suspended, so that it runs nothing before it
 // is in its job (adopt resumes it), in a console process group of its own
 // (a ctrl+c in mcplens's console does not reach it: mcplens ends it) and
-// without a console window (its stdio is mcplens's pipes).
-func childAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{CreationFlags: windows.CREATE_SUSPENDED | windows.CREATE_NEW_PROCESS_GROUP | windows.CREATE_NO_WINDOW}
+// without a console window (its stdio is mcplens's pipes). The command
+// line of prev (Command's, for a batch file) is kept.
+func childAttr(prev *syscall.SysProcAttr) *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{CreationFlags: windows.CREATE_SUSPENDED | windows.CREATE_NEW_PROCESS_GROUP | windows.CREATE_NO_WINDOW}
+	if prev != nil {
+		a.CmdLine = prev.CmdLine
+	}
+	return a
 }
 
 // adopt puts the suspended process p in a new job and resumes it.
