@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"syscall"
 	"testing"
 	"time"
 
@@ -206,15 +205,6 @@ func plainClient(b *testing.B) func() {
 func median(ds []time.Duration) time.Duration {
 	slices.Sort(ds)
 	return ds[len(ds)/2]
-}
-
-// cpuTime is the CPU time this process has used, user and system.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // reportCPU reports the client's CPU time per call since since: on a busy

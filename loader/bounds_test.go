@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -64,9 +63,6 @@ func TestHostileLineOverLimit(t *testing.T) {
 		})
 	}
 }
-
-// processLives reports whether a process has pid.
-func processLives(pid int) bool { return syscall.Kill(pid, 0) == nil }
 
 // waitGone waits until pid is no longer a live process.
 func waitGone(t *testing.T, pid int) {

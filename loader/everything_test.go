@@ -10,10 +10,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/mcplens/mcplens/internal/procguard"
 	"github.com/mcplens/mcplens/internal/testkit/everything"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
@@ -37,7 +37,7 @@ func freePort(t *testing.T) int {
 
 // startEverything runs the npm server in mode ("sse" or "streamableHttp") on
 // a loopback port and returns the port once it accepts connections. The
-// process group is killed when the test ends.
+// process tree is killed when the test ends.
 func startEverything(t *testing.T, entry, mode string) int {
 	t.Helper()
 	shim, err := filepath.Abs(filepath.Join("..", "testdata", "servers", "everything", "loopback.cjs"))
@@ -49,15 +49,16 @@ func startEverything(t *testing.T, entry, mode string) int {
 	cmd := exec.Command("node", "--require", shim, entry, mode)
 	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
 	cmd.Stdout, cmd.Stderr = &stderr, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	tree, err := procguard.Start(cmd)
+	if err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(done) }()
 	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		tree.Kill()
 		<-done
+		tree.Close()
 	})
 	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {

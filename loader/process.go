@@ -38,8 +38,9 @@ const stderrTail = 8 << 10
 type process struct {
 	cmd    *exec.Cmd
 	pid    int
-	stdin  *stdinPipe // write end
-	stdout *os.File   // read end
+	tree   *procguard.Tree // its process group, or its job object on Windows
+	stdin  *stdinPipe      // write end
+	stdout *os.File        // read end
 	stderr *ring
 	guard  *procguard.Guard // nil: none
 
@@ -51,16 +52,19 @@ type process struct {
 	errR       *os.File
 }
 
-// spawn starts spec's command with the environment of mcplens plus spec.Env,
-// and has guard hold its process group.
+// spawn starts spec's command, found as the clients find it
+// (procguard.Command: npx.cmd on Windows), with the environment of mcplens
+// plus spec.Env, and has guard hold its process group.
 func spawn(spec config.ServerSpec, stderr *ring, guard *procguard.Guard) (*process, error) {
-	cmd := exec.Command(spec.Command, spec.Args...)
+	cmd, err := procguard.Command(spec.Command, spec.Args...)
+	if err != nil {
+		return nil, err
+	}
 	cmd.Env = os.Environ()
 	for _, kv := range spec.Env {
 		cmd.Env = append(cmd.Env, kv.Key+"="+kv.Value)
 	}
 	cmd.Dir = spec.Cwd // "" runs it in mcplens's own directory
-	cmd.SysProcAttr = childAttr()
 
 	var files []*os.File // every end, closed on failure
 	closeAll := func() {
@@ -90,7 +94,8 @@ func spawn(spec config.ServerSpec, stderr *ring, guard *procguard.Guard) (*proce
 		return nil, err
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	if err := cmd.Start(); err != nil {
+	tree, err := procguard.Start(cmd)
+	if err != nil {
 		closeAll()
 		return nil, err
 	}
@@ -102,8 +107,9 @@ func spawn(spec config.ServerSpec, stderr *ring, guard *procguard.Guard) (*proce
 	// The guard is told as soon as the group exists, before the server
 	// has had the time to start anything.
 	if err := guard.Hold(cmd.Process.Pid); err != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		tree.Kill()
 		_ = cmd.Wait()
+		tree.Close()
 		inW.Close()
 		outR.Close()
 		errR.Close()
@@ -113,6 +119,7 @@ func spawn(spec config.ServerSpec, stderr *ring, guard *procguard.Guard) (*proce
 	p := &process{
 		cmd:        cmd,
 		pid:        cmd.Process.Pid,
+		tree:       tree,
 		stdin:      &stdinPipe{f: inW},
 		stdout:     outR,
 		stderr:     stderr,
@@ -203,10 +210,10 @@ func (p *process) release() {
 }
 
 // stop ends the child, escalating: stdin is closed (by the caller), then
-// SIGTERM, then SIGKILL, each to the whole process group. Whatever the
-// leader did, the group is killed at the end so no helper outlives it; only
-// then is the guard told to let the group go. A leader that could not be
-// reaped keeps its group held.
+// SIGTERM, then SIGKILL, each to the whole process group (on Windows both
+// terminate the job). Whatever the leader did, the group is killed at the
+// end so no helper outlives it; only then is the guard told to let the
+// group go. A leader that could not be reaped keeps its group held.
 func (p *process) stop() {
 	if !p.waitExit(stdinGrace) {
 		p.signal(syscall.SIGTERM)
@@ -215,18 +222,14 @@ func (p *process) stop() {
 			p.waitExit(killGrace)
 		}
 	}
-	p.signal(syscall.SIGKILL) // stragglers in the group; ESRCH when none
+	p.tree.Kill() // stragglers in the group; none is fine
 	if p.waitExit(0) {
 		p.guard.Release(p.pid)
+		p.tree.Close()
 	}
 }
 
-func (p *process) signal(sig syscall.Signal) {
-	// A negative pid names the group the child leads (Setpgid).
-	if err := syscall.Kill(-p.pid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
-		_ = p.cmd.Process.Signal(sig)
-	}
-}
+func (p *process) signal(sig syscall.Signal) { _ = p.tree.Signal(sig) }
 
 // A ring keeps the last bytes written to it.
 type ring struct {

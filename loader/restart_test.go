@@ -3,7 +3,6 @@ package loader_test
 import (
 	"errors"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -47,7 +46,7 @@ func statesOf(t *testing.T, s *loader.Session, label string, stop mcpsession.Sta
 func gone(t *testing.T, pid int) {
 	t.Helper()
 	deadline := time.Now().Add(settleTimeout)
-	for syscall.Kill(pid, 0) == nil {
+	for processLives(pid) {
 		if time.Now().After(deadline) {
 			t.Fatalf("process %d still runs", pid)
 		}

@@ -11,8 +11,9 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
+
+	"github.com/mcplens/mcplens/internal/safefile"
 )
 
 // readerQueue bounds the bytes waiting for one feed reader; beyond it
@@ -255,7 +256,10 @@ func (f *Feed) Close() error {
 	return err
 }
 
+// ownedByMe reports whether the file fi describes is the user's. On
+// Windows no owner is known (safefile.Owner), so that no feed directory is
+// accepted there: the tap runs without a live feed.
 func ownedByMe(fi fs.FileInfo) bool {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && int(st.Uid) == os.Getuid()
+	uid, _, ok := safefile.Owner(fi)
+	return ok && uid == os.Getuid()
 }

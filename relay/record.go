@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"strconv"
-	"syscall"
 
 	"github.com/mcplens/mcplens/internal/safefile"
 	"github.com/mcplens/mcplens/recording"
@@ -81,7 +80,7 @@ func holdsRecording(path string) (bool, error) {
 	if err != nil || !fi.Mode().IsRegular() {
 		return false, err
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|safefile.NoFollow, 0)
 	if err != nil {
 		return false, err
 	}
@@ -98,7 +97,7 @@ func (r *Recording) open() error {
 	if err := safefile.Write(r.path, r.header, safefile.Options{Perm: 0o600}); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(r.path, os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW, 0)
+	f, err := os.OpenFile(r.path, os.O_WRONLY|os.O_APPEND|safefile.NoFollow, 0)
 	if err != nil {
 		return err
 	}

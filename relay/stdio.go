@@ -39,7 +39,8 @@ type Stdio struct {
 	// Copy receives a copy of every frame (nil: none).
 	Copy *Copier
 	// Signals are forwarded to the server's process group as they arrive
-	// (the caller has signal.Notify fill it: SIGINT, SIGTERM, SIGHUP).
+	// (the caller has signal.Notify fill it: SIGINT, SIGTERM, SIGHUP). On
+	// Windows any of them ends the server's job (procguard.Tree).
 	Signals <-chan os.Signal
 	// Guard, when set, kills the server's process group should the relay
 	// die before it could (SIGKILL, the OOM killer): the parent-death
@@ -55,9 +56,11 @@ type Stdio struct {
 // client stops reading stdout, the server's stdout is closed, as a pipe
 // between them would have been.
 func (s *Stdio) Run() (int, error) {
-	cmd := exec.Command(s.Command, s.Args...)
+	cmd, err := procguard.Command(s.Command, s.Args...) // npx.cmd on Windows
+	if err != nil {
+		return 0, err
+	}
 	cmd.Env, cmd.Dir = s.Env, s.Dir
-	cmd.SysProcAttr = childAttr()
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return 0, err
@@ -73,16 +76,18 @@ func (s *Stdio) Run() (int, error) {
 		return 0, err
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	if err := cmd.Start(); err != nil {
+	tree, err := procguard.Start(cmd)
+	if err != nil {
 		closeAll(inR, inW, outR, outW, errR, errW)
 		return 0, err
 	}
+	defer tree.Close()
 	closeAll(inR, outW, errW) // the server's ends
 	pid := cmd.Process.Pid
 	// The guard is told as soon as the group exists, before the server
 	// has had the time to start anything.
 	if err := s.Guard.Hold(pid); err != nil {
-		_ = syscall.Kill(-pid, syscall.SIGKILL)
+		tree.Kill()
 		_ = cmd.Wait()
 		closeAll(inW, outR, errR)
 		return 0, err
@@ -110,7 +115,7 @@ func (s *Stdio) Run() (int, error) {
 		for {
 			select {
 			case sig := <-s.Signals:
-				forward(pid, sig)
+				_ = tree.Signal(sig) // the group, else the server alone
 			case <-done:
 				return
 			}
@@ -118,9 +123,9 @@ func (s *Stdio) Run() (int, error) {
 	}()
 	waitErr := cmd.Wait()
 	close(done)
-	// No helper outlives its server; ESRCH when none is left. The group's
-	// id stays taken while a member lives, so this reaches no stranger.
-	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	// No helper outlives its server; none left is fine. The group's id
+	// stays taken while a member lives, so this reaches no stranger.
+	tree.Kill()
 	s.Guard.Release(pid)
 	exited.Store(true)
 	outR.SetReadDeadline(time.Now().Add(pipeGrace))
@@ -178,18 +183,6 @@ func drain(dst io.Writer, src *os.File, copy *Stream, exited *atomic.Bool) {
 		if err != nil {
 			return
 		}
-	}
-}
-
-// forward sends sig to the server's process group, or to the server alone
-// when the group is gone.
-func forward(pid int, sig os.Signal) {
-	s, ok := sig.(syscall.Signal)
-	if !ok {
-		return
-	}
-	if err := syscall.Kill(-pid, s); err != nil {
-		_ = syscall.Kill(pid, s)
 	}
 }
 

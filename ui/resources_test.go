@@ -1,3 +1,5 @@
+//go:build unix
+
 package ui_test
 
 import (

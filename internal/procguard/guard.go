@@ -1,16 +1,12 @@
 package procguard
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
-	"os/signal"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -30,7 +26,7 @@ const guardExitWait = time.Second
 // A Guard is a process that outlives mcplens (the inspector, or a tap) to
 // kill the process groups of its stdio servers should mcplens die without
 // stopping them (SIGKILL, the OOM killer, a crash). The parent-death
-// signal reaches only each server's own process; a helper it started
+// signal (Linux only) reaches only each server's own process; a helper it started
 // (`sh -c 'helper & exec server'`, what npx runs) lives on in the server's
 // process group, and the guard kills that group.
 //
@@ -43,7 +39,10 @@ const guardExitWait = time.Second
 // is empty.
 //
 // A descendant that leaves the group (setsid, setpgid) escapes it. One
-// Guard serves every server of a run; a nil Guard guards nothing.
+// Guard serves every server of a run; a nil Guard guards nothing. On
+// Windows no guard runs and Hold does nothing: each server's Tree is a job
+// object that Windows itself ends when mcplens's last handle to it closes,
+// however mcplens ends.
 type Guard struct {
 	command string
 	args    []string
@@ -65,7 +64,7 @@ func New(command string, args ...string) *Guard {
 // A guard that has exited (someone killed it) is started again and told
 // every group held.
 func (g *Guard) Hold(pgid int) error {
-	if g == nil {
+	if g == nil || !guarded {
 		return nil
 	}
 	g.mu.Lock()
@@ -140,9 +139,7 @@ func (g *Guard) start() error {
 	cmd := exec.Command(g.command, g.args...)
 	cmd.Stdin = r // stdout and stderr: /dev/null, so the guard holds no terminal or pipe of mcplens's
 	cmd.Dir = "/"
-	// Its own group: a ctrl+c on the terminal, which signals mcplens's
-	// group, must not reach it.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = guardAttr()
 	if err := cmd.Start(); err != nil {
 		r.Close()
 		w.Close()
@@ -177,58 +174,4 @@ func (g *Guard) Close() error {
 		return errors.New("the process guard did not exit")
 	}
 	return nil
-}
-
-// Serve is the guard process: it reads instructions from in ("+PGID"
-// holds a process group, "-PGID" releases it), and when in reaches end of
-// file or fails, it sends SIGKILL to every group still held and returns.
-// It ignores SIGINT, SIGTERM and SIGHUP: a signal that ends mcplens's
-// group or terminal must not end the guard before it has done its work.
-func Serve(in io.Reader) error {
-	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	lines := make(chan string)
-	go func() {
-		sc := bufio.NewScanner(in)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	held := map[int]bool{}
-	tick := time.NewTicker(guardPoll)
-	defer tick.Stop()
-	for {
-		select {
-		case line, ok := <-lines:
-			if !ok {
-				for pgid := range held {
-					_ = syscall.Kill(-pgid, syscall.SIGKILL)
-				}
-				return nil
-			}
-			pgid, err := strconv.Atoi(line[min(1, len(line)):])
-			if err != nil || pgid <= 1 {
-				continue // never kill(-1) or kill(0): every process, our own group
-			}
-			switch line[0] {
-			case '+':
-				held[pgid] = true
-			case '-':
-				delete(held, pgid)
-			}
-		case <-tick.C:
-			for pgid := range held {
-				if !groupExists(pgid) {
-					delete(held, pgid)
-				}
-			}
-		}
-	}
-}
-
-// groupExists reports whether a process group has a member, zombies
-// included: a group id stays taken until its last member is reaped.
-func groupExists(pgid int) bool {
-	err := syscall.Kill(-pgid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }

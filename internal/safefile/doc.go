@@ -14,5 +14,10 @@
 // link and a file changed since it was read. Options.Like gives a new
 // file the owner of another (a backup of that config).
 //
+// On Windows a mode sets only the read-only attribute and who may read a
+// file is the ACL it inherits from its folder (mcplens sets none); a link
+// is opened as itself (NoFollow) and refused; Owner reports none and
+// Rewrite writes in place (docs/platforms.md).
+//
 // It imports only the standard library and knows nothing of what it writes.
 package safefile

@@ -23,6 +23,9 @@ import (
 // target; writing through it would edit a file the path does not name)
 // and anything but a regular file, with a *RefusedError, and a file that
 // changed since it was read (another inode, size or modification time).
+//
+// On Windows every file is written in place: there is no owner to give a
+// new file, and writing in place keeps the file's ACL and hard links.
 func Rewrite(path string, data []byte, read fs.FileInfo) error {
 	fi, err := os.Lstat(path)
 	switch {
@@ -35,14 +38,11 @@ func Rewrite(path string, data []byte, read fs.FileInfo) error {
 	case !os.SameFile(fi, read) || fi.Size() != read.Size() || !fi.ModTime().Equal(read.ModTime()):
 		return fmt.Errorf("%s changed since it was read; nothing written", path)
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return fmt.Errorf("%s: no owner to keep on this system", path)
-	}
-	if st.Nlink > 1 {
+	o, ok := soleOwner(fi)
+	if !ok { // more names than one, or Windows
 		return inPlace(path, data, fi)
 	}
-	err = replaceAs(path, data, fi.Mode(), &owner{int(st.Uid), int(st.Gid)})
+	err = replaceAs(path, data, fi.Mode(), o)
 	if errors.Is(err, errOwner) {
 		return inPlace(path, data, fi)
 	}
@@ -51,15 +51,6 @@ func Rewrite(path string, data []byte, read fs.FileInfo) error {
 
 // An owner is a file's user and group.
 type owner struct{ uid, gid int }
-
-// Owner returns the owner of the file fi describes, for Options.Owner.
-func Owner(fi fs.FileInfo) (uid, gid int, ok bool) {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return 0, 0, false
-	}
-	return int(st.Uid), int(st.Gid), true
-}
 
 // errOwner says that a temporary file could not be given an owner.
 var errOwner = errors.New("cannot give the file its owner")
@@ -85,7 +76,7 @@ func (o *owner) chown(f *os.File) error {
 // inPlace writes data over the file at path, which must still be the one
 // fi describes (opened without following a link).
 func inPlace(path string, data []byte, fi fs.FileInfo) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := os.OpenFile(path, os.O_WRONLY|NoFollow|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package config
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -35,7 +34,7 @@ func (claudeCode) fit(root *node) fit {
 }
 
 func (claudeCode) userFiles(d userDirs) []string {
-	return []string{filepath.Join(d.home, ".claude.json")}
+	return []string{d.join(d.home, ".claude.json")}
 }
 
 func (claudeCode) read(r *reader) error {

@@ -1,7 +1,5 @@
 package config
 
-import "path/filepath"
-
 // claudeDesktop is Claude Desktop's claude_desktop_config.json: stdio
 // servers only, strings as written. Its content looks like Claude Code's,
 // so only its file name tells it apart.
@@ -24,8 +22,5 @@ func (claudeDesktop) nothingToStart(*rawServer) string {
 }
 
 func (claudeDesktop) userFiles(d userDirs) []string {
-	return []string{
-		filepath.Join(d.config, "Claude", "claude_desktop_config.json"),
-		filepath.Join(d.appSupport, "Claude", "claude_desktop_config.json"),
-	}
+	return []string{d.join(d.appData, "Claude", "claude_desktop_config.json")}
 }

@@ -1,10 +1,5 @@
 package config
 
-import (
-	"os"
-	"path/filepath"
-)
-
 // codex is Codex's ~/.codex/config.toml: TOML, strings as written,
 // environment variables passed by name (env_vars) and tool lists.
 type codex struct{ defaults }
@@ -31,9 +26,9 @@ func (codex) fit(root *node) fit {
 
 // userFiles: Codex keeps its settings in $CODEX_HOME, else ~/.codex.
 func (codex) userFiles(d userDirs) []string {
-	dir := os.Getenv("CODEX_HOME")
+	dir := d.getenv("CODEX_HOME")
 	if dir == "" {
-		dir = filepath.Join(d.home, ".codex")
+		dir = d.join(d.home, ".codex")
 	}
-	return []string{filepath.Join(dir, "config.toml")}
+	return []string{d.join(dir, "config.toml")}
 }

@@ -1,7 +1,5 @@
 package config
 
-import "path/filepath"
-
 // cursor is Cursor's .cursor/mcp.json: editor variables (${env:VAR},
 // ${workspaceFolder}) and an envFile.
 type cursor struct{ defaults }
@@ -27,5 +25,5 @@ func (cursor) fit(root *node) fit {
 }
 
 func (cursor) userFiles(d userDirs) []string {
-	return []string{filepath.Join(d.home, ".cursor", "mcp.json")}
+	return []string{d.join(d.home, ".cursor", "mcp.json")}
 }

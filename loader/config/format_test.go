@@ -2,6 +2,7 @@ package config
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -10,15 +11,18 @@ import (
 // that format claims, so a file Locate finds is read as its client's.
 func TestFormatsKnowTheirFiles(t *testing.T) {
 	names := map[string]bool{}
-	dirs := userDirs{home: "/h", config: "/h/.config", appSupport: "/h/Library/Application Support"}
-	t.Setenv("CODEX_HOME", "")
 	for _, f := range formats {
 		l := f.layout()
 		if l.Name == "" || l.Client == "" || l.serversKey == "" || names[l.Name] {
 			t.Errorf("format %+v: want a unique name, a client and a servers key", l.Format)
 		}
 		names[l.Name] = true
-		files := f.userFiles(dirs)
+		var files []string
+		for goos, home := range map[string]string{"linux": "/h", "darwin": "/Users/h", "windows": `C:\Users\h`} {
+			for _, p := range f.userFiles(userDirsOf(goos, func(string) string { return "" }, home)) {
+				files = append(files, filepath.FromSlash(strings.ReplaceAll(p, `\`, "/")))
+			}
+		}
 		if l.project != "" {
 			files = append(files, filepath.Join("/p", filepath.FromSlash(l.project)))
 		}

@@ -1,7 +1,6 @@
 package config
 
 import (
-	"path/filepath"
 	"slices"
 )
 
@@ -29,7 +28,7 @@ func (geminiCLI) fit(root *node) fit {
 }
 
 func (geminiCLI) userFiles(d userDirs) []string {
-	return []string{filepath.Join(d.home, ".gemini", "settings.json")}
+	return []string{d.join(d.home, ".gemini", "settings.json")}
 }
 
 func (geminiCLI) read(r *reader) error {

@@ -2,8 +2,11 @@ package config
 
 import (
 	"os"
+	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strings"
 )
 
 // A Found is a config file located where a client keeps one.
@@ -17,19 +20,68 @@ type Found struct {
 	Err    error
 }
 
-// userDirs are the folders clients keep the user's settings under.
+// userDirs are the folders clients keep the user's settings under, on
+// one system (goos), as that system writes paths.
 type userDirs struct {
-	home       string
-	config     string // $XDG_CONFIG_HOME, else ~/.config
-	appSupport string // macOS's ~/Library/Application Support
+	goos   string
+	getenv func(string) string
+	home   string // ~, %USERPROFILE% on Windows
+	// appData is where a desktop app keeps the user's settings: %APPDATA%
+	// on Windows, ~/Library/Application Support on macOS, $XDG_CONFIG_HOME
+	// (else ~/.config) on Linux.
+	appData string
 }
 
-func userDirsOf(home string) userDirs {
-	config := os.Getenv("XDG_CONFIG_HOME")
-	if config == "" {
-		config = filepath.Join(home, ".config")
+func userDirsOf(goos string, getenv func(string) string, home string) userDirs {
+	d := userDirs{goos: goos, getenv: getenv, home: home}
+	switch goos {
+	case "windows":
+		d.appData = getenv("APPDATA")
+		if d.appData == "" {
+			d.appData = d.join(home, "AppData", "Roaming")
+		}
+	case "darwin":
+		d.appData = d.join(home, "Library", "Application Support")
+	default:
+		d.appData = getenv("XDG_CONFIG_HOME")
+		if d.appData == "" {
+			d.appData = d.join(home, ".config")
+		}
 	}
-	return userDirs{home: home, config: config, appSupport: filepath.Join(home, "Library", "Application Support")}
+	return d
+}
+
+// join joins path elements with the separator of d's system.
+func (d userDirs) join(elem ...string) string {
+	if d.goos != "windows" {
+		return path.Join(elem...)
+	}
+	for i, e := range elem {
+		elem[i] = strings.ReplaceAll(e, `\`, "/")
+	}
+	return strings.ReplaceAll(path.Join(elem...), "/", `\`)
+}
+
+// A UserFile is where a client keeps the user's own servers.
+type UserFile struct {
+	Format string // the format's name: "claude-desktop", "vscode", ...
+	Path   string
+}
+
+// UserFiles lists where each client keeps the user's servers on the system
+// goos ("windows", "darwin", "linux"), given its environment (getenv:
+// APPDATA, XDG_CONFIG_HOME, CODEX_HOME) and the user's home folder
+// (%USERPROFILE% on Windows): docs/configs.md gives each location's
+// source. It reads no file; Locate reads those that exist.
+func UserFiles(goos string, getenv func(string) string, home string) []UserFile {
+	d := userDirsOf(goos, getenv, home)
+	var files []UserFile
+	for _, f := range formats {
+		for _, p := range f.userFiles(d) {
+			files = append(files, UserFile{Format: f.layout().Name, Path: p})
+		}
+	}
+	return files
 }
 
 // Locate lists the config files of every client it knows: those of dir
@@ -68,11 +120,8 @@ func Locate(dir, home string, opts Options) []Found {
 		}
 	}
 	if home != "" {
-		dirs := userDirsOf(home)
-		for _, f := range formats {
-			for _, path := range f.userFiles(dirs) {
-				add(path, "user")
-			}
+		for _, f := range UserFiles(runtime.GOOS, os.Getenv, home) {
+			add(f.Path, "user")
 		}
 	}
 	return slices.Clip(found)

@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"path/filepath"
 )
 
 // vscode is VS Code's .vscode/mcp.json: JSONC under "servers", editor
@@ -22,10 +21,7 @@ func (vscode) claims(base, dir string) bool {
 }
 
 func (vscode) userFiles(d userDirs) []string {
-	return []string{
-		filepath.Join(d.config, "Code", "User", "mcp.json"),
-		filepath.Join(d.appSupport, "Code", "User", "mcp.json"),
-	}
+	return []string{d.join(d.appData, "Code", "User", "mcp.json")}
 }
 
 func (vscode) fit(root *node) fit {

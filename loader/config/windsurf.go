@@ -1,7 +1,5 @@
 package config
 
-import "path/filepath"
-
 // windsurf is Windsurf's mcp_config.json: editor variables, a remote
 // server's "serverUrl", and a server or some of its tools disabled.
 type windsurf struct{ defaults }
@@ -25,7 +23,7 @@ func (windsurf) fit(root *node) fit {
 }
 
 func (windsurf) userFiles(d userDirs) []string {
-	return []string{filepath.Join(d.home, ".codeium", "windsurf", "mcp_config.json")}
+	return []string{d.join(d.home, ".codeium", "windsurf", "mcp_config.json")}
 }
 
 func (w windsurf) transport(raw *rawServer) (string, string, string) {

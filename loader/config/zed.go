@@ -1,6 +1,6 @@
 package config
 
-import "path/filepath"
+import "strings"
 
 // zed is Zed's settings.json: servers under "context_servers", a command
 // given as {"path", "args", "env"}, and servers an extension provides.
@@ -15,11 +15,19 @@ var zedLayout = layout{
 func (zed) layout() *layout { return &zedLayout }
 
 func (zed) claims(base, dir string) bool {
-	return base == "settings.json" && (dir == "zed" || dir == ".zed")
+	// %APPDATA%\Zed on Windows.
+	return base == "settings.json" && (strings.EqualFold(dir, "zed") || dir == ".zed")
 }
 
 func (zed) userFiles(d userDirs) []string {
-	return []string{filepath.Join(d.config, "zed", "settings.json")}
+	switch d.goos {
+	case "windows": // %APPDATA%\Zed
+		return []string{d.join(d.appData, "Zed", "settings.json")}
+	case "linux": // $XDG_CONFIG_HOME/zed
+		return []string{d.join(d.appData, "zed", "settings.json")}
+	}
+	return []string{d.join(d.home, ".config", "zed", "settings.json")} // macOS: ~/.config/zed
+
 }
 
 func (zed) fit(root *node) fit {

@@ -39,7 +39,7 @@ func Read(path string) (*File, error) {
 		target, _ := os.Readlink(path)
 		return nil, fmt.Errorf("%s is a symbolic link (to %s): give the file it names", path, target)
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|safefile.NoFollow|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
