@@ -7,7 +7,7 @@ type claudeDesktop struct{ defaults }
 
 var claudeDesktopLayout = layout{
 	Format:     Format{"claude-desktop", "Claude Desktop", "claude_desktop_config.json"},
-	serversKey: "mcpServers", strict: true, dialect: noVars,
+	serversKey: "mcpServers", named: "claude_desktop_config.json", strict: true, dialect: noVars,
 	keys: []string{"command", "args", "env"},
 }
 

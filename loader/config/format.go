@@ -50,6 +50,10 @@ type layout struct {
 	// project is where the client keeps a project's file, relative to the
 	// project's folder (".vscode/mcp.json"); "" when it keeps none.
 	project string
+	// named is a file name only this client's file has
+	// ("claude_desktop_config.json"): Locate also finds a copy of it in
+	// the working folder. "" when the name says nothing.
+	named   string
 	strict  bool // the client reads strict JSON: no comments
 	toml    bool
 	dialect dialect

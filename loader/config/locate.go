@@ -106,6 +106,11 @@ func Locate(dir, home string, opts Options) []Found {
 		f.Config, f.Err = LoadWith(abs, opts)
 		found = append(found, f)
 	}
+	for _, f := range formats {
+		if name := f.layout().named; name != "" {
+			add(filepath.Join(dir, name), "project") // a copy kept beside a project
+		}
+	}
 	for d := dir; ; d = filepath.Dir(d) {
 		if home != "" && d == home {
 			break

@@ -31,6 +31,8 @@ func TestLocate(t *testing.T) {
 	write(filepath.Join(home, ".gemini", "settings.json"), `{"mcpServers": {"g": {"httpUrl": "http://g"}}}`)
 	write(filepath.Join(home, ".config", "zed", "settings.json"), `{"context_servers": {"z": {"command": "z"}}}`)
 	write(filepath.Join(home, ".codex", "config.toml"), "[mcp_servers.c]\ncommand = \"c\"\n")
+	// A copy of Claude Desktop's file kept in the working folder.
+	write(filepath.Join(sub, "claude_desktop_config.json"), `{"mcpServers": {"d": {"command": "d"}}}`)
 
 	var got []string
 	for _, f := range config.Locate(sub, home, config.Options{}) {
@@ -44,6 +46,7 @@ func TestLocate(t *testing.T) {
 		got = append(got, line)
 	}
 	want := []string{
+		"project home/src/app/pkg/claude_desktop_config.json claude-desktop *",
 		"project home/src/app/pkg/.cursor/mcp.json error",
 		"project home/src/app/pkg/.vscode/mcp.json vscode *",
 		"project home/src/app/.mcp.json claude-code **",
