@@ -54,10 +54,18 @@ type Diff struct {
 	Config string `json:"config"`
 	// Policy is the registry compared; "" when one side is a lock, which
 	// has no registry: only definitions were compared.
-	Policy  string   `json:"policy"`
-	Client  string   `json:"client,omitempty"`
+	Policy string `json:"policy"`
+	Client string `json:"client,omitempty"`
+	// ClientA is the client side A was taken as, when it is not B's
+	// (Client): a change may then come from the client alone, since
+	// servers advertise tools by client.
+	ClientA string   `json:"client_a,omitempty"`
 	Changes []Change `json:"changes"`
 }
+
+// ClientsDiffer reports whether the two sides were taken as different
+// clients ("" is mcplens as itself).
+func (d *Diff) ClientsDiffer() bool { return d.ClientA != d.Client }
 
 // Fails reports whether a change of one of the classes is in the diff.
 func (d *Diff) Fails(failOn []Class) bool {
@@ -77,7 +85,7 @@ func (d *Diff) Count() map[Class]int {
 // When either side has no registry under it (a lock), only servers and
 // definitions are compared.
 func Compare(a, b *Document, policy string) *Diff {
-	d := &Diff{A: a.Config, B: b.Config, Config: b.Config, Client: b.Client, Changes: []Change{}}
+	d := &Diff{A: a.Config, B: b.Config, Config: b.Config, Client: b.Client, ClientA: a.Client, Changes: []Change{}}
 	pa, okA := a.policy(policy)
 	pb, okB := b.policy(policy)
 	if okA && okB {
