@@ -128,7 +128,7 @@ func runDiff(args []string, guard *procguard.Guard, stdout, stderr io.Writer) in
 		d := surfacediff.Compare(docs[0][min(i, len(docs[0])-1)], docs[1][min(i, len(docs[1])-1)], o.policyFor(fset, k))
 		d.A, d.B = sides[0].name, sides[1].name
 		if len(conns) > 0 {
-			d.Client, d.ClientA = k, k // both sides connected as each client of --clients
+			d.Client = k
 		}
 		diffs = append(diffs, d)
 	}

@@ -65,8 +65,8 @@ func blockingPipe(t *testing.T) (r, w *os.File) {
 func TestRelayEndsWithServer(t *testing.T) {
 	defer func(g time.Duration) { pipeGrace = g }(pipeGrace)
 	pipeGrace = time.Hour
-	copyPipeSize = 4096
-	defer func() { copyPipeSize = 0 }()
+	copyPipeSize.Store(4096)
+	defer copyPipeSize.Store(0)
 	frames := strings.Repeat(`{"text":"`+strings.Repeat("x", 1<<20)+`"}`+"\n", 5)
 	for i := range 20 {
 		if got := runBriefly(t, frames, "cat"); got != frames {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -93,7 +94,7 @@ const teeRead = 64 << 10
 
 // copyPipeSize, when set, is the capacity asked for copy pipes instead of
 // pipeSize: tests make it small to fill them.
-var copyPipeSize int
+var copyPipeSize atomic.Int64 // set by tests while an earlier test's relay may still be starting its copy
 
 // Bounds on what a teePipe holds outside its pipe: a chunk of at most
 // holdChunk bytes, at most maxHeld bytes in all.
@@ -112,8 +113,8 @@ func newTeePipe(s *Stream) *teePipe {
 	if err != nil {
 		return nil
 	}
-	if copyPipeSize > 0 {
-		setPipeSize(w, copyPipeSize)
+	if n := copyPipeSize.Load(); n > 0 {
+		setPipeSize(w, int(n))
 	} else {
 		widen(w)
 	}

@@ -34,8 +34,8 @@ func (s *lineSink) Close() error { return nil }
 // is recorded at the time it passed, whenever the copy read it: each
 // request before its echo, each echo before the next request.
 func TestTeePipeFull(t *testing.T) {
-	copyPipeSize = 4096
-	defer func() { copyPipeSize = 0 }()
+	copyPipeSize.Store(4096)
+	defer copyPipeSize.Store(0)
 	var want bytes.Buffer
 	for i := range 200 {
 		fmt.Fprintf(&want, `{"jsonrpc":"2.0","id":%d,"method":"ping","params":{"pad":%q}}`+"\n", i, strings.Repeat("p", 900))

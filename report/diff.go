@@ -50,18 +50,14 @@ func diffHeading(d *surfacediff.Diff) string {
 		s += " · client " + d.Client
 	}
 	if d.ClientsDiffer() {
+		b := d.Client
+		if b == "" {
+			b = "mcplens"
+		}
 		s += fmt.Sprintf(" · the sides were taken as different clients (A as %s, B as %s): a change may come from the client alone; give both the same --client",
-			clientName(d.ClientA), clientName(d.Client))
+			d.ClientA, b)
 	}
 	return s
-}
-
-// clientName is a client profile's key, or mcplens for none.
-func clientName(key string) string {
-	if key == "" {
-		return "mcplens"
-	}
-	return key
 }
 
 // countText counts a diff's changes by class: "3 changes: 1 removed, 2 added".

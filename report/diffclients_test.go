@@ -12,12 +12,15 @@ import (
 // A diff of two sides taken as different clients says so in its heading:
 // servers advertise tools by client, so a change may come from that alone.
 func TestDiffSaysClientsDiffer(t *testing.T) {
-	a := &surfacediff.Document{Config: "snap.json", Client: "claude-code@2.1"}
-	b := &surfacediff.Document{Config: "claude_desktop_config.json", Client: "claude-desktop@2026"}
+	none := []surfacediff.Policy{}
+	a := &surfacediff.Document{Config: "snap.json", Client: "claude-code@2.1", Policies: none}
+	b := &surfacediff.Document{Config: "claude_desktop_config.json", Client: "claude-desktop@2026", Policies: none}
+	mcplens := &surfacediff.Document{Config: "x", Policies: none}
+	lock := &surfacediff.Document{Config: "mcplens.lock"} // definitions only: no client to compare
 	for _, tc := range []struct {
 		a, b *surfacediff.Document
 		want bool
-	}{{a, b, true}, {b, b, false}, {&surfacediff.Document{Config: "x"}, b, true}} {
+	}{{a, b, true}, {b, b, false}, {mcplens, b, true}, {lock, b, false}} {
 		d := surfacediff.Compare(tc.a, tc.b, "lionagi")
 		var out bytes.Buffer
 		if err := report.WriteDiff(&out, []*surfacediff.Diff{d}, "text", nil); err != nil {

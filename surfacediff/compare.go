@@ -56,16 +56,25 @@ type Diff struct {
 	// has no registry: only definitions were compared.
 	Policy string `json:"policy"`
 	Client string `json:"client,omitempty"`
-	// ClientA is the client side A was taken as, when it is not B's
-	// (Client): a change may then come from the client alone, since
-	// servers advertise tools by client.
+	// ClientA is the client side A was taken as ("mcplens" for its own
+	// handshake), set only when both sides were taken as a client (neither
+	// is a lock) and not as the same one: a change may then come from the
+	// client alone, since servers advertise tools by client.
 	ClientA string   `json:"client_a,omitempty"`
 	Changes []Change `json:"changes"`
 }
 
 // ClientsDiffer reports whether the two sides were taken as different
-// clients ("" is mcplens as itself).
-func (d *Diff) ClientsDiffer() bool { return d.ClientA != d.Client }
+// clients.
+func (d *Diff) ClientsDiffer() bool { return d.ClientA != "" }
+
+// clientName is a client profile's key, or mcplens for none.
+func clientName(key string) string {
+	if key == "" {
+		return "mcplens"
+	}
+	return key
+}
 
 // Fails reports whether a change of one of the classes is in the diff.
 func (d *Diff) Fails(failOn []Class) bool {
@@ -85,7 +94,10 @@ func (d *Diff) Count() map[Class]int {
 // When either side has no registry under it (a lock), only servers and
 // definitions are compared.
 func Compare(a, b *Document, policy string) *Diff {
-	d := &Diff{A: a.Config, B: b.Config, Config: b.Config, Client: b.Client, ClientA: a.Client, Changes: []Change{}}
+	d := &Diff{A: a.Config, B: b.Config, Config: b.Config, Client: b.Client, Changes: []Change{}}
+	if a.Policies != nil && b.Policies != nil && a.Client != b.Client {
+		d.ClientA = clientName(a.Client)
+	}
 	pa, okA := a.policy(policy)
 	pb, okB := b.policy(policy)
 	if okA && okB {
