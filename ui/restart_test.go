@@ -81,3 +81,22 @@ func TestRestartKeys(t *testing.T) {
 		t.Errorf("the header once connected again is %q, was %q", got, before)
 	}
 }
+
+// A failed server's failure, pinned above the servers, is a row: x on it
+// restarts the server, where nothing could select it; the cursor still
+// starts on the first tool.
+func TestRestartFailedServer(t *testing.T) {
+	m, _ := openConfig(t, failingConfig(t), 160, 48)
+	if got := screen(m); !strings.Contains(got, "DETAIL") || strings.Contains(got, "no tool selected") {
+		t.Fatalf("the cursor does not start on the first tool:\n%s", got)
+	}
+	m = press(m, "up")
+	got := screen(m)
+	if !strings.Contains(got, "✗ broken failed: initialize") {
+		t.Fatalf("no failure pinned above the servers:\n%s", got)
+	}
+	m, _ = m.Update(ui.KeyPress("x"))
+	if got := screen(m); !strings.Contains(got, "restarting broken") {
+		t.Errorf("x on the failure does not restart broken:\n%s", got)
+	}
+}

@@ -158,6 +158,8 @@ func (v *serversView) follow() {
 		v.seen = s.laidOut
 		if k, ok := v.nearest(v.chosen); ok && v.picked {
 			v.sc.cursor = k
+		} else if !v.picked {
+			v.sc.cursor = v.firstTool() // the failures pinned above are rows too, but not where a user starts
 		}
 	}
 	v.sc.cursor = max(0, min(v.sc.cursor, len(s.rows)-1))
@@ -184,6 +186,17 @@ func (v *serversView) follow() {
 		}
 		v.sc.offset = at - (v.height - p) + 1
 	}
+}
+
+// firstTool is the first row that is a tool, else the first row.
+func (v *serversView) firstTool() int {
+	s := v.e.surface
+	for k, li := range s.rows {
+		if s.lines[li].kind == lineTool {
+			return k
+		}
+	}
+	return 0
 }
 
 // moveTo puts the cursor on row k of the layout as it is now.
@@ -314,8 +327,12 @@ func (v *serversView) lineView(l line, cols columns, selected bool) string {
 		}
 		return truncate(s.WarnText.Render("▲ "+l.text), v.width, "…")
 	case lineFailure:
-		return truncate(s.ErrorText.Render("✗ "+model.Sanitize(e.surface.label(l.server))+" failed: ")+
+		line := truncate(s.ErrorText.Render("✗ "+model.Sanitize(e.surface.label(l.server))+" failed: ")+
 			s.ErrorText.Render(e.c.text(l.text)), v.width, "…")
+		if selected {
+			line = s.painters().selected.Render(line + strings.Repeat(" ", max(0, v.width-textWidth(line))))
+		}
+		return line
 	case lineNote:
 		return truncate("  "+s.Muted.Render(e.c.text(l.text)), v.width, "…")
 	case lineURL:

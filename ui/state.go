@@ -264,6 +264,8 @@ func (s *surface) failures() {
 			continue
 		}
 		sv := &s.snap.Servers[i]
+		// A row: x restarts the server, X connects it again.
+		s.rows = append(s.rows, len(s.lines))
 		s.lines = append(s.lines, line{kind: lineFailure, server: i, text: sv.Err, top: true})
 		for _, t := range tail(sv.Stderr, 4) {
 			s.lines = append(s.lines, line{kind: lineNote, server: i, text: "stderr: " + t, top: true})
