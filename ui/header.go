@@ -28,6 +28,9 @@ func (m *Model) headerView() string {
 		client = s.HeaderMuted.Render(" · client: ") + s.PolicyName.Render(model.Sanitize(m.client))
 	}
 	// In the order shown; drop is the order they give way in (0 stays).
+	// The config's name, once it would go, keeps what room is left, cut in
+	// its middle: its end says "(offline recording)" or the file's name.
+	title := model.Sanitize(m.title)
 	parts := []struct {
 		text string
 		drop int
@@ -35,26 +38,35 @@ func (m *Model) headerView() string {
 		{s.Header.Render("mcplens"), 0},
 		{m.countsView(true), 5},
 		{m.countsView(false), 6},
-		{s.HeaderMuted.Render(" · " + model.Sanitize(m.title)), 4},
+		{"", 4}, // the config's name
 		{client, 0},
 		{s.HeaderMuted.Render(" · policy: ") + s.PolicyName.Render(p.Name), 0},
 		{s.HeaderMuted.Render(" (" + p.Summary + ")"), 2},
 		{m.rootsHeader(), 3},
 		{s.HeaderMuted.Render(" · providers: " + strings.Join(names, " ")), 1},
 	}
-	shown := func(drop int) string {
+	shown := func(drop, titleRoom int) string {
 		h := ""
 		for i, pt := range parts {
-			if pt.drop != 0 && pt.drop <= drop || i == 2 && drop < 5 {
+			switch {
+			case i == 3 && drop < 4:
+				h += s.HeaderMuted.Render(" · " + title)
+			case i == 3 && titleRoom >= 12:
+				h += s.HeaderMuted.Render(" · " + strings.TrimRight(cellMid(title, titleRoom), " "))
+			case pt.drop != 0 && pt.drop <= drop, i == 2 && drop < 5:
 				continue // the counts without names stand in once the names go
+			default:
+				h += pt.text
 			}
-			h += pt.text
 		}
 		return h
 	}
-	h := shown(0)
+	h := shown(0, 0)
 	for drop := 1; drop <= 6 && lipgloss.Width(h) > m.c.width; drop++ {
-		h = shown(drop)
+		h = shown(drop, 0)
+		if room := m.c.width - lipgloss.Width(h) - 3; drop >= 4 && room >= 12 {
+			h = shown(drop, room)
+		}
 	}
 	return truncate(h, m.c.width, "…") + "\n" + m.tabsView()
 }
