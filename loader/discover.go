@@ -1,7 +1,6 @@
 package loader
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -131,7 +130,7 @@ func (l *lister) page(ctx context.Context, method mcp.MCPMethod, key string, cur
 			next.bad = "an invalid string"
 		}
 	default:
-		next.bad = jsonType(raw)
+		next.bad = mcpsession.JSONType(raw)
 	}
 	return rows, next, size, nil
 }
@@ -160,22 +159,4 @@ func (l *lister) request(ctx context.Context, method mcp.MCPMethod, params map[s
 		return nil, 0, refusal(ctx, err)
 	}
 	return result, size, nil
-}
-
-// jsonType names the type of a JSON value for a message.
-func jsonType(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return "empty"
-	}
-	return model.JSONKind(raw)
-}
-
-// clip shortens raw JSON for an error message.
-func clip(raw []byte) string {
-	const n = 120
-	if len(raw) <= n {
-		return string(raw)
-	}
-	return string(raw[:n]) + "..."
 }

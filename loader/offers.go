@@ -196,7 +196,7 @@ type row map[string]json.RawMessage
 func decodeRow(raw json.RawMessage) (row, string) {
 	var r row
 	if err := json.Unmarshal(raw, &r); err != nil || r == nil {
-		return nil, fmt.Sprintf("row is %s, not an object", jsonType(raw))
+		return nil, fmt.Sprintf("row is %s, not an object", mcpsession.JSONType(raw))
 	}
 	return r, ""
 }
@@ -211,7 +211,7 @@ func (r row) name() (name string, ok bool, problem string) {
 	case raw == nil:
 		return "", false, "missing name"
 	case raw[0] != '"':
-		return "", false, fmt.Sprintf("name is %s, not a string", jsonType(raw))
+		return "", false, fmt.Sprintf("name is %s, not a string", mcpsession.JSONType(raw))
 	}
 	if err := json.Unmarshal(raw, &name); err != nil {
 		return "", false, "name is not a valid string"

@@ -84,17 +84,17 @@ func (m *monitor) frame(f *frameInfo) {
 		return
 	case f.junk:
 		if problem := m.brokenAnswer(f); problem != "" {
-			m.fault(faultMalformed, problem, fmt.Sprintf("%s: %s", problem, clip(f.line)))
+			m.fault(faultMalformed, problem, fmt.Sprintf("%s: %s", problem, mcpsession.Clip(f.line)))
 			f.problem = problem
 			return
 		}
 		m.fault(faultJunk, "", fmt.Sprintf("stdout carries text that is not JSON, which MCP's stdio transport forbids "+
-			"(ignored; shown as junk in the wire pane); first: %q", clip(f.line)))
+			"(ignored; shown as junk in the wire pane); first: %q", mcpsession.Clip(f.line)))
 		return
 	}
 	problem, kind := m.received(f)
 	if problem != "" {
-		m.fault(kind, problem, fmt.Sprintf("%s: %s", problem, clip(f.line)))
+		m.fault(kind, problem, fmt.Sprintf("%s: %s", problem, mcpsession.Clip(f.line)))
 	}
 	f.problem = problem
 }
@@ -132,7 +132,7 @@ func (m *monitor) received(f *frameInfo) (problem, kind string) {
 	line := f.line
 	trimmed := bytes.TrimSpace(line)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
-		problem = fmt.Sprintf("not a JSON-RPC message: %s, not an object", jsonType(trimmed))
+		problem = fmt.Sprintf("not a JSON-RPC message: %s, not an object", mcpsession.JSONType(trimmed))
 		if refused := m.batch(trimmed, line, f.valid); refused != "" {
 			problem += "; " + refused
 		}
@@ -147,14 +147,14 @@ func (m *monitor) received(f *frameInfo) (problem, kind string) {
 		if msg.JSONRPC == nil {
 			return `not a JSON-RPC 2.0 message: no "jsonrpc" member`, faultMalformed
 		}
-		return fmt.Sprintf(`not a JSON-RPC 2.0 message: "jsonrpc" is %s`, clip(msg.JSONRPC)), faultMalformed
+		return fmt.Sprintf(`not a JSON-RPC 2.0 message: "jsonrpc" is %s`, mcpsession.Clip(msg.JSONRPC)), faultMalformed
 	}
 	if msg.Method != nil {
 		if msg.Method[0] != '"' {
-			return fmt.Sprintf("malformed: method is %s, not a string", jsonType(msg.Method)), faultMalformed
+			return fmt.Sprintf("malformed: method is %s, not a string", mcpsession.JSONType(msg.Method)), faultMalformed
 		}
 		if p := msg.Params; p != nil && p[0] != '{' && string(p) != "null" {
-			return fmt.Sprintf("malformed: params is %s, not an object", jsonType(p)), faultMalformed
+			return fmt.Sprintf("malformed: params is %s, not an object", mcpsession.JSONType(p)), faultMalformed
 		}
 		return "", "" // a request or a notification from the server
 	}
@@ -168,7 +168,7 @@ func (m *monitor) received(f *frameInfo) (problem, kind string) {
 	}
 	switch msg.ID[0] {
 	case '{', '[', 't', 'f':
-		return fmt.Sprintf("malformed: the id is %s, not a string or a number", jsonType(msg.ID)), faultMalformed
+		return fmt.Sprintf("malformed: the id is %s, not a string or a number", mcpsession.JSONType(msg.ID)), faultMalformed
 	case 'n':
 		return "", "" // an error about a request the server could not read
 	}
@@ -183,12 +183,12 @@ func (m *monitor) received(f *frameInfo) (problem, kind string) {
 		return "", ""
 	}
 	if other, ok := otherTypeID(msg.ID); ok {
-		why := fmt.Sprintf("its id %s is %s, and a response's id must be the request's, of the same type", clip(msg.ID), jsonType(msg.ID))
+		why := fmt.Sprintf("its id %s is %s, and a response's id must be the request's, of the same type", mcpsession.Clip(msg.ID), mcpsession.JSONType(msg.ID))
 		if refused := m.refuse(other, why, line); refused != "" {
 			return refused, faultStray
 		}
 	}
-	return fmt.Sprintf("answers id %s, which no request is waiting for", clip(msg.ID)), faultStray
+	return fmt.Sprintf("answers id %s, which no request is waiting for", mcpsession.Clip(msg.ID)), faultStray
 }
 
 // fault counts one fault, keeping the first of each kind as a finding.

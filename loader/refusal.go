@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/mcplens/mcplens/mcpsession"
 )
 
 // await says that, until release, the requests of method are waited for
@@ -103,7 +105,7 @@ func (m *monitor) refuse(key, why string, line []byte) string {
 	if end != nil {
 		// Ended by flush, once the frame is in the FrameLog: whoever
 		// reports the refusal finds the frame there.
-		err := &RefusedError{Request: id, Why: why, Got: clip(line)}
+		err := &RefusedError{Request: id, Why: why, Got: mcpsession.Clip(line)}
 		m.mu.Lock()
 		m.ending = append(m.ending, func() { end(err) })
 		m.nEnding.Store(int32(len(m.ending)))

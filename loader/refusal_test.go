@@ -61,7 +61,7 @@ func TestMonitorRefuses(t *testing.T) {
 			m.flush()
 			var refused *RefusedError
 			ended := errors.As(context.Cause(ctx), &refused)
-			if ended != (tt.why != "") || ended && (refused.Why != tt.why || refused.Got != clip([]byte(tt.answer))) {
+			if ended != (tt.why != "") || ended && (refused.Why != tt.why || refused.Got != mcpsession.Clip([]byte(tt.answer))) {
 				t.Errorf("the wait ended with %v, want a refusal %q", context.Cause(ctx), tt.why)
 			}
 			if err := refusal(ctx, context.Canceled); ended && err != refused || !ended && err != context.Canceled {

@@ -47,7 +47,7 @@ func PageRows(result json.RawMessage, key string) ([]json.RawMessage, json.RawMe
 	}
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(result, &members); err != nil {
-		return nil, nil, fmt.Errorf("result is not an object: %s", clip(result))
+		return nil, nil, fmt.Errorf("result is not an object: %s", Clip(result))
 	}
 	var rows []json.RawMessage
 	list := memberFold(members, key)
@@ -55,7 +55,7 @@ func PageRows(result json.RawMessage, key string) ([]json.RawMessage, json.RawMe
 		return nil, nil, fmt.Errorf("result has no %s array", key)
 	}
 	if err := json.Unmarshal(list, &rows); err != nil {
-		return nil, nil, fmt.Errorf("result.%s is %s, not an array", key, jsonType(list))
+		return nil, nil, fmt.Errorf("result.%s is %s, not an array", key, JSONType(list))
 	}
 	return rows, memberFold(members, "nextCursor"), nil
 }
@@ -88,7 +88,7 @@ func ToolOfRow(row json.RawMessage) model.Tool {
 	if !jsonx.Members(row, []string{"name", "title", "description", "inputSchema"}, f[:]) {
 		var fields map[string]json.RawMessage
 		if err := json.Unmarshal(row, &fields); err != nil {
-			t.NameProblem = fmt.Sprintf("row is %s, not an object", jsonType(row))
+			t.NameProblem = fmt.Sprintf("row is %s, not an object", JSONType(row))
 			return t
 		}
 		f = [4][]byte{fields["name"], fields["title"], fields["description"], fields["inputSchema"]}
@@ -98,7 +98,7 @@ func ToolOfRow(row json.RawMessage) model.Tool {
 	case name == nil:
 		t.NameProblem = "missing name"
 	case name[0] != '"':
-		t.NameProblem = fmt.Sprintf("name is %s, not a string", jsonType(name))
+		t.NameProblem = fmt.Sprintf("name is %s, not a string", JSONType(name))
 	default:
 		if err := json.Unmarshal(name, &t.Name); err != nil {
 			t.NameProblem = "name is not a valid string"
@@ -116,8 +116,9 @@ func ToolOfRow(row json.RawMessage) model.Tool {
 	return t
 }
 
-// jsonType names the type of a JSON value for a message.
-func jsonType(raw json.RawMessage) string {
+// JSONType names the type of a JSON value for a message (the loader's
+// and a recording's alike).
+func JSONType(raw json.RawMessage) string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return "empty"
@@ -125,8 +126,8 @@ func jsonType(raw json.RawMessage) string {
 	return model.JSONKind(raw)
 }
 
-// clip shortens raw JSON for an error message.
-func clip(raw []byte) string {
+// Clip shortens raw JSON for an error message.
+func Clip(raw []byte) string {
 	const n = 120
 	if len(raw) <= n {
 		return string(raw)
