@@ -4,13 +4,13 @@ package procguard
 
 import (
 	"bytes"
+	"github.com/mcplens/mcplens/internal/testkit/proctest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // The test binary doubles as the guard, as the mcplens binary does.
@@ -49,42 +49,8 @@ func startGroup(t *testing.T) int {
 	pgid := cmd.Process.Pid
 	go cmd.Wait()
 	t.Cleanup(func() { syscall.Kill(-pgid, syscall.SIGKILL) })
-	waitFor(t, "the group's two processes to run", func() bool { return len(groupMembers(pgid)) == 2 })
+	proctest.WaitFor(t, "the group's two processes to run", func() bool { return len(proctest.GroupMembers(pgid)) == 2 })
 	return pgid
-}
-
-// groupMembers returns the live processes (zombies excluded) of group pgid.
-func groupMembers(pgid int) []int {
-	entries, _ := os.ReadDir("/proc")
-	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		i := bytes.LastIndexByte(stat, ')')
-		if err != nil || i < 0 {
-			continue
-		}
-		// After the command: state, ppid, pgrp.
-		f := bytes.Fields(stat[i+1:])
-		if len(f) < 3 || string(f[0]) == "Z" || string(f[2]) != strconv.Itoa(pgid) {
-			continue
-		}
-		pids = append(pids, pid)
-	}
-	return pids
-}
-
-// waitFor polls cond until it holds, failing the test after 20s.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("still waiting after 20s for %s", what)
-		}
-	}
 }
 
 // ignores reports whether process pid ignores every one of sigs.
@@ -127,7 +93,7 @@ func TestGuardKillsHeldGroupsWhenItsPipeEnds(t *testing.T) {
 	g.Release(released)
 	// A ctrl+c, a SIGTERM or a SIGHUP meant for mcplens does not end it.
 	sigs := []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP}
-	waitFor(t, "the guard to ignore SIGINT, SIGTERM and SIGHUP", func() bool { return ignores(g.cmd.Process.Pid, sigs...) })
+	proctest.WaitFor(t, "the guard to ignore SIGINT, SIGTERM and SIGHUP", func() bool { return ignores(g.cmd.Process.Pid, sigs...) })
 	for _, sig := range sigs {
 		g.cmd.Process.Signal(sig)
 	}
@@ -135,8 +101,8 @@ func TestGuardKillsHeldGroupsWhenItsPipeEnds(t *testing.T) {
 	if state := g.cmd.ProcessState; !state.Exited() || state.ExitCode() != 0 {
 		t.Errorf("the guard ended with %v, want exit status 0", state)
 	}
-	waitFor(t, "the held group to be killed", func() bool { return len(groupMembers(held)) == 0 })
-	if left := groupMembers(released); len(left) != 2 {
+	proctest.WaitFor(t, "the held group to be killed", func() bool { return len(proctest.GroupMembers(held)) == 0 })
+	if left := proctest.GroupMembers(released); len(left) != 2 {
 		t.Errorf("the released group has %d processes, want its 2 left alone", len(left))
 	}
 }
@@ -157,5 +123,5 @@ func TestGuardStartsAgainWhenKilled(t *testing.T) {
 		t.Fatal("the guard was not started again")
 	}
 	g.orphan()
-	waitFor(t, "both groups to be killed", func() bool { return len(groupMembers(first))+len(groupMembers(second)) == 0 })
+	proctest.WaitFor(t, "both groups to be killed", func() bool { return len(proctest.GroupMembers(first))+len(proctest.GroupMembers(second)) == 0 })
 }

@@ -3,6 +3,7 @@
 package procguard
 
 import (
+	"github.com/mcplens/mcplens/internal/testkit/proctest"
 	"os/exec"
 	"syscall"
 	"testing"
@@ -22,13 +23,13 @@ func TestTreeKillEndsTheHelpers(t *testing.T) {
 	if pgid, _ := syscall.Getpgid(tree.Pid()); pgid != tree.Pid() {
 		t.Fatalf("the root is in group %d, want its own (%d)", pgid, tree.Pid())
 	}
-	waitFor(t, "the tree's two processes to run", func() bool { return len(groupMembers(tree.Pid())) == 2 })
+	proctest.WaitFor(t, "the tree's two processes to run", func() bool { return len(proctest.GroupMembers(tree.Pid())) == 2 })
 	// SIGTERM is ignored by both: the group stays.
 	if err := tree.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
 	tree.Kill()
-	waitFor(t, "the tree to be killed", func() bool { return len(groupMembers(tree.Pid())) == 0 })
+	proctest.WaitFor(t, "the tree to be killed", func() bool { return len(proctest.GroupMembers(tree.Pid())) == 0 })
 }
 
 // A command that cannot start leaves no tree.
