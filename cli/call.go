@@ -152,7 +152,10 @@ func runCall(args []string, guard *procguard.Guard, stdin io.Reader, stdout, std
 	}
 
 	reg := policy.Apply(snap.Catalogues())
-	rt, how, err := reg.Resolve(name)
+	rt, how, refused, err := c.resolve(reg, name)
+	if refused {
+		return exitUsage
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
 		if near := reg.Suggest(name); len(near) > 0 {
