@@ -35,6 +35,7 @@ const headerTools = `[
    "query":{"type":"string"},
    "ratio":{"type":"number"}}}},
  {"name":"wetter-für-heute","inputSchema":{"type":"object"}},
+ {"name":"evil\r\nX-Injected: 1","inputSchema":{"type":"object"}},
  {"name":"twice","inputSchema":{"type":"object","properties":{
    "a":{"type":"string","x-mcp-header":"Dup"},"b":{"type":"string","x-mcp-header":"dup"}}}}
 ]`
@@ -123,6 +124,12 @@ func TestStandardHeaders(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantHeaders(t, srv, "tools/call", map[string]string{"Mcp-Name": "=?base64?d2V0dGVyLWbDvHItaGV1dGU=?="})
+
+	// A name that would split the header is carried encoded, whole.
+	if _, err := s.Call(context.Background(), "hdr", "evil\r\nX-Injected: 1", nil); err != nil {
+		t.Fatal(err)
+	}
+	wantHeaders(t, srv, "tools/call", map[string]string{"Mcp-Name": "=?base64?ZXZpbA0KWC1JbmplY3RlZDogMQ==?=", "X-Injected": absent})
 
 	if _, err := s.ReadResource(context.Background(), "hdr", headertest.ResourceURI); err != nil {
 		t.Fatal(err)
