@@ -14,6 +14,7 @@ import (
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
 	"github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/surfacediff"
 )
 
 // rejectedTools has one valid tool and one whose x-mcp-header is on an
@@ -113,5 +114,30 @@ func TestRejectedToolInReports(t *testing.T) {
 	}
 	if st := a.Servers[0].Status; st != surface.Incomplete {
 		t.Errorf("status = %v, want incomplete", st)
+	}
+}
+
+// TestRejectedToolInDiff: the same server seen by a client at 2025-11-25
+// (the tool registered) and at 2026-07-28 (rejected) differs by that tool,
+// and the diff says why.
+func TestRejectedToolInDiff(t *testing.T) {
+	modern := headertest.Start(t, headertest.Options{Tools: rejectedTools})
+	legacy := headertest.Start(t, headertest.Options{Tools: rejectedTools, Legacy: true})
+	_, after := settledAt2026(t, modern)
+	_, before := settledAt2026(t, legacy) // it refuses the probe: 2025-11-25
+	if p := before.Servers[0].Protocol; p != model.Revision20251125 {
+		t.Fatalf("legacy server settled on %q", p)
+	}
+	a := surfacediff.Capture("cfg", "2025-11-25", before, nil)
+	b := surfacediff.Capture("cfg", "2026-07-28", after, nil)
+	var out bytes.Buffer
+	if err := report.WriteDiff(&out, []*surfacediff.Diff{surfacediff.Compare(a, b, "claude-code")}, "text", nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), `"invalid_object_header" on hdr was registered as "mcp__hdr__invalid_object_header", now dropped: rejected for its x-mcp-header: property data:`) {
+		t.Fatalf("diff does not show the rejected tool and why:\n%s", out.String())
+	}
+	if strings.Contains(out.String(), "no usable name") {
+		t.Fatalf("diff calls the rejected row nameless:\n%s", out.String())
 	}
 }

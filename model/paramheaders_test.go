@@ -125,3 +125,17 @@ func ExampleParamHeaders() {
 	// [region] → Mcp-Param-Region
 	// property data: x-mcp-header "Data" is on a parameter of type "object"; only string, integer and boolean parameters may carry one
 }
+
+// A named row the config filters or the client rejects is not a row
+// without a usable name.
+func TestWithheldRowsHaveNames(t *testing.T) {
+	c := Catalogue{Server: "a", Tools: []Tool{
+		{Name: "x", NameOK: true, FilteredBy: "excludeTools lists it"},
+		{Name: "y", NameOK: true, Rejected: "rejected for its x-mcp-header: property p: x-mcp-header is empty"},
+	}}
+	for _, f := range Findings([]Catalogue{c}) {
+		if f.Kind == "wire-name" {
+			t.Errorf("finding %+v, want none for a named row", f)
+		}
+	}
+}
