@@ -73,7 +73,7 @@ func stamp(h http.Header, env envelope, schemaOf func(string) json.RawMessage) {
 			delete(h, k) // mcplens's alone, from this body
 		}
 	}
-	if !model.RejectsParamHeaders(h.Get(headerProtocol)) {
+	if !model.MirrorsIntoHeaders(h.Get(headerProtocol)) {
 		return
 	}
 	h.Set(headerMethod, method)

@@ -226,12 +226,13 @@ func jsonKind(v []byte) string {
 	return "a number"
 }
 
-// RejectsParamHeaders reports whether a client connected over streamable
-// HTTP at protocol rejects tools whose x-mcp-header annotations are
+// MirrorsIntoHeaders reports whether a client speaking protocol mirrors
+// its requests into HTTP headers (Mcp-Method, Mcp-Name, Mcp-Param-*) and,
+// over streamable HTTP, rejects tools whose x-mcp-header annotations are
 // invalid: from 2026-07-28, the revision that defines them (revisions are
-// dates, and sort). Over stdio and SSE a client may ignore them, and the
-// reference SDKs do.
-func RejectsParamHeaders(protocol string) bool { return protocol >= Revision20260728 }
+// dates, and sort). Over stdio and SSE a client may ignore the
+// annotations, and the reference SDKs do.
+func MirrorsIntoHeaders(protocol string) bool { return protocol >= Revision20260728 }
 
 // MarkRejected marks each row of a server a client over streamable HTTP at
 // protocol rejects for its x-mcp-header annotations (Tool.Rejected), so
@@ -241,7 +242,7 @@ func MarkRejected(tools []Tool, protocol string) {
 	for i := range tools {
 		t := &tools[i]
 		t.Rejected = ""
-		if !RejectsParamHeaders(protocol) {
+		if !MirrorsIntoHeaders(protocol) {
 			continue
 		}
 		if _, err := ParamHeaders(t.InputSchema); err != nil {

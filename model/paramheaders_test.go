@@ -139,3 +139,36 @@ func TestWithheldRowsHaveNames(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkParamHeaders walks a schema of 200 annotated properties, each
+// with a nested object and an array beside it; and a listing's worth of
+// schemas without the keyword, which the byte scan passes over.
+func BenchmarkParamHeaders(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"type":"object","properties":{`)
+	for i := range 200 {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, `"p%d":{"type":"string","description":"parameter %d","x-mcp-header":"P%d"},"o%d":{"type":"object","properties":{"a":{"type":"array","items":{"type":"integer"}}}}`, i, i, i, i)
+	}
+	sb.WriteString(`}}`)
+	annotated := json.RawMessage(sb.String())
+	plain := json.RawMessage(strings.ReplaceAll(sb.String(), XMCPHeader, "x-other-key"))
+	b.Run("annotated", func(b *testing.B) {
+		b.SetBytes(int64(len(annotated)))
+		for b.Loop() {
+			if hs, err := ParamHeaders(annotated); err != nil || len(hs) != 200 {
+				b.Fatal(len(hs), err)
+			}
+		}
+	})
+	b.Run("plain", func(b *testing.B) {
+		b.SetBytes(int64(len(plain)))
+		for b.Loop() {
+			if hs, _ := ParamHeaders(plain); hs != nil {
+				b.Fatal(hs)
+			}
+		}
+	})
+}
