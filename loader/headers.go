@@ -68,13 +68,13 @@ func stamp(h http.Header, env envelope, schemaOf func(string) json.RawMessage) {
 	case method == string(mcp.MethodInitialize) && p.ProtocolVersion != "":
 		h.Set(headerProtocol, p.ProtocolVersion)
 	}
-	for k := range h {
-		if strings.HasPrefix(k, headerParamStart) || k == headerMethod || k == headerName {
-			delete(h, k) // mcplens's alone, from this body
-		}
-	}
 	if !model.MirrorsIntoHeaders(h.Get(headerProtocol)) {
 		return
+	}
+	for k := range h {
+		if strings.HasPrefix(k, headerParamStart) || k == headerMethod || k == headerName {
+			delete(h, k) // from this body alone, whoever set them before
+		}
 	}
 	h.Set(headerMethod, method)
 	var name *string

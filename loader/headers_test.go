@@ -194,3 +194,21 @@ func TestLegacyHeaders(t *testing.T) {
 		wantHeaders(t, srv, m, map[string]string{"MCP-Protocol-Version": "2025-11-25", "Mcp-Method": absent, "Mcp-Name": absent})
 	}
 }
+
+// TestConfigHeadersReplaced: a server's config cannot make a header
+// disagree with the body: its Mcp-Method and Mcp-Param-* are replaced by
+// the body's, or dropped when the body gives no value.
+func TestConfigHeadersReplaced(t *testing.T) {
+	srv := headertest.Start(t, headertest.Options{Tools: headerTools})
+	cfg := &config.Config{Servers: []config.ServerSpec{{Label: "hdr", Transport: config.TransportHTTP, URL: srv.URL,
+		Headers: []config.Header{{Name: "Mcp-Method", Value: "forged"}, {Name: "mcp-param-region", Value: "forged"}, {Name: "Mcp-Name", Value: "forged"}}}}}
+	s := open(t, cfg, loader.Options{Handshake: eraHandshake(model.Revision20260728)})
+	if _, last := settle(t, s, cfg); last["hdr"].State != mcpsession.Ready {
+		t.Fatalf("event = %+v", last["hdr"])
+	}
+	if _, err := s.Call(context.Background(), "hdr", "route", json.RawMessage(`{"priority":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	wantHeaders(t, srv, "tools/call", map[string]string{"Mcp-Method": "tools/call", "Mcp-Name": "route", "Mcp-Param-Priority": "1", "Mcp-Param-Region": absent})
+	wantHeaders(t, srv, "tools/list", map[string]string{"Mcp-Method": "tools/list", "Mcp-Name": absent, "Mcp-Param-Region": absent})
+}
