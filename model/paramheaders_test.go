@@ -172,3 +172,35 @@ func BenchmarkParamHeaders(b *testing.B) {
 		}
 	})
 }
+
+// FuzzParamHeaders: any schema is walked without a panic, and what it
+// returns is usable as headers: each name a token, unique ignoring case,
+// each path non-empty.
+func FuzzParamHeaders(f *testing.F) {
+	f.Add(`{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"A"}}}`)
+	f.Add(`{"properties":{"a":{"type":["integer"],"x-mcp-header":"a"},"b":{"properties":{"c":{"type":"boolean","x-mcp-header":"C"}}}}}`)
+	f.Add(`{"oneOf":[{"properties":{"a":{"x-mcp-header":"A"}}}],"$defs":{"x":{"x-mcp-header":""}}}`)
+	f.Add(`{"properties":{"a":{"type":"string","x\u002dmcp-header":"\u00e9"}}}`)
+	f.Fuzz(func(t *testing.T, schema string) {
+		if !json.Valid([]byte(schema)) {
+			return
+		}
+		hs, err := ParamHeaders(json.RawMessage(schema))
+		if err != nil {
+			return
+		}
+		seen := map[string]bool{}
+		for _, h := range hs {
+			lower := strings.ToLower(h.Name)
+			if h.Name == "" || len(h.Path) == 0 || seen[lower] {
+				t.Fatalf("ParamHeaders(%s) = %+v", schema, hs)
+			}
+			for _, r := range h.Name {
+				if !isTChar(r) {
+					t.Fatalf("ParamHeaders(%s): name %q is not a token", schema, h.Name)
+				}
+			}
+			seen[lower] = true
+		}
+	})
+}
