@@ -34,7 +34,7 @@ func runCall(args []string, guard *procguard.Guard, stdin io.Reader, stdout, std
 	argsFlag := fset.String("args", "{}", "the call's arguments: a JSON object, @FILE to read it from a file, or @- from stdin")
 	var setArgs argList
 	fset.Var(&setArgs, "arg", "set one argument, NAME=VALUE, typed by the tool's input schema (repeatable; over --args)")
-	noValidate := fset.Bool("no-validate", false, "send the arguments even when they break the tool's input schema (to test the server's own checks)")
+	noValidate := fset.Bool("no-validate", false, "send the arguments even when they break the tool's input schema, and call a tool clients reject for its x-mcp-header (to test the server's own checks)")
 	replay := fset.String("replay", "", "make again, in order, the calls of this history file (JSON Lines, as --history writes), each on the server and tool it names")
 	var g serverFlags
 	g.register(fset, guard, flagWords{config: "PATH", adhoc: true,
@@ -152,7 +152,10 @@ func runCall(args []string, guard *procguard.Guard, stdin io.Reader, stdout, std
 	}
 
 	reg := policy.Apply(snap.Catalogues())
-	rt, how, err := reg.Resolve(name)
+	rt, how, refused, err := c.resolve(reg, name)
+	if refused {
+		return exitUsage
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
 		if near := reg.Suggest(name); len(near) > 0 {

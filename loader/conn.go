@@ -172,6 +172,7 @@ func (c *conn) handshake(cl *client.Client) {
 	}
 	c.monitor.listed(note)
 	c.spec.MarkFiltered(tools)
+	c.markRejected(tools, init.ProtocolVersion)
 	offers := c.listOffers(ctx, init.Capabilities)
 
 	ev := mcpsession.Event{

@@ -8,7 +8,8 @@
 // Open spawns each stdio server as its own child process and taps its
 // stdin and stdout so each JSON-RPC line is kept exactly as it crossed the
 // pipe (a FrameLog per server); for streamable HTTP and SSE servers it
-// taps the HTTP bodies instead. Every frame a tap sees is parsed once and
+// taps the HTTP bodies instead, and sets each request's standard headers
+// from its body (headers.go). Every frame a tap sees is parsed once and
 // handed to one observer, the server's connection, which passes it on in
 // order: the protocol monitor names what the frame breaks, the FrameLog
 // keeps it, the page taker takes the answers to the lister's own requests,

@@ -34,7 +34,7 @@ func (c *conn) dial() *client.Client {
 		// only the answer to the request sent with it comes back.
 		next = auth(c.spec, base)
 	}
-	tap := &httpTap{next: next, obs: c, limits: c.s.opts.Limits, lost: c.lose}
+	tap := &httpTap{next: next, obs: c, limits: c.s.opts.Limits, lost: c.lose, schemaOf: c.inputSchema}
 	headers := c.headers()
 	tap.guard = &redirectGuard{headers: headerNames(c.spec.Headers, c.hs.Headers)}
 	hc := &http.Client{Transport: tap, CheckRedirect: tap.guard.check}

@@ -3,6 +3,7 @@ package loader
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"mime"
@@ -43,6 +44,9 @@ type httpTap struct {
 
 	lostErr atomic.Pointer[LimitError]
 	guard   *redirectGuard
+	// schemaOf gives the input schema of a listed tool, for the
+	// Mcp-Param headers of a call to it (stamp).
+	schemaOf func(wire string) json.RawMessage
 }
 
 // send sends one request with send (mcp-go's transport). When it fails and
@@ -91,8 +95,12 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 		out.ContentLength = int64(len(body))
 		if len(body) > 0 {
-			if f := record(t.obs, mcpsession.Out, body, len(body), kindOf(body)); f.env.Method != nil {
+			f := record(t.obs, mcpsession.Out, body, len(body), kindOf(body))
+			if f.env.Method != nil {
 				errSubject = "response to " + f.env.method()
+			}
+			if req.Method == http.MethodPost {
+				stamp(out.Header, f.env, t.schemaOf)
 			}
 		}
 		subject = "the " + errSubject

@@ -80,7 +80,7 @@ func (c *conn) relistLoop() {
 		default:
 		}
 		c.mu.Lock()
-		ready := c.state == mcpsession.Ready
+		ready, protocol := c.state == mcpsession.Ready, c.ready.Protocol
 		c.mu.Unlock()
 		if !ready {
 			return
@@ -92,6 +92,7 @@ func (c *conn) relistLoop() {
 		if err == nil {
 			c.monitor.listed(note)
 			c.spec.MarkFiltered(tools)
+			c.markRejected(tools, protocol)
 		}
 		cancel()
 		wait = min(max(relistDelay, time.Since(start)), relistPace)

@@ -102,7 +102,7 @@ func rowFindings(ci int, cat Catalogue) []finding {
 			if c := CheckWireName(t.Name); c.Severity != Pass {
 				add(i, Warn, "wire-name", tool, c.Message)
 			}
-		} else {
+		} else if !t.named() { // a named row the config filters or the client rejects has a name
 			add(i, Warn, "wire-name", "", fmt.Sprintf("row %d on %s has no usable name (%s)",
 				i, cat.Server, orElse(t.NameProblem, "empty name")))
 		}

@@ -179,9 +179,10 @@ func (b *builder) drop(ref rowRef, reason, by string) {
 }
 
 // usable reports whether the row has a name a policy can register and the
-// config lets it reach one. An empty name is never usable, whatever NameOK
+// config lets it reach one, and the client keeps its definition (not
+// Rejected). An empty name is never usable, whatever NameOK
 // says.
-func (t *Tool) usable() bool { return t.named() && t.FilteredBy == "" }
+func (t *Tool) usable() bool { return t.named() && t.FilteredBy == "" && t.Rejected == "" }
 
 // unusable drops a row without a usable name. It reports whether it did, so
 // a policy's loop can skip the row.
@@ -191,6 +192,10 @@ func (b *builder) unusable(ref rowRef) bool {
 		return false
 	}
 	if b.filtered(ref) {
+		return true
+	}
+	if t.Rejected != "" && t.named() {
+		b.drop(ref, t.Rejected, "")
 		return true
 	}
 	problem := t.NameProblem

@@ -25,6 +25,11 @@ type Tool struct {
 	// ("excludeTools lists it"); "" when it does not. Such a row reaches no
 	// policy: its outcome is Filtered.
 	FilteredBy string
+	// Rejected says why the client rejects the row's definition before
+	// any naming ("rejected for its x-mcp-header: ..."; MarkRejected);
+	// "" when it does not. Such a row reaches no policy: its outcome is
+	// Dropped with this reason.
+	Rejected string
 }
 
 // A Catalogue is what one server advertised, in the order it advertised it.
