@@ -234,6 +234,9 @@ func authState(store *oauth.Store, spec config.ServerSpec) string {
 	if e.Token.RefreshToken != "" {
 		parts = append(parts, "refreshable")
 	}
+	if e.Issuer != "" {
+		parts = append(parts, "issuer "+model.Sanitize(model.RedactURL(e.Issuer)))
+	}
 	if len(e.Scopes) > 0 {
 		parts = append(parts, "scopes "+model.Sanitize(strings.Join(e.Scopes, " ")))
 	}

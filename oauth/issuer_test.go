@@ -36,22 +36,27 @@ func TestIssuerChecksKept(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		cfg        oauthtest.Config
-		pathIssuer bool // the metadata names an issuer under the server's path
+		pathIssuer bool   // the metadata names an issuer under the server's path
+		issuer     string // the metadata names this issuer
 	}{
 		{name: "metadata issuer under a path", pathIssuer: true},
 		{name: "wrong iss", cfg: oauthtest.Config{WrongIss: true}},
 		{name: "legacy, wrong iss", cfg: oauthtest.Config{Legacy: true, LegacyPath: "/oauth", WrongIss: true}},
+		{name: "legacy, issuer of another origin", cfg: oauthtest.Config{Legacy: true, LegacyPath: "/oauth"}, issuer: "https://as.example/oauth"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			as := oauthtest.Start(t, tc.cfg)
 			if tc.pathIssuer {
 				as.SetMetadataIssuer(as.AS.URL + "/oauth")
 			}
+			if tc.issuer != "" {
+				as.SetMetadataIssuer(tc.issuer)
+			}
 			err := login(t, spec(as, nil), oauth.Options{Store: newStore(t)})
 			if err == nil || !strings.Contains(err.Error(), "issuer") {
 				t.Fatalf("Login = %v; want an issuer mismatch", err)
 			}
-			if n, _, _ := as.Counts(); tc.pathIssuer && n != 0 {
+			if n, _, _ := as.Counts(); (tc.pathIssuer || tc.issuer != "") && n != 0 {
 				t.Errorf("%d authorization requests after metadata naming another issuer, want none", n)
 			}
 		})
