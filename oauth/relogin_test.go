@@ -13,6 +13,7 @@ import (
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/mcpsession"
+	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/oauth"
 )
 
@@ -141,4 +142,47 @@ func TestTransportWithoutLoginNeverLogsIn(t *testing.T) {
 	if n, _, _ := as.Counts(); n != 0 {
 		t.Errorf("%d authorization requests, want none", n)
 	}
+}
+
+// Refused says the server's last refusal, typed, for a caller that fell
+// back from the refused request (a server/discover probe) to another.
+func TestTransportRefused(t *testing.T) {
+	as := oauthtest.Start(t, oauthtest.Config{})
+	s := spec(as, nil)
+	tr := oauth.NewTransport(s, http.DefaultTransport, oauth.Options{Store: newStore(t), Config: "mcp.json"})
+	if tr.Refused() != nil {
+		t.Fatalf("Refused before any request = %v", tr.Refused())
+	}
+	req, _ := http.NewRequest(http.MethodPost, as.MCPURL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"server/discover"}`))
+	_, err := tr.RoundTrip(req)
+	var nl *oauth.NeedsLoginError
+	if !errors.As(err, &nl) || !errors.As(tr.Refused(), &nl) || !nl.NeedsLogin() {
+		t.Fatalf("a refused probe: %v, Refused %v; want the needs-login error from both", err, tr.Refused())
+	}
+}
+
+// A server that speaks 2026-07-28 alone refuses the server/discover probe
+// with a 401 and initialize, the fallback, with a 400: it needs a login,
+// not "a legacy server".
+func TestDiscoverRefusedNeedsLogin(t *testing.T) {
+	as := oauthtest.Start(t, oauthtest.Config{NoInitialize: true})
+	s := spec(as, nil)
+	cfg := &config.Config{Path: "mcp.json", Servers: []config.ServerSpec{s}}
+	store := newStore(t)
+	hs := model.NeutralHandshake()
+	hs.ProtocolVersion = model.Revision20260728
+	sess := loader.Open(cfg, loader.Options{Timeout: 10 * time.Second, Handshake: hs,
+		HTTPAuth: func(spec config.ServerSpec, next http.RoundTripper) http.RoundTripper {
+			return oauth.NewTransport(spec, next, oauth.Options{Store: store, Config: cfg.Path})
+		}})
+	t.Cleanup(func() { sess.Close() })
+	for ev := range sess.Events() {
+		if ev.State == mcpsession.Ready || ev.State == mcpsession.Failed {
+			if !ev.NeedsLogin || !strings.Contains(ev.Err, "needs login") || strings.Contains(ev.Err, "legacy") {
+				t.Fatalf("connect: %v, needs login %v, %q; want needs login", ev.State, ev.NeedsLogin, ev.Err)
+			}
+			return
+		}
+	}
+	t.Fatal("the session ended before the server settled")
 }

@@ -29,10 +29,11 @@ type Transport struct {
 	opts   Options
 	origin string
 
-	mu  sync.Mutex
-	src oauth2.TokenSource // nil until a stored token is read
-	why string             // why the stored token is unusable
-	gen int                // how many logins the Transport ran
+	mu      sync.Mutex
+	src     oauth2.TokenSource // nil until a stored token is read
+	why     string             // why the stored token is unusable
+	gen     int                // how many logins the Transport ran
+	refusal error              // the last refusal, a *NeedsLoginError
 	// login lets one login run at a time; logins counts them (maxLogins).
 	login  sync.Mutex
 	logins int
@@ -62,7 +63,21 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	drain(resp)
-	return nil, t.needsLogin(resp)
+	err = t.needsLogin(resp)
+	t.mu.Lock()
+	t.refusal = err
+	t.mu.Unlock()
+	return nil, err
+}
+
+// Refused is the *NeedsLoginError of the last request the server refused,
+// nil when it refused none: a caller that falls back from a refused
+// request to another (mcp-go from a server/discover probe to initialize)
+// reads here that the server wants a login, whatever the fallback said.
+func (t *Transport) Refused() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.refusal
 }
 
 // send sends req with the token, when there is one, and says which login's

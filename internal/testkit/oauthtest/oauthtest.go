@@ -55,6 +55,9 @@ type Config struct {
 	// not. MetadataIssuer replaces the issuer its metadata names.
 	Withhold       []string
 	MetadataIssuer string
+	// NoInitialize answers initialize with a 400, token or not, as a
+	// server that speaks 2026-07-28 alone (server/discover) may.
+	NoInitialize bool
 	// TokenLifetime is how long an access token lives (default an hour).
 	TokenLifetime time.Duration
 	// Scopes are scopes_supported; MethodScopes are the scope each
@@ -342,6 +345,10 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			Method string `json:"method"`
 		}
 		json.Unmarshal(body, &msg)
+		if s.cfg.NoInitialize && msg.Method == "initialize" {
+			http.Error(w, "unsupported protocol: use server/discover", http.StatusBadRequest)
+			return
+		}
 		if r.Method == http.MethodPost && slices.Contains(s.cfg.Open, msg.Method) {
 			next.ServeHTTP(w, r)
 			return
