@@ -37,6 +37,9 @@ func challenge(ctx context.Context, spec config.ServerSpec, timeout time.Duratio
 			return nil, nil, false, err
 		}
 		if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+			if session != "" {
+				end(ctx, spec, session, timeout)
+			}
 			return req, resp, true, nil
 		}
 		if i == 0 {
@@ -46,7 +49,30 @@ func challenge(ctx context.Context, spec config.ServerSpec, timeout time.Duratio
 			session = resp.Header.Get("Mcp-Session-Id")
 		}
 	}
+	if session != "" {
+		end(ctx, spec, session, timeout)
+	}
 	return req, &http.Response{StatusCode: http.StatusUnauthorized, Header: http.Header{}, Body: http.NoBody}, false, nil
+}
+
+// end closes the session the probe opened on the server, as a client
+// done with one does (a DELETE with its ID); the server's answer changes
+// nothing.
+func end(ctx context.Context, spec config.ServerSpec, session string, timeout time.Duration) {
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(tctx, http.MethodDelete, spec.URL, nil)
+	if err != nil {
+		return
+	}
+	for _, h := range spec.Headers {
+		req.Header.Set(h.Name, h.Value)
+	}
+	req.Header.Set("Mcp-Session-Id", session)
+	if resp, err := http.DefaultTransport.RoundTrip(req); err == nil {
+		io.Copy(io.Discard, io.LimitReader(resp.Body, maxSaid))
+		resp.Body.Close()
+	}
 }
 
 // probe sends one JSON-RPC message of challenge and reads its answer,
