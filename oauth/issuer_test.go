@@ -1,10 +1,12 @@
 package oauth_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/mcplens/mcplens/internal/testkit/oauthtest"
+	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/oauth"
 )
@@ -107,5 +109,27 @@ func TestRegistrationAndOfflineAccess(t *testing.T) {
 		if _, _, typ := as.Counts(); typ != "native" {
 			t.Errorf("application_type = %q, want native", typ)
 		}
+	}
+}
+
+// A pre-registered client is bound to the authorization server it was
+// used with: once the server's moved, login fails at registration naming
+// both issuers, and the new one never sees the client.
+func TestPreRegisteredClientBoundToIssuer(t *testing.T) {
+	as := oauthtest.Start(t, oauthtest.Config{Clients: map[string]string{"cfg-client": "s3cret"}, NoRegistration: true})
+	store := newStore(t)
+	s := spec(as, &config.OAuth{ClientID: "cfg-client", ClientSecret: "s3cret"})
+	if err := login(t, s, oauth.Options{Store: store}); err != nil {
+		t.Fatal(err)
+	}
+	before, _, _ := as.Counts()
+	as.Move(t)
+	err := login(t, s, oauth.Options{Store: store})
+	var se *oauth.StepError
+	if !errors.As(err, &se) || se.Step != oauth.StepRegistration || !strings.Contains(err.Error(), "issuer") {
+		t.Fatalf("login after the move = %v; want a registration error naming the issuers", err)
+	}
+	if after, _, _ := as.Counts(); after != before {
+		t.Errorf("%d authorization requests after the move, want none", after-before)
 	}
 }

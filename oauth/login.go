@@ -160,6 +160,12 @@ func authorize(ctx context.Context, spec config.ServerSpec, o Options, req *http
 	if e, err := o.Store.Get(entry.Server, entry.Client); err == nil {
 		prev = e
 	}
+	if pre := hc.PreregisteredClient; pre != nil && prev != nil && prev.Issuer != "" && prev.ClientID == pre.ClientID {
+		// A client registered with one authorization server is bound to
+		// it: should the server's have moved, the SDK refuses before its
+		// ID or secret reaches the new one.
+		pre.Issuer = prev.Issuer
+	}
 	asked := stepUpScopes(resp) // a 403 insufficient_scope's: asked whatever the config says
 	hc.ScopeFilter = func(discovered []string) []string {
 		want := discovered

@@ -116,8 +116,8 @@ func (s *stepper) fail(err error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	step := s.step
-	if strings.Contains(err.Error(), "client registration") {
-		step = StepRegistration // the SDK found no way to register: no request was sent
+	if strings.Contains(err.Error(), "client registration") || strings.Contains(err.Error(), "pre-registered credentials issuer") {
+		step = StepRegistration // the SDK found no way to register, or the client is another issuer's: no request was sent
 	}
 	if step == "" {
 		step = StepDiscovery
