@@ -58,6 +58,9 @@ func runCall(args []string, guard *procguard.Guard, stdin io.Reader, stdout, std
 	if !ok {
 		return code
 	}
+	if badMetadataURL("call", *metadataURL, stderr) {
+		return exitUsage
+	}
 	g.where.command = command
 	var path, name string
 	switch {

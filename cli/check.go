@@ -93,6 +93,9 @@ func runCheck(args []string, guard *procguard.Guard, stdout, stderr io.Writer) i
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
 		return exitUsage
 	}
+	if badMetadataURL("check", o.metadataURL, stderr) {
+		return exitUsage
+	}
 	if len(pos) > 1 {
 		fmt.Fprintf(stderr, "mcplens check: want at most one config, got %d: %s\n", len(pos), strings.Join(pos, " "))
 		return exitUsage

@@ -92,6 +92,9 @@ func runLogin(args []string, stdout, stderr io.Writer) int {
 		fset.Usage()
 		return exitUsage
 	}
+	if badMetadataURL("login", o.ClientMetadataURL, stderr) {
+		return exitUsage
+	}
 	cfg, specs, store, code := authSetup("login", pos[0], pos[1:], stderr)
 	if cfg == nil {
 		return code
@@ -126,6 +129,16 @@ func runLogin(args []string, stdout, stderr io.Writer) int {
 		return exitFound
 	}
 	return exitOK
+}
+
+// badMetadataURL says on stderr why --client-metadata-url u is refused,
+// and reports whether it is.
+func badMetadataURL(cmd, u string, stderr io.Writer) bool {
+	err := oauth.CheckClientMetadataURL(u)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcplens %s: --client-metadata-url: %v\n", cmd, err)
+	}
+	return err != nil
 }
 
 // withoutToken are the specs with no usable stored token: none, or one

@@ -51,3 +51,23 @@ func TestCallLoginStepUp(t *testing.T) {
 		t.Errorf("call without --login after the step-up: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestClientMetadataURLRefused: login, check and call refuse a
+// --client-metadata-url that cannot name a client ID metadata document,
+// as a usage error, before anything connects.
+func TestClientMetadataURLRefused(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, ".mcp.json")
+	write(t, cfg, `{"mcpServers":{"prot":{"type":"http","url":"http://127.0.0.1:9/mcp"}}}`)
+	bad := "http://mcplens.example/client.json"
+	var out, errb strings.Builder
+	if code := runLogin([]string{cfg, "--client-metadata-url", bad}, &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "not an https URL") {
+		t.Errorf("login: exit %d\n%s", code, errb.String())
+	}
+	if code, _, stderr := runChecked(t, cfg, "--login", "--client-metadata-url", bad); code != exitUsage || !strings.Contains(stderr, "--client-metadata-url") {
+		t.Errorf("check: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr := runCalled(t, "", cfg, "whoami", "--login", "--client-metadata-url", bad); code != exitUsage || !strings.Contains(stderr, "--client-metadata-url") {
+		t.Errorf("call: exit %d\n%s", code, stderr)
+	}
+}

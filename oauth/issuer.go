@@ -2,10 +2,14 @@ package oauth
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+
+	"github.com/mcplens/mcplens/model"
 )
 
 // legacyIssuer reads the issuer of the authorization server metadata at u
@@ -59,4 +63,35 @@ func (s *stepper) legacyResult(r *auth.AuthorizationResult) {
 	if r != nil && s.legacyIss != "" && r.Iss == s.legacyIss {
 		r.Iss = s.issuer
 	}
+}
+
+// maxClientMetadataURL bounds a client ID metadata document's URL: it is
+// sent as the client_id of every request of the flow.
+const maxClientMetadataURL = 2048
+
+// CheckClientMetadataURL refuses what cannot be a client ID metadata
+// document's URL (draft-ietf-oauth-client-id-metadata-document 3): one
+// that is not https, has no host or no path past the root, carries user
+// information, a fragment, or dot segments, or is longer than 2048 bytes.
+// "" (none) passes.
+func CheckClientMetadataURL(raw string) error {
+	if raw == "" {
+		return nil
+	}
+	u, err := url.Parse(raw)
+	switch {
+	case len(raw) > maxClientMetadataURL:
+		return fmt.Errorf("longer than %d bytes", maxClientMetadataURL)
+	case err != nil:
+		return fmt.Errorf("not a URL: %s", clip(raw))
+	case u.Scheme != "https" || u.Host == "":
+		return fmt.Errorf("%s: not an https URL with a host", clip(raw))
+	case u.Path == "" || u.Path == "/":
+		return fmt.Errorf("%s: no path (the document is a file under the host)", clip(raw))
+	case u.User != nil || u.Fragment != "" || strings.HasSuffix(raw, "#"):
+		return fmt.Errorf("%s: user information or a fragment", clip(model.RedactURL(raw)))
+	case slices.ContainsFunc(strings.Split(u.Path, "/"), func(seg string) bool { return seg == "." || seg == ".." }):
+		return fmt.Errorf("%s: a dot segment in its path", clip(raw))
+	}
+	return nil
 }

@@ -133,3 +133,25 @@ func TestPreRegisteredClientBoundToIssuer(t *testing.T) {
 		t.Errorf("%d authorization requests after the move, want none", after-before)
 	}
 }
+
+// A client ID metadata document's URL is an https URL with a path, no
+// user information, fragment or dot segment, and within its bound.
+func TestCheckClientMetadataURL(t *testing.T) {
+	for _, ok := range []string{"", "https://mcplens.example/client.json", "https://conformance-test.local/client-metadata.json"} {
+		if err := oauth.CheckClientMetadataURL(ok); err != nil {
+			t.Errorf("%q refused: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"http://mcplens.example/client.json", "https://mcplens.example", "https://mcplens.example/",
+		"https://user:pw@mcplens.example/c.json", "https://mcplens.example/c.json#x", "https://mcplens.example/a/../c.json",
+		"file:///etc/passwd", "https:///c.json", "https://mcplens.example/" + strings.Repeat("a", 3000), "https://mcplens.example/c\x1b[31m.json"} {
+		err := oauth.CheckClientMetadataURL(bad)
+		if err == nil {
+			t.Errorf("%q accepted", bad)
+			continue
+		}
+		if strings.ContainsAny(err.Error(), "\x1b") || strings.Contains(err.Error(), "pw@") {
+			t.Errorf("%q: the error %q is unsanitized or shows the password", bad, err)
+		}
+	}
+}
