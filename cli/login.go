@@ -22,7 +22,7 @@ import (
 
 // loginBudget bounds one login: the user has this long to finish in the
 // browser.
-const loginBudget = 10 * time.Minute
+const loginBudget = oauth.LoginBudget
 
 // tokenStore is where logins are kept: $MCPLENS_TOKENS when set (tests,
 // CI), else the user's config folder.

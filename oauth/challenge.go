@@ -12,18 +12,21 @@ import (
 	"github.com/mcplens/mcplens/loader/config"
 )
 
-// The requests challenge sends a server with no token, in order: a server
-// may let initialize through and refuse the first request that reads
-// anything, tools/list.
+// The requests challenge sends a server with no token, in order: the
+// 2026-07-28 probe, server/discover (a server of an earlier revision
+// answers it with an error, or refuses it as it would any request it
+// guards); then initialize; and, a server letting initialize through, the
+// first request that reads anything, tools/list.
 const (
+	probeDiscover    = `{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"mcplens","version":"login"},"io.modelcontextprotocol/clientCapabilities":{}}}}`
 	probeInitialize  = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcplens","version":"login"}}}`
 	probeInitialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 	probeToolsList   = `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
 )
 
-// challenge asks the server, with no token, to initialize and then to list
-// its tools, and returns the first request it refused (401, or 403) with
-// its answer, whose WWW-Authenticate challenge the flow follows; asked is
+// challenge asks the server, with no token, server/discover, then to
+// initialize and to list its tools, and returns the first request it
+// refused (401, or 403) with its answer, whose WWW-Authenticate challenge the flow follows; asked is
 // false when it refused neither, and the answer is then a 401 with no
 // challenge: the authorization server is discovered from the well-known
 // paths. The server is the one the config names, wherever it is: these
@@ -31,7 +34,7 @@ const (
 // what is read of its answer by maxSaid.
 func challenge(ctx context.Context, spec config.ServerSpec, timeout time.Duration) (req *http.Request, resp *http.Response, asked bool, err error) {
 	session := ""
-	for i, body := range []string{probeInitialize, probeInitialized, probeToolsList} {
+	for i, body := range []string{probeDiscover, probeInitialize, probeInitialized, probeToolsList} {
 		req, resp, err = probe(ctx, spec, body, session, timeout)
 		if err != nil {
 			return nil, nil, false, err
@@ -42,7 +45,7 @@ func challenge(ctx context.Context, spec config.ServerSpec, timeout time.Duratio
 			}
 			return req, resp, true, nil
 		}
-		if i == 0 {
+		if i == 1 {
 			if resp.StatusCode/100 != 2 {
 				break // not a server that initializes over streamable HTTP: nothing more to learn
 			}
@@ -89,6 +92,9 @@ func probe(ctx context.Context, spec config.ServerSpec, body, session string, ti
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
+	if body == probeDiscover {
+		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	}
 	if session != "" {
 		req.Header.Set("Mcp-Session-Id", session)
 		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")

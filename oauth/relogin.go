@@ -1,9 +1,12 @@
 package oauth
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
@@ -46,7 +49,9 @@ func (t *Transport) relogin(req *http.Request, resp *http.Response, gen int) (*h
 	refusal := &http.Response{StatusCode: resp.StatusCode, Header: resp.Header.Clone(), Body: http.NoBody}
 	drain(resp)
 	resp.Body = http.NoBody
-	err = authorize(req.Context(), t.spec, t.opts, req, refusal)
+	ctx, cancel := loginContext(req.Context())
+	err = authorize(ctx, t.spec, t.opts, req, refusal)
+	cancel()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if err != nil {
@@ -56,6 +61,25 @@ func (t *Transport) relogin(req *http.Request, resp *http.Response, gen int) (*h
 	t.src, t.why = nil, "" // the new token, read from the store
 	t.gen++
 	return again, true
+}
+
+// LoginBudget bounds one login: the user has this long to finish in the
+// browser.
+const LoginBudget = 10 * time.Minute
+
+// loginContext is the context of a login a refused request starts: the
+// request's values, bounded by LoginBudget rather than the request's own
+// deadline (a probe's few seconds would cut a login short, and the token
+// it gets serves the next request), and ended when the request is
+// cancelled (the user's interrupt).
+func loginContext(req context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(req), LoginBudget)
+	stop := context.AfterFunc(req, func() {
+		if errors.Is(req.Err(), context.Canceled) {
+			cancel()
+		}
+	})
+	return ctx, func() { stop(); cancel() }
 }
 
 // resend is req to send again: its body read anew.

@@ -40,10 +40,11 @@ func connectLogin(t *testing.T, s config.ServerSpec, store *oauth.Store) (mcpses
 	return mcpsession.Event{}, nil
 }
 
-// A server that lets initialize through and challenges tools/list: login
-// follows the tools/list challenge and its scope, not scopes_supported.
+// A server that lets server/discover and initialize through and challenges
+// tools/list: login follows the tools/list challenge and its scope, not
+// scopes_supported.
 func TestLoginChallengeOfToolsList(t *testing.T) {
-	as := oauthtest.Start(t, oauthtest.Config{Open: handshake, Scopes: []string{"mcp:basic", "mcp:other"}})
+	as := oauthtest.Start(t, oauthtest.Config{Open: append(handshake, "server/discover"), Scopes: []string{"mcp:basic", "mcp:other"}})
 	store := newStore(t)
 	s := spec(as, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -60,10 +61,10 @@ func TestLoginChallengeOfToolsList(t *testing.T) {
 	}
 }
 
-// A server that asks nothing of initialize and tools/list is not logged in
-// to by LoginIfAsked (check --login leaves it to the transport).
+// A server that asks nothing of server/discover, initialize and tools/list
+// is not logged in to by LoginIfAsked (check --login leaves it to the transport).
 func TestLoginIfAskedNotAsked(t *testing.T) {
-	as := oauthtest.Start(t, oauthtest.Config{Open: append(handshake, "tools/list")})
+	as := oauthtest.Start(t, oauthtest.Config{Open: append(handshake, "tools/list", "server/discover")})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	asked, err := oauth.LoginIfAsked(ctx, spec(as, nil), oauth.Options{Store: newStore(t), Open: oauthtest.Follow})
@@ -185,4 +186,19 @@ func TestDiscoverRefusedNeedsLogin(t *testing.T) {
 		}
 	}
 	t.Fatal("the session ended before the server settled")
+}
+
+// A server that speaks 2026-07-28 alone refuses login's server/discover
+// probe: that challenge is followed before any connect (check --login).
+func TestLoginChallengeOfDiscover(t *testing.T) {
+	as := oauthtest.Start(t, oauthtest.Config{NoInitialize: true, Scopes: []string{"mcp:basic", "mcp:other"}})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	asked, err := oauth.LoginIfAsked(ctx, spec(as, nil), oauth.Options{Store: newStore(t), Open: oauthtest.Follow, Show: func(string) {}})
+	if err != nil || !asked {
+		t.Fatalf("LoginIfAsked = %v, %v; want a login from the server/discover challenge", asked, err)
+	}
+	if _, _, _, auth, _ := as.Snapshot(); auth.Get("scope") != "mcp:basic" {
+		t.Errorf("login asked for scope %q, want the challenge's", auth.Get("scope"))
+	}
 }
