@@ -30,7 +30,8 @@ import (
 func runCall(args []string, guard *procguard.Guard, stdin io.Reader, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("mcplens call", flag.ContinueOnError)
 	fset.SetOutput(stderr)
-	login := fset.Bool("login", false, "log in first to each remote server with no OAuth token (opens a browser)")
+	login := fset.Bool("login", false, "log in to each remote server that asks for it, first or when it refuses a request (opens a browser)")
+	metadataURL := fset.String("client-metadata-url", "", "with --login: the HTTPS URL of a client ID metadata document for mcplens")
 	argsFlag := fset.String("args", "{}", "the call's arguments: a JSON object, @FILE to read it from a file, or @- from stdin")
 	var setArgs argList
 	fset.Var(&setArgs, "arg", "set one argument, NAME=VALUE, typed by the tool's input schema (repeatable; over --args)")
@@ -56,6 +57,9 @@ func runCall(args []string, guard *procguard.Guard, stdin io.Reader, stdout, std
 		"arguments that break the input schema, or a NAME that resolves to no route or to several.\n\n")
 	if !ok {
 		return code
+	}
+	if badMetadataURL("call", *metadataURL, stderr) {
+		return exitUsage
 	}
 	g.where.command = command
 	var path, name string
@@ -131,7 +135,7 @@ func runCall(args []string, guard *procguard.Guard, stdin io.Reader, stdout, std
 	}()
 	opts := g.who.session(cfg, loader.Options{Timeout: g.timeout, Limits: g.limits, Answers: answers})
 	if *login {
-		loginFirst(ctx, cfg, stderr)
+		opts.HTTPAuth = loginFirst(ctx, cfg, *metadataURL, stderr)
 	}
 	started := time.Now()
 	fmt.Fprintf(stderr, "mcplens call: connecting to %s...\n", serverCount(len(cfg.Servers)))

@@ -31,12 +31,14 @@ const (
 // checkOptions are check's flags; mcplens PATH without a terminal runs check
 // with the defaults and its own --policy and --lock.
 type checkOptions struct {
-	login      bool // log in first to the remote servers with no token (a browser opens)
-	providers  string
-	format     string
-	failOn     string
-	lock       string
-	updateLock bool
+	login bool // log in first to the remote servers with no token (a browser opens)
+	// metadataURL is --client-metadata-url: the client ID metadata document of a login
+	metadataURL string
+	providers   string
+	format      string
+	failOn      string
+	lock        string
+	updateLock  bool
 	// force lets --update-lock replace a lock path that is a symbolic link
 	// or a file that is not an mcplens lock.
 	force bool
@@ -74,7 +76,8 @@ func runCheck(args []string, guard *procguard.Guard, stdout, stderr io.Writer) i
 	fset.StringVar(&o.lock, "lock", "", "compare each server's tools with the approved definitions in this lock file")
 	fset.BoolVar(&o.updateLock, "update-lock", false, "write what the servers advertise now to the --lock file")
 	fset.BoolVar(&o.force, "force", false, "with --update-lock: replace a --lock path that is a symbolic link (the link, never its target) or a file that is not an mcplens lock")
-	fset.BoolVar(&o.login, "login", false, "log in first to each remote server with no OAuth token (opens a browser); without it a server needing login is a needs-login warning")
+	fset.BoolVar(&o.login, "login", false, "log in to each remote server that asks for it, first or when it refuses a request (opens a browser); without it a server needing login is a needs-login warning")
+	fset.StringVar(&o.metadataURL, "client-metadata-url", "", "with --login: the HTTPS URL of a client ID metadata document for mcplens")
 	o.serverFlags.register(fset, guard, flagWords{config: "PATH", policy: "naming policy: ", policyDefault: o.policy, adhoc: true})
 	fset.StringVar(&o.snapshot, "snapshot", "", "also write the whole surface (servers, definitions, every policy's registry, verdicts, findings) to this file as canonical JSON, for mcplens diff")
 	fset.StringVar(&o.clients, "clients", "", "connect as each of these clients (NAME[@VERSION],... or all), once per distinct handshake, and report the tools "+
@@ -88,6 +91,9 @@ func runCheck(args []string, guard *procguard.Guard, stdout, stderr io.Writer) i
 	}
 	if err := o.firstClient(); err != nil {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
+		return exitUsage
+	}
+	if badMetadataURL("check", o.metadataURL, stderr) {
 		return exitUsage
 	}
 	if len(pos) > 1 {
@@ -178,15 +184,16 @@ func check(cfg *config.Config, o checkOptions, stdout, stderr io.Writer) int {
 
 	sigCtx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	lopts := loader.Options{Timeout: o.timeout, Limits: o.limits}
 	if o.login {
-		loginFirst(sigCtx, cfg, stderr)
+		lopts.HTTPAuth = loginFirst(sigCtx, cfg, o.metadataURL, stderr)
 	}
 	conns := o.connections()
 	var handshakes []model.Handshake
 	for _, c := range conns {
 		handshakes = append(handshakes, c.handshake)
 	}
-	snaps, settled, closeAll, err := surface.SettleEach(sigCtx, cfg, o.who.session(cfg, loader.Options{Timeout: o.timeout, Limits: o.limits}), handshakes, o.timeout)
+	snaps, settled, closeAll, err := surface.SettleEach(sigCtx, cfg, o.who.session(cfg, lopts), handshakes, o.timeout)
 	defer func() {
 		// The report is out: the servers are shut down before the exit.
 		if err := closeAll(); err != nil {

@@ -22,7 +22,7 @@ import (
 
 // loginBudget bounds one login: the user has this long to finish in the
 // browser.
-const loginBudget = 10 * time.Minute
+const loginBudget = oauth.LoginBudget
 
 // tokenStore is where logins are kept: $MCPLENS_TOKENS when set (tests,
 // CI), else the user's config folder.
@@ -40,11 +40,16 @@ func httpAuth(cfg *config.Config) func(config.ServerSpec, http.RoundTripper) htt
 	if err != nil {
 		return nil
 	}
+	return authHook(oauth.Options{Store: store, Config: cfg.Path})
+}
+
+// authHook is the loader's hook that authorizes each remote server with o.
+func authHook(o oauth.Options) func(config.ServerSpec, http.RoundTripper) http.RoundTripper {
 	return func(spec config.ServerSpec, next http.RoundTripper) http.RoundTripper {
 		if !oauth.Applies(spec) {
 			return next
 		}
-		return oauth.NewTransport(spec, next, oauth.Options{Store: store, Config: cfg.Path})
+		return oauth.NewTransport(spec, next, o)
 	}
 }
 
@@ -87,6 +92,9 @@ func runLogin(args []string, stdout, stderr io.Writer) int {
 		fset.Usage()
 		return exitUsage
 	}
+	if badMetadataURL("login", o.ClientMetadataURL, stderr) {
+		return exitUsage
+	}
 	cfg, specs, store, code := authSetup("login", pos[0], pos[1:], stderr)
 	if cfg == nil {
 		return code
@@ -121,6 +129,16 @@ func runLogin(args []string, stdout, stderr io.Writer) int {
 		return exitFound
 	}
 	return exitOK
+}
+
+// badMetadataURL says on stderr why --client-metadata-url u is refused,
+// and reports whether it is.
+func badMetadataURL(cmd, u string, stderr io.Writer) bool {
+	err := oauth.CheckClientMetadataURL(u)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcplens %s: --client-metadata-url: %v\n", cmd, err)
+	}
+	return err != nil
 }
 
 // withoutToken are the specs with no usable stored token: none, or one
@@ -229,6 +247,9 @@ func authState(store *oauth.Store, spec config.ServerSpec) string {
 	if e.Token.RefreshToken != "" {
 		parts = append(parts, "refreshable")
 	}
+	if e.Issuer != "" {
+		parts = append(parts, "issuer "+model.Sanitize(model.RedactURL(e.Issuer)))
+	}
 	if len(e.Scopes) > 0 {
 		parts = append(parts, "scopes "+model.Sanitize(strings.Join(e.Scopes, " ")))
 	}
@@ -263,25 +284,30 @@ func authSetup(cmd, path string, names []string, stderr io.Writer) (*config.Conf
 }
 
 // loginFirst logs in to every remote server of cfg that has no token yet
-// (check --login, call --login), before they connect: the URL goes to
-// stderr, which the report does not use.
-func loginFirst(ctx context.Context, cfg *config.Config, stderr io.Writer) {
+// and refuses a client without one (check --login, call --login), before
+// they connect, and returns the loader's hook whose transports log in
+// themselves when a later request is refused (a server that lets
+// initialize through, a step-up): the URL goes to stderr, which the
+// report does not use. metadataURL is --client-metadata-url.
+func loginFirst(ctx context.Context, cfg *config.Config, metadataURL string, stderr io.Writer) func(config.ServerSpec, http.RoundTripper) http.RoundTripper {
 	store, err := tokenStore()
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens: %v\n", err)
-		return
+		return nil
 	}
 	specs, _ := remoteServers(cfg, nil)
-	o := oauth.Options{Store: store, Config: cfg.Path, Show: func(u string) {
+	o := oauth.Options{Store: store, Config: cfg.Path, ClientMetadataURL: metadataURL, Show: func(u string) {
 		fmt.Fprintf(stderr, "Opening the browser; if it does not open, visit:\n  %s\n", model.Sanitize(u))
 	}}
 	for _, spec := range withoutToken(store, specs) {
 		lctx, cancel := context.WithTimeout(ctx, loginBudget)
-		if err := oauth.Login(lctx, spec, o); err != nil {
+		if _, err := oauth.LoginIfAsked(lctx, spec, o); err != nil {
 			fmt.Fprintf(stderr, "mcplens: %s: %v\n", model.Sanitize(spec.Label), err)
 		}
 		cancel()
 	}
+	o.Login = true
+	return authHook(o)
 }
 
 // uiLogin is the login the interface's L runs: the URL is shown on screen

@@ -66,6 +66,7 @@ type conn struct {
 	lister    *lister
 	closeIdle func()         // an HTTP server's: closes its kept-alive connections
 	redirects *redirectGuard // an HTTP server's
+	auth      refuser        // an HTTP server's Options.HTTPAuth transport, when it says its refusals
 	state     mcpsession.State
 	ready     mcpsession.Event // the last Ready event, reused on relisting
 }
@@ -242,7 +243,7 @@ func (c *conn) failAndStop(phase string, err error) {
 	p := c.process()
 	msg := describeErr(phase, err, c.timeout)
 	if p == nil { // an HTTP server: no process to wait for
-		if le := needsLogin(err); le != nil {
+		if le := c.needsLogin(err); le != nil {
 			c.failWith(mcpsession.Event{Err: le.Error(), NeedsLogin: true})
 			c.terminate()
 			return

@@ -33,6 +33,11 @@ func (c *conn) dial() *client.Client {
 		// Under the tap: the token is added after the frame is kept, and
 		// only the answer to the request sent with it comes back.
 		next = auth(c.spec, base)
+		if r, ok := next.(refuser); ok {
+			c.mu.Lock()
+			c.auth = r
+			c.mu.Unlock()
+		}
 	}
 	tap := &httpTap{next: next, obs: c, limits: c.s.opts.Limits, lost: c.lose, schemaOf: c.inputSchema}
 	headers := c.headers()
@@ -150,6 +155,29 @@ func needsLogin(err error) loginError {
 	var le loginError
 	if errors.As(err, &le) && le.NeedsLogin() {
 		return le
+	}
+	return nil
+}
+
+// A refuser is an HTTPAuth transport that says the server's last refusal
+// (oauth.Transport): a connect that fell back from a refused request (the
+// server/discover probe) to another failed for want of a login, whatever
+// the fallback's own answer was.
+type refuser interface {
+	Refused() error
+}
+
+// needsLogin returns the login a failed connect of c is waiting for: err's
+// own, or the last refusal of c's HTTPAuth transport; nil for neither.
+func (c *conn) needsLogin(err error) loginError {
+	if le := needsLogin(err); le != nil {
+		return le
+	}
+	c.mu.Lock()
+	r := c.auth
+	c.mu.Unlock()
+	if r != nil {
+		return needsLogin(r.Refused())
 	}
 	return nil
 }

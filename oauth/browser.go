@@ -96,6 +96,7 @@ func (c *callback) fetcher(o *Options, steps *stepper) auth.AuthorizationCodeFet
 		}
 		select {
 		case r := <-c.results:
+			steps.legacyResult(r.res)
 			return r.res, r.err
 		case <-ctx.Done():
 			return nil, fmt.Errorf("waiting for the browser to come back: %w", ctx.Err())

@@ -1,11 +1,17 @@
 // Package oauth authorizes mcplens with remote MCP servers that ask for it,
-// per the MCP authorization spec (2025-11-25, with the 2025-03-26 fallback):
-// Login runs the whole flow once, with the user's browser and a loopback
-// redirect; a Transport adds the stored token to every request a session
-// sends a server, refreshing it as it expires, and turns a 401 or a 403
-// insufficient_scope into a *NeedsLoginError when no login may run (check,
-// call and the interface never open a browser on their own). Tokens are
-// kept in a Store, a file readable by its owner alone.
+// per the MCP authorization spec (2025-11-25 and 2026-07-28, with the
+// 2025-03-26 flows as the reference SDKs pass them): Login runs the whole
+// flow once, with the user's browser and a loopback redirect, from the
+// challenge of the first request the server refuses (initialize, else
+// tools/list); a Transport adds the stored token to every request a
+// session sends a server, refreshing it as it expires, and a 401 or a 403
+// insufficient_scope to any request is a refusal: with Options.Login
+// (check --login, call --login) it logs in from that refusal's challenge,
+// asking the scopes held and asked, at most maxLogins times, and sends the
+// request once more; without it (check, call, the interface, which asks
+// the user first) the refusal is a *NeedsLoginError. Tokens are kept in a
+// Store, a file readable by its owner alone, each bound to the issuer that
+// gave it.
 //
 // The flow itself is the official Go SDK's (auth.AuthorizationCodeHandler
 // and oauthex: protected resource and authorization server discovery,
@@ -15,8 +21,9 @@
 // which step failed and what the server said (a *StepError), refusing an
 // authorization server that does not advertise S256, the loopback
 // listener, the browser (through the opener, which refuses an
-// authorization URL that is not https or loopback http), and where tokens
-// are kept.
+// authorization URL that is not https or loopback http), where tokens
+// are kept, and the 2025-03-26 server whose own metadata names an issuer
+// under its origin (issuer.go).
 //
 // Every request of the flow stays within the server's reach: https, or
 // http to a loopback host; and, checked on the URL, at every redirect and

@@ -1,10 +1,8 @@
 package oauth
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -39,6 +37,12 @@ type Options struct {
 	// metadata document describing mcplens, used when the authorization
 	// server supports them.
 	ClientMetadataURL string
+
+	// Login lets a Transport run the flow itself when the server refuses a
+	// request (check --login, call --login): from that refusal's challenge,
+	// telling Show the URL, at most maxLogins times, and the request sent
+	// once more. Without it a refusal is a *NeedsLoginError.
+	Login bool
 
 	// reach, when set, replaces the reach found from the server's URL
 	// (tests: a server at 127.0.0.1 taken for a public one).
@@ -80,9 +84,34 @@ func ClientKey(spec config.ServerSpec) string {
 // code on a loopback redirect, checks iss, exchanges the code and stores
 // the token. An error is a *StepError naming the step.
 func Login(ctx context.Context, spec config.ServerSpec, o Options) error {
+	_, err := login(ctx, spec, o, false)
+	return err
+}
+
+// LoginIfAsked runs Login when the server refuses a client with no token
+// at its first requests (initialize, then tools/list), and reports whether
+// it did: a server that lets them through is left to the Transport, which
+// logs in (Options.Login) when a later request is refused.
+func LoginIfAsked(ctx context.Context, spec config.ServerSpec, o Options) (bool, error) {
+	return login(ctx, spec, o, true)
+}
+
+func login(ctx context.Context, spec config.ServerSpec, o Options, ifAsked bool) (bool, error) {
 	if !Applies(spec) {
-		return fmt.Errorf("server %q: OAuth applies to a remote server with no Authorization header of its own", spec.Label)
+		return false, fmt.Errorf("server %q: OAuth applies to a remote server with no Authorization header of its own", spec.Label)
 	}
+	req, resp, asked, err := challenge(ctx, spec, o.requestTimeout())
+	if err != nil || !asked && ifAsked {
+		return false, err
+	}
+	return true, authorize(ctx, spec, o, req, resp)
+}
+
+// authorize runs the flow from the refusal resp of req: its challenge
+// (resource_metadata, scope) is the one the flow follows, and a step-up's
+// scopes are asked besides those the stored token was granted by the same
+// issuer.
+func authorize(ctx context.Context, spec config.ServerSpec, o Options, req *http.Request, resp *http.Response) error {
 	steps, client := newFlow(ctx, spec.URL, &o)
 	cfg := spec.OAuth
 	if cfg == nil {
@@ -127,32 +156,41 @@ func Login(ctx context.Context, spec config.ServerSpec, o Options) error {
 	if o.ClientMetadataURL != "" {
 		hc.ClientIDMetadataDocumentConfig = &auth.ClientIDMetadataDocumentConfig{URL: o.ClientMetadataURL}
 	}
-	var granted []string // what the stored token was granted and a step-up asked for since
-	if prev, err := o.Store.Get(entry.Server, entry.Client); err == nil && prev != nil {
-		granted = unionScopes(prev.Scopes, prev.Wanted)
+	var prev *Entry // the stored login: its scopes count only with the same issuer
+	if e, err := o.Store.Get(entry.Server, entry.Client); err == nil {
+		prev = e
 	}
+	if pre := hc.PreregisteredClient; pre != nil && prev != nil && prev.Issuer != "" && prev.ClientID == pre.ClientID {
+		// A client registered with one authorization server is bound to
+		// it: should the server's have moved, the SDK refuses before its
+		// ID or secret reaches the new one.
+		pre.Issuer = prev.Issuer
+	}
+	asked := stepUpScopes(resp) // a 403 insufficient_scope's: asked whatever the config says
 	hc.ScopeFilter = func(discovered []string) []string {
 		want := discovered
 		if len(cfg.Scopes) > 0 {
 			want = cfg.Scopes // the config's scopes win over what the server advertises
 		}
-		return unionScopes(granted, want)
+		want = unionScopes(want, asked)
+		if prev != nil && prev.Issuer == steps.issuerSeen() {
+			// what the stored token was granted, and a step-up asked for since
+			want = unionScopes(unionScopes(prev.Scopes, prev.Wanted), want)
+		}
+		return want
 	}
 	h, err := auth.NewAuthorizationCodeHandler(hc)
 	if err != nil {
 		return fmt.Errorf("server %q: %w", spec.Label, err)
 	}
 
-	req, resp, err := challenge(ctx, spec, o.requestTimeout())
-	if err != nil {
-		return err
-	}
 	if err := steps.fail(h.Authorize(ctx, req, resp)); err != nil {
 		return err
 	}
 	if entry.Token == nil {
 		return fmt.Errorf("server %q: the authorization server granted no token", spec.Label)
 	}
+	entry.Issuer = steps.issuerSeen()
 	switch {
 	case o.ClientMetadataURL != "" && entry.ClientID == o.ClientMetadataURL:
 		entry.Registration = "metadata document"
@@ -164,38 +202,6 @@ func Login(ctx context.Context, spec config.ServerSpec, o Options) error {
 		entry.Registration = "dynamic"
 	}
 	return o.Store.Put(entry)
-}
-
-// challenge asks the server to initialize without a token, which a server
-// that needs authorization refuses with its WWW-Authenticate challenge. A
-// server that does not refuse is logged in to all the same, its
-// authorization server discovered from the well-known paths. The server
-// is the one the config names, wherever it is: this request alone is not
-// held to its reach.
-func challenge(ctx context.Context, spec config.ServerSpec, timeout time.Duration) (*http.Request, *http.Response, error) {
-	const initialize = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcplens","version":"login"}}}`
-	tctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(tctx, http.MethodPost, spec.URL, strings.NewReader(initialize))
-	if err != nil {
-		return nil, nil, fmt.Errorf("server %q: %w", spec.Label, err)
-	}
-	for _, h := range spec.Headers {
-		req.Header.Set(h.Name, h.Value)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := http.DefaultTransport.RoundTrip(req)
-	if err != nil {
-		return nil, nil, &StepError{Step: StepDiscovery, URL: spec.URL, Err: timedOut(err, timeout)}
-	}
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxSaid)) // read now: the context ends on return
-	resp.Body.Close()
-	resp.Body = io.NopCloser(bytes.NewReader(body))
-	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
-		return req.WithContext(ctx), resp, nil
-	}
-	return req.WithContext(ctx), &http.Response{StatusCode: http.StatusUnauthorized, Header: http.Header{}, Body: http.NoBody}, nil
 }
 
 // unionScopes is a, then what b adds.

@@ -33,6 +33,15 @@ type stepper struct {
 	// refused is the first request refused for the server's reach: the
 	// SDK goes on to other discovery paths, whose failure would hide it.
 	refused error
+	// resource is true once protected resource metadata was read: the
+	// server speaks 2025-06-18 or later, and its authorization server's
+	// issuer is held to RFC 8414 whole.
+	resource bool
+	// issuer is the issuer of the authorization server metadata read, ""
+	// when there was none (the 2025-03-26 default endpoints); legacyIss is
+	// the issuer a 2025-03-26 server's own metadata named, when it was not
+	// its origin (see legacyIssuer).
+	issuer, legacyIss string
 }
 
 // maxSaid bounds what is read of a refusal.
@@ -69,7 +78,12 @@ func (s *stepper) RoundTrip(req *http.Request) (*http.Response, error) {
 		if err := requireS256(body); err != nil {
 			return nil, err
 		}
+		body = s.legacyIssuer(req.URL, body)
 		resp.Body = io.NopCloser(bytes.NewReader(body))
+	case resp.StatusCode == http.StatusOK && strings.Contains(req.URL.Path, "/.well-known/oauth-protected-resource"):
+		s.mu.Lock()
+		s.resource = true
+		s.mu.Unlock()
 	}
 	return resp, nil
 }
@@ -102,8 +116,8 @@ func (s *stepper) fail(err error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	step := s.step
-	if strings.Contains(err.Error(), "client registration") {
-		step = StepRegistration // the SDK found no way to register: no request was sent
+	if strings.Contains(err.Error(), "client registration") || strings.Contains(err.Error(), "pre-registered credentials issuer") {
+		step = StepRegistration // the SDK found no way to register, or the client is another issuer's: no request was sent
 	}
 	if step == "" {
 		step = StepDiscovery

@@ -17,19 +17,26 @@ import (
 
 // A Transport adds the stored token of one server to the requests sent to
 // that server's origin (never to another, should a redirect lead there),
-// refreshes the token as it expires and keeps the refreshed one. It never
-// logs in: a 401, or a 403 whose challenge is insufficient_scope, fails the
-// request with a *NeedsLoginError (and a step-up's scopes are kept for the
-// next Login to ask for).
+// refreshes the token as it expires and keeps the refreshed one. A 401, or
+// a 403 whose challenge is insufficient_scope, to any request is a
+// refusal: with Options.Login the Transport logs in from that refusal's
+// challenge and sends the request once more (see relogin); without it, or
+// when that fails, the request fails with a *NeedsLoginError (and a
+// step-up's scopes are kept for the next Login to ask for).
 type Transport struct {
 	spec   config.ServerSpec
 	next   http.RoundTripper
 	opts   Options
 	origin string
 
-	mu  sync.Mutex
-	src oauth2.TokenSource // nil until a stored token is read
-	why string             // why the stored token is unusable
+	mu      sync.Mutex
+	src     oauth2.TokenSource // nil until a stored token is read
+	why     string             // why the stored token is unusable
+	gen     int                // how many logins the Transport ran
+	refusal error              // the last refusal, a *NeedsLoginError
+	// login lets one login run at a time; logins counts them (maxLogins).
+	login  sync.Mutex
+	logins int
 }
 
 // NewTransport returns the transport that authorizes spec's requests over
@@ -46,28 +53,54 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.URL.Scheme+"://"+req.URL.Host != t.origin {
 		return t.next.RoundTrip(req)
 	}
-	resp, err := t.send(req)
+	resp, gen, err := t.send(req)
 	if err != nil || !refused(resp) {
 		return resp, err
 	}
+	if again, ok := t.relogin(req, resp, gen); ok {
+		if resp, _, err = t.send(again); err != nil || !refused(resp) {
+			return resp, err
+		}
+	}
 	drain(resp)
-	return nil, t.needsLogin(resp)
+	err = t.needsLogin(resp)
+	t.mu.Lock()
+	t.refusal = err
+	t.mu.Unlock()
+	return nil, err
 }
 
-// send sends req with the token, when there is one.
-func (t *Transport) send(req *http.Request) (*http.Response, error) {
-	if tok := t.token(req.Context()); tok != nil {
+// Refused is the *NeedsLoginError of the last request the server refused,
+// nil when it refused none: a caller that falls back from a refused
+// request to another (mcp-go from a server/discover probe to initialize)
+// reads here that the server wants a login, whatever the fallback said.
+func (t *Transport) Refused() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.refusal
+}
+
+// send sends req with the token, when there is one, and says which login's
+// token it was.
+func (t *Transport) send(req *http.Request) (*http.Response, int, error) {
+	tok, gen := t.token(req.Context())
+	if tok != nil {
 		req = req.Clone(req.Context())
 		tok.SetAuthHeader(req)
 	}
-	return t.next.RoundTrip(req)
+	resp, err := t.next.RoundTrip(req)
+	return resp, gen, err
 }
 
 // token is the stored token, refreshed when it expired; nil when none is
 // usable (why says why: the server's 401 says what follows).
-func (t *Transport) token(ctx context.Context) *oauth2.Token {
+func (t *Transport) token(ctx context.Context) (*oauth2.Token, int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	return t.tokenLocked(ctx), t.gen
+}
+
+func (t *Transport) tokenLocked(ctx context.Context) *oauth2.Token {
 	if t.src == nil {
 		e, err := t.opts.Store.Get(t.spec.URL, ClientKey(t.spec))
 		if err != nil {

@@ -171,6 +171,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			next = m.answer(loader.Reply{}) // the call ended: nobody waits for the answer
 		}
 		m.calling = nil
+		m.stepUp(msg)
 		m.result = m.keepResult(msg)
 		m.pane = paneResult
 		return tea.Batch(next, m.recordCall(msg))

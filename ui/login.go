@@ -66,7 +66,7 @@ func (e *env) startLogin(at ref, selected bool) tea.Cmd {
 	for k := range n {
 		i := (start + k) % n
 		label := s.label(i)
-		if st := s.logins[label]; s.a.Servers[i].Status != live.NeedsLogin || (st != nil && st.err == "") {
+		if st := s.logins[label]; !s.waitsLogin(i) || (st != nil && st.err == "") {
 			if st != nil && st.err == "" && !st.done && running == "" {
 				running = label
 			}
@@ -126,6 +126,7 @@ func (m *Model) loginNews(msg loginMsg) tea.Cmd {
 		st.done, st.err = true, msg.err.Error()
 	default:
 		st.done = true
+		delete(s.stepUps, msg.label)
 		if r, ok := m.backend.(retrier); ok {
 			r.Retry(msg.label)
 		}
@@ -174,5 +175,6 @@ func (m *Model) loginStatus() string {
 
 // needsLogin reports whether a server waits for a login L can start.
 func (e *env) needsLogin() bool {
-	return e.login != nil && slices.ContainsFunc(e.surface.a.Servers, func(s live.Verdict) bool { return s.Status == live.NeedsLogin })
+	return e.login != nil && (len(e.surface.stepUps) > 0 ||
+		slices.ContainsFunc(e.surface.a.Servers, func(s live.Verdict) bool { return s.Status == live.NeedsLogin }))
 }

@@ -28,6 +28,9 @@ type surface struct {
 	lines   []line
 	// logins are the logins L started, by server label (login.go).
 	logins map[string]*loginState
+	// stepUps are the servers that refused a call for want of scope, by
+	// label: what they said (login.go).
+	stepUps map[string]string
 	// rows indexes the selectable lines in lines: the tool rows, and the
 	// status line of a folded or a disconnected server.
 	rows []int
@@ -186,6 +189,7 @@ func (s *surface) layout() {
 		for _, f := range sv.Spec.Findings {
 			s.lines = append(s.lines, line{kind: lineNote, server: i, text: "config: " + f})
 		}
+		s.stepUpLines(i)
 		switch {
 		case s.a.Servers[i].Status == live.NeedsLogin:
 			s.lines = append(s.lines, line{kind: lineError, server: i, text: sv.Err})

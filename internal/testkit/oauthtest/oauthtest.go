@@ -1,6 +1,7 @@
 package oauthtest
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -42,6 +43,21 @@ type Config struct {
 	// out its metadata too (the client falls back to /authorize, /token
 	// and /register there).
 	Legacy, NoMetadata bool
+	// LegacyPath puts a legacy server's endpoints under this path
+	// (/oauth) and names its issuer there, its metadata still at the
+	// origin's root, as servers written for 2025-03-26 do.
+	LegacyPath string
+	// Open are the JSON-RPC methods let through without a token (say
+	// initialize and notifications/initialized: the server challenges
+	// tools/list first).
+	Open []string
+	// Withhold are scopes the authorization server never grants, asked or
+	// not. MetadataIssuer replaces the issuer its metadata names.
+	Withhold       []string
+	MetadataIssuer string
+	// NoInitialize answers initialize with a 400, token or not, as a
+	// server that speaks 2026-07-28 alone (server/discover) may.
+	NoInitialize bool
 	// TokenLifetime is how long an access token lives (default an hour).
 	TokenLifetime time.Duration
 	// Scopes are scopes_supported; MethodScopes are the scope each
@@ -63,6 +79,9 @@ type Config struct {
 type Server struct {
 	cfg    Config
 	AS, RS *httptest.Server
+	// moved is the authorization server the protected resource metadata
+	// names since Move, nil before.
+	moved *httptest.Server
 	// MCPURL is the MCP endpoint.
 	MCPURL string
 
@@ -81,6 +100,15 @@ type Server struct {
 	// LastTokenAuth is how the client authenticated at the token endpoint
 	// ("basic", "post" or "none").
 	LastTokenAuth string
+	// Stale counts the requests to the authorization server since Move
+	// that carried a client the old one registered.
+	Stale int
+	// Authorizations counts the authorization requests; ApplicationType
+	// is the application_type of the last registration.
+	Authorizations  int
+	ApplicationType string
+	// stale are the clients the old authorization server registered.
+	stale map[string]bool
 }
 
 type client struct {
@@ -149,16 +177,22 @@ func (s *Server) serveAS(mux *http.ServeMux) {
 	if !s.cfg.NoMetadata {
 		mux.HandleFunc("GET /.well-known/oauth-authorization-server", s.metadata)
 	}
-	mux.HandleFunc("POST /register", s.register)
-	mux.HandleFunc("GET /authorize", s.authorize)
-	mux.HandleFunc("POST /token", s.token)
+	p := s.cfg.LegacyPath
+	mux.HandleFunc("POST "+p+"/register", s.register)
+	mux.HandleFunc("GET "+p+"/authorize", s.authorize)
+	mux.HandleFunc("POST "+p+"/token", s.token)
 }
 
 // issuer is the authorization server's identifier: its own server, or the
 // MCP server's origin for a legacy one.
 func (s *Server) issuer() string {
-	if s.cfg.Legacy {
-		return s.RS.URL
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.cfg.Legacy:
+		return s.RS.URL + s.cfg.LegacyPath
+	case s.moved != nil:
+		return s.moved.URL
 	}
 	return s.AS.URL
 }
@@ -191,7 +225,7 @@ func (s *Server) resourceMetadata(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) metadata(w http.ResponseWriter, r *http.Request) {
 	m := map[string]any{
-		"issuer":                                         s.issuer(),
+		"issuer":                                         cmp.Or(s.metadataIssuer(), s.issuer()),
 		"authorization_endpoint":                         s.issuer() + "/authorize",
 		"token_endpoint":                                 s.issuer() + "/token",
 		"response_types_supported":                       []string{"code"},
@@ -222,6 +256,7 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		RedirectURIs []string `json:"redirect_uris"`
 		Method       string   `json:"token_endpoint_auth_method"`
+		Type         string   `json:"application_type"`
 	}
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.RedirectURIs) == 0 {
 		s.oauthError(w, 400, "invalid_client_metadata", "redirect_uris required")
@@ -236,6 +271,7 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	s.clients[id] = c
+	s.ApplicationType = req.Type
 	s.mu.Unlock()
 	s.logf("registered %s", id)
 	writeJSON(w, 201, resp)
@@ -246,13 +282,15 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	s.mu.Lock()
 	s.LastAuth = q
+	s.Authorizations++
 	c, known := s.clients[q.Get("client_id")]
+	stale := s.staleClient(q.Get("client_id"))
 	s.mu.Unlock()
 	if !known && s.cfg.MetadataDocuments && strings.HasPrefix(q.Get("client_id"), "https://") {
 		known = true // a metadata document's URL: this server trusts it unread
 	}
 	switch {
-	case !known:
+	case !known || stale:
 		http.Error(w, "unknown client", 400)
 		return
 	case len(c.redirect) > 0 && !slices.Contains(c.redirect, q.Get("redirect_uri")):
@@ -281,7 +319,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 		code := rand.Text()
 		s.mu.Lock()
 		s.codes[code] = grant{client: q.Get("client_id"), challenge: q.Get("code_challenge"), redirect: q.Get("redirect_uri"),
-			resource: q.Get("resource"), scopes: strings.Fields(q.Get("scope"))}
+			resource: q.Get("resource"), scopes: slices.DeleteFunc(strings.Fields(q.Get("scope")), func(sc string) bool { return slices.Contains(s.cfg.Withhold, sc) })}
 		s.mu.Unlock()
 		answer.Set("code", code)
 	}
@@ -290,7 +328,8 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 }
 
 // guard lets through requests with a live token that has the scope their
-// method needs.
+// method needs, and those of the Open methods with none. A 403 names the
+// scope missing alone, as a server may: the client keeps what it holds.
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		challenge := fmt.Sprintf(`Bearer resource_metadata="%s/.well-known/oauth-protected-resource/mcp"`, s.RS.URL)
@@ -299,6 +338,20 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		}
 		if s.cfg.Legacy {
 			challenge = `Bearer realm="mcp"`
+		}
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
+		var msg struct {
+			Method string `json:"method"`
+		}
+		json.Unmarshal(body, &msg)
+		if s.cfg.NoInitialize && msg.Method == "initialize" {
+			http.Error(w, "unsupported protocol: use server/discover", http.StatusBadRequest)
+			return
+		}
+		if r.Method == http.MethodPost && slices.Contains(s.cfg.Open, msg.Method) {
+			next.ServeHTTP(w, r)
+			return
 		}
 		bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		s.mu.Lock()
@@ -312,14 +365,8 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
 			return
 		}
-		body, _ := io.ReadAll(r.Body)
-		r.Body = io.NopCloser(strings.NewReader(string(body)))
-		var msg struct {
-			Method string `json:"method"`
-		}
-		json.Unmarshal(body, &msg)
 		if need := s.cfg.MethodScopes[msg.Method]; need != "" && !slices.Contains(tok.scopes, need) {
-			w.Header().Set("WWW-Authenticate", challenge+fmt.Sprintf(`, error="insufficient_scope", scope="%s"`, strings.Join(append(slices.Clone(tok.scopes), need), " ")))
+			w.Header().Set("WWW-Authenticate", challenge+fmt.Sprintf(`, error="insufficient_scope", scope="%s"`, need))
 			http.Error(w, "insufficient scope", http.StatusForbidden)
 			return
 		}

@@ -49,6 +49,8 @@ func (s *Server) issue(r *http.Request) (int, map[string]any) {
 	s.LastTokenAuth = how
 	c, known := s.clients[id]
 	switch {
+	case s.staleClient(id):
+		return refuse(401, "invalid_client", "a client of the old authorization server")
 	case !known && !(s.cfg.MetadataDocuments && strings.HasPrefix(id, "https://")):
 		return refuse(401, "invalid_client", "unknown client "+id)
 	case c.secret != "" && secret != c.secret:
