@@ -35,6 +35,7 @@ func (h Hooks) wrap(m tea.Model) tea.Model {
 // guard and hooks are Main's. A command is added here, one case, with its
 // own file: see doc.go.
 func run(args []string, guard *procguard.Guard, hooks Hooks, stderr io.Writer) int {
+	std := stdio{in: os.Stdin, out: os.Stdout, err: stderr}
 	if len(args) > 0 {
 		switch args[0] {
 		case "check":
@@ -67,5 +68,5 @@ func run(args []string, guard *procguard.Guard, hooks Hooks, stderr io.Writer) i
 			return runOffline(args, true, hooks, os.Stdout, stderr)
 		}
 	}
-	return runCommand("", &lensCommand{guard: guard, hooks: hooks}, args, stdio{in: os.Stdin, out: os.Stdout, err: stderr})
+	return runCommand("", &lensCommand{guard: guard, hooks: hooks}, args, std)
 }
