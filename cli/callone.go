@@ -79,8 +79,15 @@ func (c *caller) valid(rt model.Route, args json.RawMessage) error {
 	for _, p := range problems {
 		fmt.Fprintf(&after, "  %s\n", c.san(p.String()))
 	}
-	return &exitError{code: exitUsage, after: after.String(),
-		err: fmt.Errorf("the arguments break the input schema of %s on %s; nothing was sent (--no-validate sends them anyway):", c.san(rt.Wire), c.san(rt.Server))}
+	return &exitError{code: exitUsage, err: brokenSchema{wire: c.san(rt.Wire), server: c.san(rt.Server)}, after: after.String()}
+}
+
+// brokenSchema is the line that heads the violations of a tool's input
+// schema (wire, on server; both sanitized).
+type brokenSchema struct{ wire, server string }
+
+func (b brokenSchema) Error() string {
+	return fmt.Sprintf("the arguments break the input schema of %s on %s; nothing was sent (--no-validate sends them anyway):", b.wire, b.server)
 }
 
 // inputSchema is the input schema of the row rt routes to.
