@@ -54,15 +54,7 @@ func failf(format string, a ...any) error { return failError(fmt.Errorf(format, 
 // exitWith ends a command with code and says nothing more: -h (0), a
 // flag error the flag package has said with the usage (2), findings the
 // report has shown (1), the status of the server a tap ran.
-func exitWith(code int) error {
-	if code == exitOK {
-		return errHelp
-	}
-	return &exitError{code: code}
-}
-
-// errHelp is exitWith(0): the command printed what was asked and ends.
-var errHelp = &exitError{code: exitOK}
+func exitWith(code int) error { return &exitError{code: code} }
 
 // exit is the one place an error becomes mcplens's exit code and its
 // line on stderr: nil is 0 and says nothing; an exitError its own code,

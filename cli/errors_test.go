@@ -40,13 +40,3 @@ func TestExitDecidesCodeAndLine(t *testing.T) {
 		})
 	}
 }
-
-// TestSayAfterLeavesHelpAlone: the shared -h error is never changed by
-// a line added after another command's outcome.
-func TestSayAfterLeavesHelpAlone(t *testing.T) {
-	_ = sayAfter(exitWith(exitOK), "x\n")
-	var stderr bytes.Buffer
-	if code := exit(&stderr, "check", exitWith(exitOK)); code != exitOK || stderr.Len() != 0 {
-		t.Errorf("exitWith(0) = %d, said %q after a sayAfter on it; want 0 and nothing", code, stderr.String())
-	}
-}
