@@ -25,8 +25,8 @@ import (
 	"github.com/mcplens/mcplens/relay"
 )
 
-// tapOptions are the flags of mcplens tap.
-type tapOptions struct {
+// tapCommand is `mcplens tap`: its flags and the command it runs.
+type tapCommand struct {
 	name     string
 	record   string
 	feed     bool
@@ -56,11 +56,11 @@ func runTap(args []string, guard *procguard.Guard, stdin io.Reader, stdout, stde
 			return runCommand("tap uninstall", &tapUninstallCommand{}, args[1:], std)
 		}
 	}
-	return runCommand("tap", &tapOptions{guard: guard}, args, std)
+	return runCommand("tap", &tapCommand{guard: guard}, args, std)
 }
 
 // Run relays until the server exits (stdio) or a signal stops it (HTTP).
-func (opts *tapOptions) Run(_ context.Context, std stdio) error {
+func (opts *tapCommand) Run(_ context.Context, std stdio) error {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
@@ -78,7 +78,7 @@ func (opts *tapOptions) Run(_ context.Context, std stdio) error {
 }
 
 // parseTap reads tap's flags; ok is false when tap should exit with code.
-func parseTap(args []string, stderr io.Writer) (opts tapOptions, code int, ok bool) {
+func parseTap(args []string, stderr io.Writer) (opts tapCommand, code int, ok bool) {
 	fs := flag.NewFlagSet(flagSetName("tap"), flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	if err := opts.parse(fs, args); err != nil {
@@ -87,7 +87,7 @@ func parseTap(args []string, stderr io.Writer) (opts tapOptions, code int, ok bo
 	return opts, 0, true
 }
 
-func (opts *tapOptions) parse(fs *flag.FlagSet, args []string) error {
+func (opts *tapCommand) parse(fs *flag.FlagSet, args []string) error {
 	fs.StringVar(&opts.name, "name", "", "the server's label in the recording and feed (default: the command's or host's name)")
 	fs.StringVar(&opts.record, "record", "", "append each frame to this JSONL file (0600, rotated at "+
 		fmt.Sprint(relay.DefaultRecordCap>>20)+" MiB, "+fmt.Sprint(relay.DefaultRecordKeep)+" old files kept)")
@@ -125,7 +125,7 @@ func (opts *tapOptions) parse(fs *flag.FlagSet, args []string) error {
 
 // defaultTapName is the label of a tap given none: the command's base
 // name, or the upstream's host.
-func defaultTapName(opts tapOptions) string {
+func defaultTapName(opts tapCommand) string {
 	if len(opts.command) > 0 {
 		return filepath.Base(opts.command[0])
 	}
@@ -138,7 +138,7 @@ func defaultTapName(opts tapOptions) string {
 // tapSinks opens the recording and the feed a tap copies to. A feed that
 // cannot start is reported and left out; a recording that cannot is an
 // error.
-func tapSinks(opts tapOptions, src relay.Source, stderr io.Writer) ([]relay.Sink, error) {
+func tapSinks(opts tapCommand, src relay.Source, stderr io.Writer) ([]relay.Sink, error) {
 	header := relay.HeaderLine(src, time.Now())
 	var sinks []relay.Sink
 	if opts.record != "" {
@@ -164,7 +164,7 @@ func tapSinks(opts tapOptions, src relay.Source, stderr io.Writer) ([]relay.Sink
 }
 
 // stdio relays a stdio server and ends with its exit status.
-func (opts *tapOptions) stdio(std stdio, sigs <-chan os.Signal) error {
+func (opts *tapCommand) stdio(std stdio, sigs <-chan os.Signal) error {
 	src := relay.Source{Server: opts.name, Command: opts.command}
 	sinks, err := tapSinks(*opts, src, std.err)
 	if err != nil {
@@ -209,12 +209,12 @@ func tapSecrets(command, env []string) []string {
 
 // tapHTTP proxies an HTTP server until a signal stops it; it returns the
 // exit code.
-func tapHTTP(opts tapOptions, stderr io.Writer, sigs <-chan os.Signal) int {
+func tapHTTP(opts tapCommand, stderr io.Writer, sigs <-chan os.Signal) int {
 	return exit(stderr, "tap", opts.http(stderr, sigs))
 }
 
 // http proxies an HTTP server until a signal stops it.
-func (opts *tapOptions) http(stderr io.Writer, sigs <-chan os.Signal) error {
+func (opts *tapCommand) http(stderr io.Writer, sigs <-chan os.Signal) error {
 	up, err := url.Parse(opts.upstream)
 	if err != nil || (up.Scheme != "http" && up.Scheme != "https") || up.Host == "" {
 		return usagef("--upstream %q: want an http:// or https:// URL", model.RedactURL(opts.upstream))
