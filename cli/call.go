@@ -28,23 +28,41 @@ import (
 // [--server LABEL] [--policy P] [-- CMD ARGS...]`, or `mcplens call [PATH]
 // --replay FILE`.
 func runCall(args []string, guard *procguard.Guard, stdin io.Reader, stdout, stderr io.Writer) int {
-	fset := flag.NewFlagSet("mcplens call", flag.ContinueOnError)
-	fset.SetOutput(stderr)
-	login := fset.Bool("login", false, "log in to each remote server that asks for it, first or when it refuses a request (opens a browser)")
-	metadataURL := fset.String("client-metadata-url", "", "with --login: the HTTPS URL of a client ID metadata document for mcplens")
-	argsFlag := fset.String("args", "{}", "the call's arguments: a JSON object, @FILE to read it from a file, or @- from stdin")
-	var setArgs argList
-	fset.Var(&setArgs, "arg", "set one argument, NAME=VALUE, typed by the tool's input schema (repeatable; over --args)")
-	noValidate := fset.Bool("no-validate", false, "send the arguments even when they break the tool's input schema, and call a tool clients reject for its x-mcp-header (to test the server's own checks)")
-	replay := fset.String("replay", "", "make again, in order, the calls of this history file (JSON Lines, as --history writes), each on the server and tool it names")
-	var g serverFlags
-	g.register(fset, guard, flagWords{config: "PATH", adhoc: true,
+	return runCommand("call", &callCommand{guard: guard}, args, stdio{in: stdin, out: stdout, err: stderr})
+}
+
+// callCommand is `mcplens call`: its flags, the config's path and the
+// NAME to call.
+type callCommand struct {
+	login      bool
+	metaURL    string // --client-metadata-url
+	args       string // --args
+	setArgs    argList
+	noValidate bool
+	replay     string
+	elicit     string
+	sampling   string
+	serverFlags
+	guard      *procguard.Guard
+	fs         *flag.FlagSet
+	path, name string
+}
+
+func (c *callCommand) parse(fset *flag.FlagSet, args []string) error {
+	c.fs = fset
+	fset.BoolVar(&c.login, "login", false, "log in to each remote server that asks for it, first or when it refuses a request (opens a browser)")
+	fset.StringVar(&c.metaURL, "client-metadata-url", "", "with --login: the HTTPS URL of a client ID metadata document for mcplens")
+	fset.StringVar(&c.args, "args", "{}", "the call's arguments: a JSON object, @FILE to read it from a file, or @- from stdin")
+	fset.Var(&c.setArgs, "arg", "set one argument, NAME=VALUE, typed by the tool's input schema (repeatable; over --args)")
+	fset.BoolVar(&c.noValidate, "no-validate", false, "send the arguments even when they break the tool's input schema, and call a tool clients reject for its x-mcp-header (to test the server's own checks)")
+	fset.StringVar(&c.replay, "replay", "", "make again, in order, the calls of this history file (JSON Lines, as --history writes), each on the server and tool it names")
+	c.serverFlags.register(fset, c.guard, flagWords{config: "PATH", adhoc: true,
 		timeout: "bound on each server's connect and on the call (default: the config's own connect timeout, else 20s; 60s for the call)",
 		policy:  "naming policy NAME is resolved under: ", policyDefault: model.Policies()[0].Name})
-	elicit := fset.String("elicit", string(loader.ElicitDecline), "how an elicitation the server asks for is answered: "+elicitNames())
-	sampling := fset.String("sampling", "decline", "how a sampling request the server sends is answered: decline, or reply:TEXT")
+	fset.StringVar(&c.elicit, "elicit", string(loader.ElicitDecline), "how an elicitation the server asks for is answered: "+elicitNames())
+	fset.StringVar(&c.sampling, "sampling", "decline", "how a sampling request the server sends is answered: decline, or reply:TEXT")
 	own, command := splitCommand(args)
-	pos, code, ok := parseCommand(fset, own, stderr, "usage: mcplens call [PATH] NAME [--args JSON | --args @FILE] [--arg NAME=VALUE]... [--server LABEL] [--no-validate]\n"+
+	pos, err := parseCommand(fset, own, "usage: mcplens call [PATH] NAME [--args JSON | --args @FILE] [--arg NAME=VALUE]... [--server LABEL] [--no-validate]\n"+
 		"       [--client NAME[@VERSION]] [--policy P] [--root DIR]... [--elicit accept-defaults|decline|cancel] [--sampling decline|reply:TEXT]\n"+
 		"       mcplens call NAME [flags] -- CMD ARGS...        (a stdio server without a config)\n"+
 		"       mcplens call NAME [flags] --url URL [--header NAME:VALUE]...\n"+
@@ -55,62 +73,62 @@ func runCall(args []string, guard *procguard.Guard, stdin io.Reader, stdout, std
 		"server. Progress goes to stderr.\n"+
 		"Exit status: 0 on success, 1 when the call failed or the tool reported isError, 2 for a usage or config error,\n"+
 		"arguments that break the input schema, or a NAME that resolves to no route or to several.\n\n")
-	if !ok {
-		return code
+	if err != nil {
+		return err
 	}
-	if badMetadataURL("call", *metadataURL, stderr) {
-		return exitUsage
+	if err := checkMetadataURL(c.metaURL); err != nil {
+		return err
 	}
-	g.where.command = command
-	var path, name string
+	c.where.command = command
 	switch {
-	case *replay != "" && len(pos) <= 1 && (len(pos) == 0 || !g.where.given()):
-		path = first(pos)
-	case *replay == "" && len(pos) == 1:
-		name = pos[0]
-	case *replay == "" && len(pos) == 2 && !g.where.given():
-		path, name = pos[0], pos[1]
+	case c.replay != "" && len(pos) <= 1 && (len(pos) == 0 || !c.where.given()):
+		c.path = first(pos)
+	case c.replay == "" && len(pos) == 1:
+		c.name = pos[0]
+	case c.replay == "" && len(pos) == 2 && !c.where.given():
+		c.path, c.name = pos[0], pos[1]
 	default:
-		fset.Usage()
-		return exitUsage
+		return usageShown(fset)
 	}
-	fail := func(err error) int {
-		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
-		return exitUsage
-	}
-	answers, err := callAnswers(*elicit, *sampling)
+	return nil
+}
+
+// Run settles the servers and makes the call, or the calls of --replay.
+func (c *callCommand) Run(ctx context.Context, std stdio) error {
+	fset, g, stderr := c.fs, &c.serverFlags, std.err
+	answers, err := callAnswers(c.elicit, c.sampling)
 	if err == nil {
 		_, _, err = g.who.profile()
 	}
 	if err != nil {
-		return fail(err)
+		return usageError(err)
 	}
 	policy, ok := model.PolicyNamed(g.who.policy(fset, g.policy))
 	if !ok {
-		return fail(fmt.Errorf("unknown policy %q (want one of: %s)", g.policy, policyNames()))
+		return usagef("unknown policy %q (want one of: %s)", g.policy, policyNames())
 	}
 	if err := g.limits.FromEnv(nil); err != nil {
-		return fail(err)
+		return usageError(err)
 	}
-	callArgs, err := readArgs(*argsFlag, stdin, g.limits.WithDefaults().Document)
+	callArgs, err := readArgs(c.args, std.in, g.limits.WithDefaults().Document)
 	if err != nil {
-		return fail(err)
+		return usageError(err)
 	}
 	var records []history.Record
-	if *replay != "" {
-		if flagSet(fset, "args") || len(setArgs) > 0 {
-			return fail(errors.New("--replay makes the calls as recorded: no --args or --arg"))
+	if c.replay != "" {
+		if flagSet(fset, "args") || len(c.setArgs) > 0 {
+			return usageError(errors.New("--replay makes the calls as recorded: no --args or --arg"))
 		}
-		if records, err = readReplay(*replay, g.limits); err != nil {
-			return fail(err)
+		if records, err = readReplay(c.replay, g.limits); err != nil {
+			return usageError(err)
 		}
 	}
-	cfg, err := g.where.load(path, config.Options{Format: g.configFormat, MaxSize: g.limits.WithDefaults().Config})
+	cfg, err := g.where.load(c.path, config.Options{Format: g.configFormat, MaxSize: g.limits.WithDefaults().Config})
 	if err == nil && records != nil {
 		cfg, err = replayed(cfg, records)
 	}
 	if err != nil {
-		return fail(err)
+		return usageError(err)
 	}
 	// A config in a profiled client's format calls as that client, as the
 	// interface and check connect (clientOptions.adopt).
@@ -121,7 +139,7 @@ func runCall(args []string, guard *procguard.Guard, stdin io.Reader, stdout, std
 
 	// A signal ends the run with a cause: the reason a server is given
 	// when its call is cancelled (loader.Call).
-	ctx, cancel := context.WithCancelCause(context.Background())
+	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
@@ -134,8 +152,8 @@ func runCall(args []string, guard *procguard.Guard, stdin io.Reader, stdout, std
 		}
 	}()
 	opts := g.who.session(cfg, loader.Options{Timeout: g.timeout, Limits: g.limits, Answers: answers})
-	if *login {
-		opts.HTTPAuth = loginFirst(ctx, cfg, *metadataURL, stderr)
+	if c.login {
+		opts.HTTPAuth = loginFirst(ctx, cfg, c.metaURL, stderr)
 	}
 	started := time.Now()
 	fmt.Fprintf(stderr, "mcplens call: connecting to %s...\n", serverCount(len(cfg.Servers)))
@@ -143,36 +161,35 @@ func runCall(args []string, guard *procguard.Guard, stdin io.Reader, stdout, std
 	defer session.Close()
 	snap, err := surface.Settle(ctx, cfg, session, g.timeout)
 	if errors.Is(err, surface.ErrInterrupted) {
-		fmt.Fprintln(stderr, "mcplens call: interrupted")
-		return exitFound
+		return failError(errors.New("interrupted"))
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
 	}
 	fmt.Fprintf(stderr, "mcplens call: %s in %s\n", settledCount(snap), time.Since(started).Round(time.Millisecond))
-	c := &caller{ctx: ctx, stdout: stdout, stderr: stderr, session: session, snap: snap, limit: callLimit(g.timeout), validate: !*noValidate}
+	cl := &caller{ctx: ctx, std: std, session: session, snap: snap, limit: callLimit(g.timeout), validate: !c.noValidate}
 	if records != nil {
-		return c.replay(*replay, records)
+		return cl.replay(c.replay, records)
 	}
 
 	reg := policy.Apply(snap.Catalogues())
-	rt, how, refused, err := c.resolve(reg, name)
-	if refused {
-		return exitUsage
+	rt, how, refused, err := cl.resolve(reg, c.name)
+	if refused != nil {
+		return refused
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
-		if near := reg.Suggest(name); len(near) > 0 {
-			fmt.Fprintf(stderr, "  did you mean: %s\n", model.Sanitize(strings.Join(near, ", ")))
+		var after bytes.Buffer
+		if near := reg.Suggest(c.name); len(near) > 0 {
+			fmt.Fprintf(&after, "  did you mean: %s\n", model.Sanitize(strings.Join(near, ", ")))
 		}
-		c.unlisted()
-		return exitUsage
+		cl.unlisted(&after)
+		return &exitError{code: exitUsage, err: err, after: after.String()}
 	}
-	if callArgs, err = withArgs(callArgs, setArgs, inputSchema(snap, rt)); err != nil {
-		return fail(err)
+	if callArgs, err = withArgs(callArgs, c.setArgs, inputSchema(snap, rt)); err != nil {
+		return usageError(err)
 	}
-	title := fmt.Sprintf("call %s (%s under %s) → server %s, wire name %s", c.san(name), how, policy.Name, c.san(rt.Server), c.san(rt.Wire))
-	return c.call(rt, title, callArgs)
+	title := fmt.Sprintf("call %s (%s under %s) → server %s, wire name %s", cl.san(c.name), how, policy.Name, cl.san(rt.Server), cl.san(rt.Wire))
+	return cl.call(rt, title, callArgs)
 }
 
 // splitCommand splits a command line at its first "--": what comes before

@@ -1,31 +1,28 @@
 package cli
 
 import (
-	"fmt"
-
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/surface"
 )
 
 // resolve is reg.Resolve, and for a name it finds no route for, the tool a
 // client rejects for its x-mcp-header annotations (model.MarkRejected):
-// refused, saying why (refused is true), unless --no-validate, which calls
-// it as its server listed it, to test the server's own checks.
-func (c *caller) resolve(reg *model.Registry, name string) (rt model.Route, how string, refused bool, err error) {
+// refused (a usage error saying why), unless --no-validate, which calls it
+// as its server listed it, to test the server's own checks.
+func (c *caller) resolve(reg *model.Registry, name string) (rt model.Route, how string, refused, err error) {
 	rt, how, err = reg.Resolve(name)
 	if err == nil {
-		return rt, how, false, nil
+		return rt, how, nil, nil
 	}
 	row, reason, ok := rejectedRow(c.snap, name)
 	if !ok {
-		return rt, how, false, err
+		return rt, how, nil, err
 	}
 	if c.validate {
-		fmt.Fprintf(c.stderr, "mcplens call: %s on %s is not registered: %s; nothing was sent (--no-validate calls it anyway)\n",
-			c.san(row.Wire), c.san(row.Server), c.san(reason))
-		return rt, "", true, nil
+		return rt, "", usagef("%s on %s is not registered: %s; nothing was sent (--no-validate calls it anyway)",
+			c.san(row.Wire), c.san(row.Server), c.san(reason)), nil
 	}
-	return row, "wire name of a tool clients reject, called under --no-validate", false, nil
+	return row, "wire name of a tool clients reject, called under --no-validate", nil, nil
 }
 
 // rejectedRow returns the route to the row whose wire name is name and

@@ -60,11 +60,14 @@ func TestCallRejectedTool(t *testing.T) {
 	policy, _ := model.PolicyNamed("claude-code")
 	reg := policy.Apply(snap.Catalogues())
 	var out, errb bytes.Buffer
-	c := &caller{ctx: context.Background(), stdout: &out, stderr: &errb, session: session, snap: snap, limit: 30 * time.Second, validate: true}
+	c := &caller{ctx: context.Background(), std: stdio{out: &out, err: &errb}, session: session, snap: snap, limit: 30 * time.Second, validate: true}
 
 	_, _, refused, err := c.resolve(reg, "invalid_object_header")
-	if !refused || err != nil || !strings.Contains(errb.String(), "is not registered: "+rejectedReason) || !strings.Contains(errb.String(), "nothing was sent") {
-		t.Fatalf("refused %v, err %v, stderr:\n%s", refused, err, errb.String())
+	if refused == nil || err != nil {
+		t.Fatalf("refused %v, err %v", refused, err)
+	}
+	if code := exit(&errb, "call", refused); code != exitUsage || !strings.Contains(errb.String(), "is not registered: "+rejectedReason) || !strings.Contains(errb.String(), "nothing was sent") {
+		t.Fatalf("exit %d, stderr:\n%s", code, errb.String())
 	}
 	if n := calls(srv, "invalid_object_header"); n != 0 {
 		t.Fatalf("the server got %d calls of the rejected tool, want 0", n)
@@ -72,11 +75,11 @@ func TestCallRejectedTool(t *testing.T) {
 
 	c.validate = false
 	rt, how, refused, err := c.resolve(reg, "invalid_object_header")
-	if refused || err != nil || rt.Wire != "invalid_object_header" || !strings.Contains(how, "--no-validate") {
+	if refused != nil || err != nil || rt.Wire != "invalid_object_header" || !strings.Contains(how, "--no-validate") {
 		t.Fatalf("under --no-validate: %+v %q %v %v", rt, how, refused, err)
 	}
-	if code := c.call(rt, "call", json.RawMessage(`{"data":{"k":1}}`)); code != exitOK {
-		t.Fatalf("exit %d, stderr:\n%s", code, errb.String())
+	if err := c.call(rt, "call", json.RawMessage(`{"data":{"k":1}}`)); err != nil {
+		t.Fatalf("%v, stderr:\n%s", err, errb.String())
 	}
 	if n := calls(srv, "invalid_object_header"); n != 1 {
 		t.Fatalf("the server got %d calls of the rejected tool under --no-validate, want 1", n)
@@ -87,8 +90,8 @@ func TestCallRejectedTool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if code := c.call(rt, "call", json.RawMessage(`{"region":"eu"}`)); code != exitOK {
-		t.Fatalf("exit %d, stderr:\n%s", code, errb.String())
+	if err := c.call(rt, "call", json.RawMessage(`{"region":"eu"}`)); err != nil {
+		t.Fatalf("%v, stderr:\n%s", err, errb.String())
 	}
 	if req, _ := srv.Last("tools/call"); req.Header.Get("Mcp-Param-Region") != "eu" {
 		t.Fatalf("Mcp-Param-Region = %q, want eu", req.Header.Get("Mcp-Param-Region"))

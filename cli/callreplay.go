@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"slices"
 
 	"github.com/mcplens/mcplens/history"
@@ -56,18 +57,19 @@ func replayed(cfg *config.Config, records []history.Record) (*config.Config, err
 }
 
 // replay makes the calls of records in order, each on its server and
-// tool with its arguments, and returns the worst exit code of them: a
-// call that cannot be made (its tool is no longer advertised) counts as a
-// failed call, and the others are still made.
-func (c *caller) replay(path string, records []history.Record) int {
+// tool with its arguments, each one's error said as it ends (exit), and
+// ends with the worst exit code of them: a call that cannot be made (its
+// tool is no longer advertised) counts as a failed call, and the others
+// are still made.
+func (c *caller) replay(path string, records []history.Record) error {
 	code := exitOK
 	for i, r := range records {
 		rt, ok := c.route(r.Server, r.Tool)
 		title := fmt.Sprintf("call %d of %d from %s → server %s, wire name %s", i+1, len(records), c.san(path), c.san(r.Server), c.san(r.Tool))
 		if !ok {
-			fmt.Fprintln(c.stdout, title)
-			fmt.Fprintf(c.stderr, "mcplens call: server %s does not advertise %s now\n", c.san(r.Server), c.san(r.Tool))
-			c.unlisted()
+			fmt.Fprintln(c.std.out, title)
+			fmt.Fprintf(c.std.err, "mcplens call: server %s does not advertise %s now\n", c.san(r.Server), c.san(r.Tool))
+			c.unlisted(c.std.err)
 			code = max(code, exitFound)
 			continue
 		}
@@ -75,12 +77,15 @@ func (c *caller) replay(path string, records []history.Record) int {
 		if len(args) == 0 {
 			args = []byte("{}")
 		}
-		code = max(code, c.call(rt, title, args))
+		code = max(code, exit(c.std.err, "call", c.call(rt, title, args)))
 		if c.ctx.Err() != nil {
 			break
 		}
 	}
-	return code
+	if code == exitOK {
+		return nil
+	}
+	return exitWith(code)
 }
 
 // route is the route to the row of server's tools named wire.
@@ -95,11 +100,11 @@ func (c *caller) route(server, wire string) (model.Route, bool) {
 	return model.Route{}, false
 }
 
-// unlisted says which servers are not in the registry, and why.
-func (c *caller) unlisted() {
+// unlisted says on w which servers are not in the registry, and why.
+func (c *caller) unlisted(w io.Writer) {
 	for _, st := range c.snap.Servers {
 		if !st.Listed {
-			fmt.Fprintf(c.stderr, "  (server %s is not in the registry: %s %s)\n", model.Sanitize(st.Label()), st.State, model.Sanitize(c.snap.Redact.Text(st.Err)))
+			fmt.Fprintf(w, "  (server %s is not in the registry: %s %s)\n", model.Sanitize(st.Label()), st.State, model.Sanitize(c.snap.Redact.Text(st.Err)))
 		}
 	}
 }

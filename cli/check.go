@@ -21,24 +21,17 @@ import (
 	"github.com/mcplens/mcplens/surface"
 )
 
-// Exit codes of check and call.
-const (
-	exitOK    = 0 // nothing at or above --fail-on; the call succeeded
-	exitFound = 1 // something at or above --fail-on; the call failed
-	exitUsage = 2 // a usage, config or lock file error
-)
-
 // checkOptions are check's flags; mcplens PATH without a terminal runs check
 // with the defaults and its own --policy and --lock.
 type checkOptions struct {
 	login bool // log in first to the remote servers with no token (a browser opens)
-	// metadataURL is --client-metadata-url: the client ID metadata document of a login
-	metadataURL string
-	providers   string
-	format      string
-	failOn      string
-	lock        string
-	updateLock  bool
+	// metaURL is --client-metadata-url: the client ID metadata document of a login
+	metaURL    string
+	providers  string
+	format     string
+	failOn     string
+	lock       string
+	updateLock bool
 	// force lets --update-lock replace a lock path that is a symbolic link
 	// or a file that is not an mcplens lock.
 	force bool
@@ -67,9 +60,20 @@ var failOnLevels = map[string]report.Severity{"error": report.Error, "warning": 
 
 // runCheck is `mcplens check [PATH] [flags]`.
 func runCheck(args []string, guard *procguard.Guard, stdout, stderr io.Writer) int {
-	o := defaultCheckOptions()
-	fset := flag.NewFlagSet("mcplens check", flag.ContinueOnError)
-	fset.SetOutput(stderr)
+	return runCommand("check", &checkCommand{guard: guard}, args, stdio{out: stdout, err: stderr})
+}
+
+// checkCommand is `mcplens check`: its options and its config's path.
+type checkCommand struct {
+	checkOptions
+	guard *procguard.Guard
+	fs    *flag.FlagSet
+	path  string
+}
+
+func (c *checkCommand) parse(fset *flag.FlagSet, args []string) error {
+	c.checkOptions, c.fs = defaultCheckOptions(), fset
+	o := &c.checkOptions
 	fset.StringVar(&o.providers, "providers", o.providers, "provider profiles to check names against, comma-separated, or all: "+profileList(model.Profiles()))
 	fset.StringVar(&o.format, "format", o.format, "report format: "+strings.Join(report.Formats(), ", "))
 	fset.StringVar(&o.failOn, "fail-on", o.failOn, "exit 1 when a finding is at or above this level: error, warning or never")
@@ -77,45 +81,47 @@ func runCheck(args []string, guard *procguard.Guard, stdout, stderr io.Writer) i
 	fset.BoolVar(&o.updateLock, "update-lock", false, "write what the servers advertise now to the --lock file")
 	fset.BoolVar(&o.force, "force", false, "with --update-lock: replace a --lock path that is a symbolic link (the link, never its target) or a file that is not an mcplens lock")
 	fset.BoolVar(&o.login, "login", false, "log in to each remote server that asks for it, first or when it refuses a request (opens a browser); without it a server needing login is a needs-login warning")
-	fset.StringVar(&o.metadataURL, "client-metadata-url", "", "with --login: the HTTPS URL of a client ID metadata document for mcplens")
-	o.serverFlags.register(fset, guard, flagWords{config: "PATH", policy: "naming policy: ", policyDefault: o.policy, adhoc: true})
+	fset.StringVar(&o.metaURL, "client-metadata-url", "", "with --login: the HTTPS URL of a client ID metadata document for mcplens")
+	o.serverFlags.register(fset, c.guard, flagWords{config: "PATH", policy: "naming policy: ", policyDefault: o.policy, adhoc: true})
 	fset.StringVar(&o.snapshot, "snapshot", "", "also write the whole surface (servers, definitions, every policy's registry, verdicts, findings) to this file as canonical JSON, for mcplens diff")
 	fset.StringVar(&o.clients, "clients", "", "connect as each of these clients (NAME[@VERSION],... or all), once per distinct handshake, and report the tools "+
 		"some are advertised and others not; the rest of the report is the first one's")
 	args, o.where.command = splitCommand(args)
-	pos, code, ok := parseCommand(fset, args, stderr, "usage: mcplens check [PATH | --url URL | -- CMD ARGS...] [--client NAME[@VERSION] | --clients LIST|all] [--policy P] [--providers LIST] [--format text|json|markdown|sarif|junit] [--fail-on LEVEL] [--lock FILE [--update-lock [--force]]] [--snapshot FILE]\n\n"+
+	pos, err := parseCommand(fset, args, "usage: mcplens check [PATH | --url URL | -- CMD ARGS...] [--client NAME[@VERSION] | --clients LIST|all] [--policy P] [--providers LIST] [--format text|json|markdown|sarif|junit] [--fail-on LEVEL] [--lock FILE [--update-lock [--force]]] [--snapshot FILE]\n\n"+
 		"Connects to every server of the config (the demo without PATH), applies the policy and prints the report.\n"+
 		"Exit status: 0 when nothing at or above --fail-on was found, 1 when something was, 2 for a usage, config or lock file error.\n\n")
-	if !ok {
-		return code
+	if err != nil {
+		return err
 	}
 	if err := o.firstClient(); err != nil {
-		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
-		return exitUsage
+		return usageError(err)
 	}
-	if badMetadataURL("check", o.metadataURL, stderr) {
-		return exitUsage
+	if err := checkMetadataURL(o.metaURL); err != nil {
+		return err
 	}
 	if len(pos) > 1 {
-		fmt.Fprintf(stderr, "mcplens check: want at most one config, got %d: %s\n", len(pos), strings.Join(pos, " "))
-		return exitUsage
+		return usagef("want at most one config, got %d: %s", len(pos), strings.Join(pos, " "))
 	}
 	if err := o.validate(); err != nil {
-		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
-		return exitUsage
+		return usageError(err)
 	}
 	if err := o.limits.FromEnv(nil); err != nil {
-		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
-		return exitUsage
+		return usageError(err)
 	}
-	cfg, err := o.where.load(first(pos), config.Options{Format: o.configFormat, MaxSize: o.limits.WithDefaults().Config})
+	c.path = first(pos)
+	return nil
+}
+
+// Run loads the config and checks it.
+func (c *checkCommand) Run(ctx context.Context, std stdio) error {
+	o := &c.checkOptions
+	cfg, err := o.where.load(c.path, config.Options{Format: o.configFormat, MaxSize: o.limits.WithDefaults().Config})
 	if err != nil {
-		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
-		return exitUsage
+		return usageError(err)
 	}
-	o.who.adopt(cfg, fset)
-	o.policy = o.who.policy(fset, o.policy)
-	return check(cfg, o, stdout, stderr)
+	o.who.adopt(cfg, c.fs)
+	o.policy = o.who.policy(c.fs, o.policy)
+	return o.check(ctx, cfg, std)
 }
 
 // firstClient makes the first client of --clients the one the report is
@@ -167,75 +173,72 @@ func (o checkOptions) validate() error {
 }
 
 // check connects to every server of cfg, waits until each is ready or
-// failed, and prints the report; it returns the exit code.
-func check(cfg *config.Config, o checkOptions, stdout, stderr io.Writer) int {
+// failed, and prints the report on std.out; its error carries the exit
+// code (a finding at or above --fail-on: failError, said already).
+func (o checkOptions) check(ctx context.Context, cfg *config.Config, std stdio) (err error) {
+	stderr := std.err
 	if err := o.validate(); err != nil {
-		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
-		return exitUsage
+		return usageError(err)
 	}
 	lock, err := surface.ReadLock(o.lock, o.updateLock, o.force, o.limits.WithDefaults().Document)
 	if err != nil {
-		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
-		return exitUsage
+		return usageError(err)
 	}
 	if lock != nil && lock.Outdated() {
 		fmt.Fprintf(stderr, "mcplens check: %s\n", model.Sanitize(surface.OutdatedLock(o.lock, lock, o.updateLock)))
 	}
 
-	sigCtx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	sigCtx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	lopts := loader.Options{Timeout: o.timeout, Limits: o.limits}
 	if o.login {
-		lopts.HTTPAuth = loginFirst(sigCtx, cfg, o.metadataURL, stderr)
+		lopts.HTTPAuth = loginFirst(sigCtx, cfg, o.metaURL, stderr)
 	}
 	conns := o.connections()
 	var handshakes []model.Handshake
 	for _, c := range conns {
 		handshakes = append(handshakes, c.handshake)
 	}
-	snaps, settled, closeAll, err := surface.SettleEach(sigCtx, cfg, o.who.session(cfg, lopts), handshakes, o.timeout)
+	snaps, settled, closeAll, settleErr := surface.SettleEach(sigCtx, cfg, o.who.session(cfg, lopts), handshakes, o.timeout)
 	defer func() {
 		// The report is out: the servers are shut down before the exit.
-		if err := closeAll(); err != nil {
-			fmt.Fprintf(stderr, "mcplens check: %v\n", err)
+		if cerr := closeAll(); cerr != nil {
+			err = sayAfter(err, fmt.Sprintf("mcplens check: %v\n", cerr))
 		}
 	}()
 	snap := snaps[0]
-	if err != nil {
-		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
+	if settleErr != nil {
+		fmt.Fprintf(stderr, "mcplens check: %v\n", settleErr)
 	}
-	if errors.Is(err, surface.ErrInterrupted) {
-		return exitFound
+	if errors.Is(settleErr, surface.ErrInterrupted) {
+		return exitWith(exitFound)
 	}
 	if o.snapshot != "" {
 		if err := writeSnapshot(o.snapshot, cfg, snap, o); err != nil {
-			fmt.Fprintf(stderr, "mcplens check: %v\n", err)
-			return exitFound
+			return failError(err)
 		}
 	}
 	r := checkReport(cfg, snap, o, lock, gated(conns, snaps))
-	if err := report.Write(stdout, r, o.format); err != nil {
-		fmt.Fprintf(stderr, "mcplens check: %v\n", err)
-		return exitFound
+	if err := report.Write(std.out, r, o.format); err != nil {
+		return failError(err)
 	}
 	if o.updateLock {
 		for _, why := range surface.KeptPins(lock, snap) {
 			fmt.Fprintf(stderr, "mcplens check: %s\n", model.Sanitize(why))
 		}
 		if err := surface.WriteLock(o.lock, surface.UpdatedLock(lock, snap), o.force); err != nil {
-			fmt.Fprintf(stderr, "mcplens check: %v\n", err)
-			return exitFound
+			return failError(err)
 		}
 	}
 	if !settled {
-		return exitFound // a server never settled: nothing can be said of it
+		return exitWith(exitFound) // a server never settled: nothing can be said of it
 	}
 	if lvl, ok := failOnLevels[o.failOn]; ok {
 		if worst, found := r.Worst(); found && worst >= lvl {
-			return exitFound
+			return exitWith(exitFound)
 		}
 	}
-	return exitOK
+	return nil
 }
 
 // checkReport is check's report on snap, the servers of cfg as they
@@ -308,53 +311,6 @@ func profileList(ps []model.Profile) string {
 		names[i] = p.Name
 	}
 	return strings.Join(names, ",")
-}
-
-// parseCommand sets a subcommand's usage (usage, then its flags' defaults,
-// on stderr) and parses its arguments (parseArgs). ok is false when the
-// subcommand is not to run; code is then its exit code: 0 for -h, 2 for
-// a usage error.
-func parseCommand(fset *flag.FlagSet, args []string, stderr io.Writer, usage string) (pos []string, code int, ok bool) {
-	fset.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fset.PrintDefaults()
-	}
-	pos, err := parseArgs(fset, args)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		return nil, exitOK, false
-	case err != nil:
-		return nil, exitUsage, false
-	}
-	return pos, 0, true
-}
-
-// parseArgs parses flags placed before, between or after the positional
-// arguments (`mcplens check cfg.json --format json`), which flag.Parse alone
-// stops at. Everything after "--" is positional.
-func parseArgs(fset *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fset.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fset.Args()
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
-}
-
-func first(list []string) string {
-	if len(list) == 0 {
-		return ""
-	}
-	return list[0]
 }
 
 // isTerminal reports whether f is a terminal: a character device such as

@@ -33,17 +33,16 @@ func formatNames() string {
 // runLocate serves --discover: it prints the config files located for the
 // current directory and the user, with their format and servers, starting
 // nothing. Each file is read within limits (Limits.Config).
-func runLocate(stdout, stderr io.Writer, limits loader.Limits) int {
+func runLocate(stdout io.Writer, limits loader.Limits) error {
 	wd, err := os.Getwd()
 	if err != nil {
-		fmt.Fprintf(stderr, "mcplens: %v\n", err)
-		return 1
+		return failError(err)
 	}
 	home, _ := os.UserHomeDir()
 	found := config.Locate(wd, home, config.Options{MaxSize: limits.WithDefaults().Config})
 	if len(found) == 0 {
 		fmt.Fprintf(stdout, "no MCP client config found in %s, the folders above it, or %s\n", wd, home)
-		return 0
+		return nil
 	}
 	show := func(p string) string {
 		if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
@@ -77,5 +76,5 @@ func runLocate(stdout, stderr io.Writer, limits loader.Limits) int {
 	}
 	tw.Flush()
 	fmt.Fprintf(stdout, "\nopen one with: mcplens PATH\n")
-	return 0
+	return nil
 }

@@ -46,38 +46,48 @@ const diffUsage = "usage: mcplens diff A B [--client NAME[@VERSION] | --clients 
 
 // runDiff is `mcplens diff A B [flags]`.
 func runDiff(args []string, guard *procguard.Guard, stdout, stderr io.Writer) int {
-	o := diffOptions{providers: profileList(model.DefaultProfiles()), format: "text", failOn: "default"}
-	fset := flag.NewFlagSet("mcplens diff", flag.ContinueOnError)
-	fset.SetOutput(stderr)
+	return runCommand("diff", &diffCommand{guard: guard}, args, stdio{out: stdout, err: stderr})
+}
+
+// diffCommand is `mcplens diff`: its options and its sides as given.
+type diffCommand struct {
+	diffOptions
+	guard *procguard.Guard
+	fs    *flag.FlagSet
+	pos   []string
+}
+
+func (c *diffCommand) parse(fset *flag.FlagSet, args []string) (err error) {
+	c.diffOptions, c.fs = diffOptions{providers: profileList(model.DefaultProfiles()), format: "text", failOn: "default"}, fset
+	o := &c.diffOptions
 	fset.StringVar(&o.providers, "providers", o.providers, "provider profiles whose verdicts are compared, comma-separated, or all")
 	fset.StringVar(&o.format, "format", o.format, "output format: "+strings.Join(report.DiffFormats(), ", "))
 	fset.StringVar(&o.failOn, "fail-on", o.failOn, "exit 1 when a change of one of these classes is found, comma-separated; default ("+
 		classNames(surfacediff.DefaultFailOn())+"), all, none, or some of: "+classNames(surfacediff.Classes()))
 	fset.StringVar(&o.git, "git", "", "take side A from git: REF:PATH, or REF with PATH the one positional argument")
 	fset.StringVar(&o.clients, "clients", "", "compare as each of these clients (NAME[@VERSION],... or all), each under its own policy")
-	o.serverFlags.register(fset, guard, flagWords{config: "config sides",
+	o.serverFlags.register(fset, c.guard, flagWords{config: "config sides",
 		policy: "the registry compared: this naming policy's (default: the client's, else " + model.Policies()[0].Name + "): "})
-	pos, code, ok := parseCommand(fset, args, stderr, diffUsage)
-	if !ok {
-		return code
-	}
-	fail := func(err error) int {
-		fmt.Fprintf(stderr, "mcplens diff: %v\n", err)
-		return exitUsage
-	}
+	c.pos, err = parseCommand(fset, args, diffUsage)
+	return err
+}
+
+// Run compares the two sides and prints the diff.
+func (c *diffCommand) Run(ctx context.Context, std stdio) (err error) {
+	o, fset, stderr := &c.diffOptions, c.fs, std.err
 	failOn, err := o.validate()
 	if err != nil {
-		return fail(err)
+		return usageError(err)
 	}
 	if err := o.limits.FromEnv(nil); err != nil {
-		return fail(err)
+		return usageError(err)
 	}
-	sigCtx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	sigCtx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	sides, cleanup, err := o.sides(sigCtx, pos)
+	sides, cleanup, err := o.sides(sigCtx, c.pos)
 	defer cleanup()
 	if err != nil {
-		return fail(err)
+		return usageError(err)
 	}
 	for _, s := range sides {
 		if s.skipped != nil {
@@ -90,7 +100,7 @@ func runDiff(args []string, guard *procguard.Guard, stdout, stderr io.Writer) in
 		o.policies = append(o.policies, o.policyFor(fset, k))
 	}
 	if len(conns) > 0 && (sides[0].cfg == nil || sides[1].cfg == nil) {
-		return fail(errors.New("--clients compares configs: both sides must be configs (or --git), not snapshots or locks"))
+		return usageError(errors.New("--clients compares configs: both sides must be configs (or --git), not snapshots or locks"))
 	}
 	docs := make([][]*surfacediff.Document, 2)
 	errs := make([]error, 2)
@@ -98,16 +108,19 @@ func runDiff(args []string, guard *procguard.Guard, stdout, stderr io.Writer) in
 	closers := make([]func() error, 2)
 	var wg sync.WaitGroup
 	for i := range sides {
-		wg.Go(func() { docs[i], settledEach[i], closers[i], errs[i] = sides[i].documents(sigCtx, o, conns) })
+		wg.Go(func() { docs[i], settledEach[i], closers[i], errs[i] = sides[i].documents(sigCtx, *o, conns) })
 	}
 	wg.Wait()
 	defer func() {
 		// The diff is out: the servers of both sides are shut down before the exit.
 		var wg sync.WaitGroup
+		var mu sync.Mutex
 		for _, closeAll := range closers {
 			wg.Go(func() {
-				if err := closeAll(); err != nil {
-					fmt.Fprintf(stderr, "mcplens diff: %v\n", err)
+				if cerr := closeAll(); cerr != nil {
+					mu.Lock()
+					err = sayAfter(err, fmt.Sprintf("mcplens diff: %v\n", cerr))
+					mu.Unlock()
 				}
 			})
 		}
@@ -118,7 +131,7 @@ func runDiff(args []string, guard *procguard.Guard, stdout, stderr io.Writer) in
 			fmt.Fprintf(stderr, "mcplens diff: %v\n", err)
 		}
 		if errors.Is(err, surface.ErrInterrupted) {
-			return exitFound
+			return exitWith(exitFound)
 		}
 	}
 	settled := settledEach[0] && settledEach[1]
@@ -132,19 +145,18 @@ func runDiff(args []string, guard *procguard.Guard, stdout, stderr io.Writer) in
 		}
 		diffs = append(diffs, d)
 	}
-	if err := report.WriteDiff(stdout, diffs, o.format, failOn); err != nil {
-		fmt.Fprintf(stderr, "mcplens diff: %v\n", err)
-		return exitFound
+	if err := report.WriteDiff(std.out, diffs, o.format, failOn); err != nil {
+		return failError(err)
 	}
 	if !settled {
-		return exitFound
+		return exitWith(exitFound)
 	}
 	for _, d := range diffs {
 		if d.Fails(failOn) {
-			return exitFound
+			return exitWith(exitFound)
 		}
 	}
-	return exitOK
+	return nil
 }
 
 // validate checks the flags, returning the --fail-on classes.

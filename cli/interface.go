@@ -1,10 +1,9 @@
 package cli
 
 import (
-	"errors"
+	"context"
 	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -25,76 +24,32 @@ import (
 	"github.com/mcplens/mcplens/ui"
 )
 
-// Main runs mcplens's command line on args (without the program's name)
-// and returns the exit code. guard kills the process groups of the stdio
-// servers should mcplens die without stopping them (SIGKILL, the OOM
-// killer): one guard per run, shared by every session, started with the
-// first server (nil: unguarded, as in tests that run commands in-process).
-// hooks, when not nil, wraps the interface's model (test builds only).
-func Main(args []string, guard *procguard.Guard, hooks Hooks) int {
-	return run(args, guard, hooks, os.Stderr)
+// lensCommand is `mcplens [flags] [CONFIG]`: the interface, or check's
+// report when stdout is not a terminal.
+type lensCommand struct {
+	lockPath, historyPath string
+	copts                 config.Options
+	// oldFormat is --format, which meant the config's format here and the
+	// report's in check: one name per meaning now, the old one kept a while.
+	oldFormat string
+	discover  bool
+	serverFlags
+	guard *procguard.Guard
+	hooks Hooks
+	fs    *flag.FlagSet
 }
 
-// Hooks wraps the interface's model before it runs: test builds of
-// mcplens only (-tags mcplens_panictest); nil wraps nothing.
-type Hooks func(tea.Model) tea.Model
-
-func (h Hooks) wrap(m tea.Model) tea.Model {
-	if h == nil {
-		return m
-	}
-	return h(m)
-}
-
-// run is mcplens's command line; it returns the exit code. guard and
-// hooks are Main's.
-func run(args []string, guard *procguard.Guard, hooks Hooks, stderr io.Writer) int {
-	if len(args) > 0 {
-		switch args[0] {
-		case "check":
-			if isCapture(args[1:]) {
-				limitFileMemory()
-				return runOffline(args[1:], false, hooks, os.Stdout, stderr)
-			}
-			return runCheck(args[1:], guard, os.Stdout, stderr)
-		case "call":
-			return runCall(args[1:], guard, os.Stdin, os.Stdout, stderr)
-		case "tap":
-			return runTap(args[1:], guard, os.Stdin, os.Stdout, stderr)
-		case "read":
-			return runRead(args[1:], guard, os.Stdout, stderr)
-		case "prompt":
-			return runPrompt(args[1:], guard, os.Stdout, stderr)
-		case "diff":
-			limitFileMemory()
-			return runDiff(args[1:], guard, os.Stdout, stderr)
-		case "login":
-			return runLogin(args[1:], os.Stdout, stderr)
-		case "logout":
-			return runLogout(args[1:], os.Stdout, stderr)
-		case "auth":
-			return runAuth(args[1:], os.Stdout, stderr)
-		case "watch":
-			return runWatch(args[1:], hooks, os.Stdout, stderr)
-		}
-		if isCapture(args) {
-			return runOffline(args, true, hooks, os.Stdout, stderr)
-		}
-	}
-	fs := flag.NewFlagSet("mcplens", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	lockPath := fs.String("lock", "", "compare each server's tools with the approved definitions in this lock file")
-	historyPath := fs.String("history", "", "keep every call in this file (JSON Lines, mode 0600), starting from the calls already there")
-	var copts config.Options
-	// --format meant the config's format here and the report's in check:
-	// one name per meaning now, the old one kept a while.
-	oldFormat := fs.String("format", "", "deprecated: --config-format")
-	fs.StringVar(&copts.Project, "project", "", "for ~/.claude.json: also the servers of this project path")
-	var g serverFlags
-	g.register(fs, guard, flagWords{config: "CONFIG", adhoc: true,
+func (c *lensCommand) parse(fs *flag.FlagSet, args []string) error {
+	c.fs = fs
+	fs.StringVar(&c.lockPath, "lock", "", "compare each server's tools with the approved definitions in this lock file")
+	fs.StringVar(&c.historyPath, "history", "", "keep every call in this file (JSON Lines, mode 0600), starting from the calls already there")
+	fs.StringVar(&c.oldFormat, "format", "", "deprecated: --config-format")
+	fs.StringVar(&c.copts.Project, "project", "", "for ~/.claude.json: also the servers of this project path")
+	c.serverFlags.register(fs, c.guard, flagWords{config: "CONFIG", adhoc: true,
 		policy: "naming policy to start with: ", policyDefault: model.Policies()[0].Name})
-	discover := fs.Bool("discover", false, "list the config files found here and in the usual places, start nothing")
+	fs.BoolVar(&c.discover, "discover", false, "list the config files found here and in the usual places, start nothing")
 	fs.Usage = func() {
+		stderr := fs.Output()
 		fmt.Fprintf(stderr, "usage: mcplens [--client NAME[@VERSION]] [--policy P] [--lock FILE] [--history FILE] [--config-format F] [--project P] [--timeout D] [--server LABEL] [CONFIG]\n"+
 			"       mcplens [flags] -- CMD ARGS...                      (one stdio server, no config)\n"+
 			"       mcplens [flags] --url URL [--header NAME:VALUE]...  (one HTTP server, no config)\n"+
@@ -116,54 +71,54 @@ func run(args []string, guard *procguard.Guard, hooks Hooks, stderr io.Writer) i
 		fmt.Fprintf(stderr, "\n%s\n", docsLine)
 	}
 	own, command := splitCommand(args)
-	if err := fs.Parse(own); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if _, err := parsed(0, fs.Parse(own)); err != nil {
+		return err
 	}
 	if fs.NArg() > 1 {
-		fs.Usage()
-		return 2
+		return usageShown(fs)
 	}
-	g.where.command = command
+	c.where.command = command
+	return nil
+}
+
+// Run opens the interface on the config's servers, or prints check's
+// report when stdout is not a terminal.
+func (c *lensCommand) Run(ctx context.Context, std stdio) error {
+	fs, g, copts, stderr := c.fs, &c.serverFlags, c.copts, std.err
 	copts.Format = g.configFormat
-	if *oldFormat != "" {
+	if c.oldFormat != "" {
 		fmt.Fprintln(stderr, "mcplens: --format is deprecated here, where it names the config's format: use --config-format (check's --format is the report's)")
 		if copts.Format == "" {
-			copts.Format = *oldFormat
+			copts.Format = c.oldFormat
 		}
 	}
 	if err := g.limits.FromEnv(nil); err != nil {
-		fmt.Fprintf(stderr, "mcplens: %v\n", err)
-		return 2
+		return usageError(err)
 	}
 	copts.MaxSize = g.limits.WithDefaults().Config
-	if *discover {
-		return runLocate(os.Stdout, stderr, g.limits)
+	if c.discover {
+		return runLocate(std.out, g.limits)
 	}
 	if _, _, err := g.who.profile(); err != nil {
-		fmt.Fprintf(stderr, "mcplens: %v\n", err)
-		return 2
+		return usageError(err)
 	}
 	g.policy = g.who.policy(fs, g.policy)
 	if _, ok := model.PolicyNamed(g.policy); !ok {
-		fmt.Fprintf(stderr, "mcplens: unknown policy %q (want one of: %s)\n", g.policy, policyNames())
-		return 2
+		return usagef("unknown policy %q (want one of: %s)", g.policy, policyNames())
 	}
 
 	cfg, err := g.where.load(fs.Arg(0), copts)
 	if err != nil {
-		fmt.Fprintf(stderr, "mcplens: %v\n", err)
-		return 2
+		return usageError(err)
 	}
 	g.who.adopt(cfg, fs)
 	g.policy = g.who.policy(fs, g.policy)
 	if !isTerminal(os.Stdout) {
-		// Piped or redirected: print the check report instead of drawing.
+		// Piped or redirected: print the check report instead of drawing,
+		// and say what goes wrong as check does.
 		o := defaultCheckOptions()
-		o.policy, o.lock, o.timeout, o.limits, o.who = g.policy, *lockPath, g.timeout, g.limits, g.who
-		return check(cfg, o, os.Stdout, stderr)
+		o.policy, o.lock, o.timeout, o.limits, o.who = g.policy, c.lockPath, g.timeout, g.limits, g.who
+		return exitWith(exit(stderr, "check", o.check(ctx, cfg, std)))
 	}
 	if needed := ui.NeededInputs(cfg); len(needed) > 0 && isTerminal(os.Stdin) {
 		// VS Code asks for ${input:ID} before starting a server that uses
@@ -172,19 +127,16 @@ func run(args []string, guard *procguard.Guard, hooks Hooks, stderr io.Writer) i
 		if answers, _ := ui.Answers(final); err == nil && len(answers) > 0 {
 			copts.Inputs = answers
 			if cfg, err = g.where.load(fs.Arg(0), copts); err != nil {
-				fmt.Fprintf(stderr, "mcplens: %v\n", err)
-				return 2
+				return usageError(err)
 			}
 		}
 	}
-	lock, err := surface.ReadLock(*lockPath, false, false, g.limits.WithDefaults().Document)
+	lock, err := surface.ReadLock(c.lockPath, false, false, g.limits.WithDefaults().Document)
 	if err != nil {
-		fmt.Fprintf(stderr, "mcplens: %v\n", err)
-		return 2
+		return usageError(err)
 	}
-	if _, err := history.Open(*historyPath); err != nil { // before any server starts
-		fmt.Fprintf(stderr, "mcplens: %v\n", err)
-		return 2
+	if _, err := history.Open(c.historyPath); err != nil { // before any server starts
+		return usageError(err)
 	}
 	// mcp-go logs through the default slog logger; on a terminal owned by
 	// the interface that would tear the screen.
@@ -199,18 +151,17 @@ func run(args []string, guard *procguard.Guard, hooks Hooks, stderr io.Writer) i
 
 	m := ui.New(cfg.Path, cfg.Servers, session)
 	m.SetQuestions(questions)
-	if err := m.SetHistory(*historyPath); err != nil {
-		fmt.Fprintf(stderr, "mcplens: %v\n", err)
-		return 2
+	if err := m.SetHistory(c.historyPath); err != nil {
+		return usageError(err)
 	}
 	m.SetLogin(uiLogin(cfg))
 	m.SetConfigFindings(cfg.Findings)
 	m.SetPolicy(g.policy)
 	m.SetClient(g.who.name(), g.who.why())
 	if lock != nil {
-		m.SetLock(*lockPath, lock)
+		m.SetLock(c.lockPath, lock)
 	}
-	p := tea.NewProgram(hooks.wrap(m))
+	p := tea.NewProgram(c.hooks.wrap(m))
 
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, syscall.SIGTERM, syscall.SIGHUP)
@@ -221,10 +172,9 @@ func run(args []string, guard *procguard.Guard, hooks Hooks, stderr io.Writer) i
 	_, err = p.Run()
 	close(ran)
 	if err != nil {
-		fmt.Fprintf(stderr, "mcplens: %v\n", err)
-		return 1
+		return failError(err)
 	}
-	return 0
+	return nil
 }
 
 // docsLine ends the interface's usage: where the reference is, as paths

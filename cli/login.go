@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,9 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
-	"strings"
 	"syscall"
-	"time"
 
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
@@ -76,37 +73,58 @@ func remoteServers(cfg *config.Config, names []string) ([]config.ServerSpec, err
 
 // runLogin is `mcplens login CONFIG [SERVER] [--client-id ID [--client-secret S]]`.
 func runLogin(args []string, stdout, stderr io.Writer) int {
-	fset := flag.NewFlagSet("mcplens login", flag.ContinueOnError)
-	fset.SetOutput(stderr)
-	var o oauth.Options
+	return runCommand("login", &loginCommand{}, args, stdio{out: stdout, err: stderr})
+}
+
+// loginCommand is `mcplens login`: the OAuth options its flags set, the
+// config and the server named.
+type loginCommand struct {
+	opts oauth.Options
+	pos  []string
+}
+
+func (c *loginCommand) parse(fset *flag.FlagSet, args []string) (err error) {
+	o := &c.opts
 	fset.StringVar(&o.ClientID, "client-id", "", "a pre-registered OAuth client ID, for a server whose config names none")
 	fset.StringVar(&o.ClientSecret, "client-secret", "", "the pre-registered client's secret (with --client-id)")
 	fset.StringVar(&o.ClientMetadataURL, "client-metadata-url", "", "the HTTPS URL of a client ID metadata document for mcplens")
-	pos, code, ok := parseCommand(fset, args, stderr, "usage: mcplens login CONFIG [SERVER] [--client-id ID [--client-secret S]]\n\n"+
+	c.pos, err = parseCommand(fset, args, "usage: mcplens login CONFIG [SERVER] [--client-id ID [--client-secret S]]\n\n"+
 		"Runs the OAuth authorization flow for SERVER (every remote server of CONFIG without a token, when none is named)\n"+
 		"in the browser ($BROWSER, else the system's), and keeps the token for check, call and the interface.\n\n")
-	if !ok {
-		return code
+	if err != nil {
+		return err
 	}
-	if len(pos) < 1 || len(pos) > 2 || (o.ClientSecret != "" && o.ClientID == "") {
-		fset.Usage()
-		return exitUsage
+	if len(c.pos) < 1 || len(c.pos) > 2 || (o.ClientSecret != "" && o.ClientID == "") {
+		return usageShown(fset)
 	}
-	if badMetadataURL("login", o.ClientMetadataURL, stderr) {
-		return exitUsage
+	return checkMetadataURL(o.ClientMetadataURL)
+}
+
+// checkMetadataURL refuses a --client-metadata-url oauth would not send,
+// as a usage error.
+func checkMetadataURL(u string) error {
+	if err := oauth.CheckClientMetadataURL(u); err != nil {
+		return usagef("--client-metadata-url: %v", err)
 	}
-	cfg, specs, store, code := authSetup("login", pos[0], pos[1:], stderr)
-	if cfg == nil {
-		return code
+	return nil
+}
+
+// Run logs in to each server in turn; a login that fails is said as it
+// fails and the others are still tried.
+func (c *loginCommand) Run(ctx context.Context, std stdio) error {
+	pos, o, stdout := c.pos, c.opts, std.out
+	cfg, specs, store, err := authSetup(pos[0], pos[1:])
+	if err != nil {
+		return err
 	}
 	if len(pos) == 1 {
 		specs = withoutToken(store, specs)
 		if len(specs) == 0 {
 			fmt.Fprintln(stdout, "every remote server has a token; name one to log in again")
-			return exitOK
+			return nil
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	o.Store, o.Config = store, cfg.Path
 	o.Show = func(u string) {
@@ -119,26 +137,16 @@ func runLogin(args []string, stdout, stderr io.Writer) int {
 		err := oauth.Login(lctx, spec, o)
 		cancel()
 		if err != nil {
-			fmt.Fprintf(stderr, "mcplens login: %s: %v\n", model.Sanitize(spec.Label), err)
+			exit(std.err, "login", failf("%s: %v", model.Sanitize(spec.Label), err))
 			failed++
 			continue
 		}
 		fmt.Fprintf(stdout, "%s: logged in\n", model.Sanitize(spec.Label))
 	}
 	if failed > 0 {
-		return exitFound
+		return exitWith(exitFound)
 	}
-	return exitOK
-}
-
-// badMetadataURL says on stderr why --client-metadata-url u is refused,
-// and reports whether it is.
-func badMetadataURL(cmd, u string, stderr io.Writer) bool {
-	err := oauth.CheckClientMetadataURL(u)
-	if err != nil {
-		fmt.Fprintf(stderr, "mcplens %s: --client-metadata-url: %v\n", cmd, err)
-	}
-	return err != nil
+	return nil
 }
 
 // withoutToken are the specs with no usable stored token: none, or one
@@ -152,135 +160,6 @@ func withoutToken(store *oauth.Store, specs []config.ServerSpec) []config.Server
 		}
 	}
 	return out
-}
-
-// runLogout is `mcplens logout CONFIG [SERVER|--all]`.
-func runLogout(args []string, stdout, stderr io.Writer) int {
-	fset := flag.NewFlagSet("mcplens logout", flag.ContinueOnError)
-	fset.SetOutput(stderr)
-	all := fset.Bool("all", false, "forget every token mcplens keeps, whatever the config")
-	pos, code, ok := parseCommand(fset, args, stderr, "usage: mcplens logout CONFIG [SERVER|--all]\n\n"+
-		"Forgets the tokens of SERVER (of every remote server of CONFIG when none is named; with --all, every token kept).\n\n")
-	if !ok {
-		return code
-	}
-	if len(pos) > 2 || (len(pos) < 1 && !*all) || (*all && len(pos) > 1) {
-		fset.Usage()
-		return exitUsage
-	}
-	store, err := tokenStore()
-	if err != nil {
-		fmt.Fprintf(stderr, "mcplens logout: %v\n", err)
-		return exitUsage
-	}
-	var urls []string
-	if !*all {
-		_, specs, _, code := authSetup("logout", pos[0], pos[1:], stderr)
-		if specs == nil {
-			return code
-		}
-		for _, s := range specs {
-			urls = append(urls, s.URL)
-		}
-	}
-	n, err := store.Delete(urls)
-	if err != nil {
-		fmt.Fprintf(stderr, "mcplens logout: %v\n", err)
-		return exitFound
-	}
-	fmt.Fprintf(stdout, "forgot %d token(s)\n", n)
-	return exitOK
-}
-
-// runAuth is `mcplens auth status CONFIG`.
-func runAuth(args []string, stdout, stderr io.Writer) int {
-	if len(args) < 1 || args[0] != "status" {
-		fmt.Fprintln(stderr, "usage: mcplens auth status CONFIG")
-		return exitUsage
-	}
-	fset := flag.NewFlagSet("mcplens auth status", flag.ContinueOnError)
-	fset.SetOutput(stderr)
-	pos, code, ok := parseCommand(fset, args[1:], stderr, "usage: mcplens auth status CONFIG\n\n"+
-		"Says, for each remote server of CONFIG, how it is authorized: a header of the config's, a stored token (never shown), or nothing yet.\n\n")
-	if !ok {
-		return code
-	}
-	if len(pos) != 1 {
-		fset.Usage()
-		return exitUsage
-	}
-	cfg, _, store, code := authSetup("auth status", pos[0], nil, stderr)
-	if cfg == nil {
-		return code
-	}
-	for _, s := range cfg.Servers {
-		if s.Transport == config.TransportStdio || s.Transport == "" {
-			continue
-		}
-		fmt.Fprintf(stdout, "%s\t%s\n", model.Sanitize(s.Label), authState(store, s))
-	}
-	return exitOK
-}
-
-// authState says how spec is authorized, never showing a secret.
-func authState(store *oauth.Store, spec config.ServerSpec) string {
-	if !oauth.Applies(spec) {
-		return "Authorization header from the config"
-	}
-	e, err := store.Get(spec.URL, oauth.ClientKey(spec))
-	switch {
-	case err != nil:
-		return model.Sanitize(err.Error())
-	case e == nil || e.Token == nil:
-		return "not logged in"
-	}
-	var parts []string
-	parts = append(parts, "logged in ("+e.Registration+" client)")
-	switch {
-	case e.Token.Expiry.IsZero():
-		parts = append(parts, "no expiry")
-	case e.Token.Expiry.After(time.Now()):
-		parts = append(parts, "expires "+e.Token.Expiry.Local().Format(time.DateTime))
-	default:
-		parts = append(parts, "expired "+e.Token.Expiry.Local().Format(time.DateTime))
-	}
-	if e.Token.RefreshToken != "" {
-		parts = append(parts, "refreshable")
-	}
-	if e.Issuer != "" {
-		parts = append(parts, "issuer "+model.Sanitize(model.RedactURL(e.Issuer)))
-	}
-	if len(e.Scopes) > 0 {
-		parts = append(parts, "scopes "+model.Sanitize(strings.Join(e.Scopes, " ")))
-	}
-	return strings.Join(parts, ", ")
-}
-
-// authSetup reads the config, the servers named (or every remote one) and
-// the token store; cfg is nil on failure, with the exit code.
-func authSetup(cmd, path string, names []string, stderr io.Writer) (*config.Config, []config.ServerSpec, *oauth.Store, int) {
-	cfg, err := configWith(path, config.Options{})
-	if err == nil && cfg.Path == "" {
-		err = errors.New("the demo has no remote servers: name a config")
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "mcplens %s: %v\n", cmd, err)
-		return nil, nil, nil, exitUsage
-	}
-	specs, err := remoteServers(cfg, names)
-	if err == nil && specs == nil {
-		specs = []config.ServerSpec{}
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "mcplens %s: %v\n", cmd, err)
-		return nil, nil, nil, exitUsage
-	}
-	store, err := tokenStore()
-	if err != nil {
-		fmt.Fprintf(stderr, "mcplens %s: %v\n", cmd, err)
-		return nil, nil, nil, exitUsage
-	}
-	return cfg, specs, store, exitOK
 }
 
 // loginFirst logs in to every remote server of cfg that has no token yet

@@ -29,41 +29,58 @@ import (
 
 // runRead is `mcplens read [PATH] SERVER URI`.
 func runRead(args []string, guard *procguard.Guard, stdout, stderr io.Writer) int {
-	fset := flag.NewFlagSet("mcplens read", flag.ContinueOnError)
-	o := registerOffer(fset, guard, stderr)
-	path, server, uri, code, ok := o.parse(args, stderr, "usage: mcplens read [PATH] SERVER URI [--client NAME[@VERSION]] [--timeout D]\n\n"+
+	return runCommand("read", &readCommand{offerOptions{guard: guard}}, args, stdio{out: stdout, err: stderr})
+}
+
+// readCommand is `mcplens read`; what is the URI.
+type readCommand struct{ offerOptions }
+
+func (c *readCommand) parse(fset *flag.FlagSet, args []string) error {
+	c.register(fset)
+	return c.offerOptions.parse(args, "usage: mcplens read [PATH] SERVER URI [--client NAME[@VERSION]] [--timeout D]\n\n"+
 		"Starts the server labelled SERVER alone, reads the resource URI (resources/read) and prints the frames\n"+
 		"as they crossed the wire, then its contents (binary contents as type, MIME type and size).\n"+
 		"Exit status: 0 on success, 1 when the read failed, 2 for a usage or config error.\n\n")
-	if !ok {
-		return code
-	}
-	return o.run("read", path, server, stdout, stderr, func(ctx context.Context, s *loader.Session) ([]loader.Content, error) {
-		read, err := s.ReadResource(ctx, server, uri)
+}
+
+// Run reads the resource.
+func (c *readCommand) Run(ctx context.Context, std stdio) error {
+	return c.run(ctx, std, func(ctx context.Context, s *loader.Session) ([]loader.Content, error) {
+		read, err := s.ReadResource(ctx, c.server, c.what)
 		return read.Contents, err
 	})
 }
 
 // runPrompt is `mcplens prompt [PATH] SERVER NAME [--arg K=V]... [--complete ARG]`.
 func runPrompt(args []string, guard *procguard.Guard, stdout, stderr io.Writer) int {
-	fset := flag.NewFlagSet("mcplens prompt", flag.ContinueOnError)
-	o := registerOffer(fset, guard, stderr)
-	var pargs promptArgs
-	fset.Var(&pargs, "arg", "a prompt argument, K=V (repeatable)")
-	complete := fset.String("complete", "", "print the values the server completes argument ARG with (completion/complete; the --arg values are its context) instead of getting the prompt")
-	path, server, name, code, ok := o.parse(args, stderr, "usage: mcplens prompt [PATH] SERVER NAME [--arg K=V]... [--complete ARG] [--client NAME[@VERSION]] [--timeout D]\n\n"+
+	return runCommand("prompt", &promptCommand{offerOptions: offerOptions{guard: guard}}, args, stdio{out: stdout, err: stderr})
+}
+
+// promptCommand is `mcplens prompt`; what is the prompt's NAME.
+type promptCommand struct {
+	offerOptions
+	args     promptArgs
+	complete string
+}
+
+func (c *promptCommand) parse(fset *flag.FlagSet, args []string) error {
+	c.register(fset)
+	fset.Var(&c.args, "arg", "a prompt argument, K=V (repeatable)")
+	fset.StringVar(&c.complete, "complete", "", "print the values the server completes argument ARG with (completion/complete; the --arg values are its context) instead of getting the prompt")
+	return c.offerOptions.parse(args, "usage: mcplens prompt [PATH] SERVER NAME [--arg K=V]... [--complete ARG] [--client NAME[@VERSION]] [--timeout D]\n\n"+
 		"Starts the server labelled SERVER alone, gets its prompt NAME with the --arg values (prompts/get) and prints\n"+
 		"the frames as they crossed the wire, then the prompt's messages; with --complete, the values offered for ARG.\n"+
 		"Exit status: 0 on success, 1 when the request failed, 2 for a usage or config error.\n\n")
-	if !ok {
-		return code
-	}
-	values := map[string]string(pargs)
-	return o.run("prompt", path, server, stdout, stderr, func(ctx context.Context, s *loader.Session) ([]loader.Content, error) {
-		if *complete != "" {
+}
+
+// Run gets the prompt, or completes its argument.
+func (c *promptCommand) Run(ctx context.Context, std stdio) error {
+	values, server, name, complete := map[string]string(c.args), c.server, c.what, c.complete
+	return c.run(ctx, std, func(ctx context.Context, s *loader.Session) ([]loader.Content, error) {
+		if complete != "" {
 			known := maps.Clone(values)
-			delete(known, *complete)
-			c, err := s.Complete(ctx, server, loader.CompletionRef{Prompt: name}, *complete, values[*complete], known)
+			delete(known, complete)
+			c, err := s.Complete(ctx, server, loader.CompletionRef{Prompt: name}, complete, values[complete], known)
 			var out []loader.Content
 			for _, v := range c.Values {
 				out = append(out, loader.Content{Type: "value", Text: v})
@@ -80,44 +97,43 @@ func runPrompt(args []string, guard *procguard.Guard, stdout, stderr io.Writer) 
 	})
 }
 
-// offerOptions are the flags read and prompt share.
+// offerOptions are the flags and arguments read and prompt share:
+// [PATH] SERVER WHAT.
 type offerOptions struct {
 	fset *flag.FlagSet
 	// serverFlags: the client (who), the limits and the timeout.
 	serverFlags
+	guard              *procguard.Guard
+	path, server, what string
 }
 
-func registerOffer(fset *flag.FlagSet, guard *procguard.Guard, stderr io.Writer) *offerOptions {
-	fset.SetOutput(stderr)
-	o := &offerOptions{fset: fset}
-	o.serverFlags.register(fset, guard, flagWords{config: "PATH",
+func (o *offerOptions) register(fset *flag.FlagSet) {
+	o.fset = fset
+	o.serverFlags.register(fset, o.guard, flagWords{config: "PATH",
 		timeout: "bound on the server's connect and on the request (default: the config's own connect timeout, else 20s)"})
-	return o
 }
 
 // parse parses the command's arguments, [PATH] SERVER WHAT.
-func (o *offerOptions) parse(args []string, stderr io.Writer, usage string) (path, server, what string, code int, ok bool) {
-	pos, code, ok := parseCommand(o.fset, args, stderr, usage)
-	if !ok {
-		return "", "", "", code, false
+func (o *offerOptions) parse(args []string, usage string) error {
+	pos, err := parseCommand(o.fset, args, usage)
+	if err != nil {
+		return err
 	}
 	if len(pos) < 2 || len(pos) > 3 {
-		o.fset.Usage()
-		return "", "", "", exitUsage, false
+		return usageShown(o.fset)
 	}
 	if len(pos) == 3 {
-		path = pos[0]
+		o.path = pos[0]
 	}
-	return path, pos[len(pos)-2], pos[len(pos)-1], 0, true
+	o.server, o.what = pos[len(pos)-2], pos[len(pos)-1]
+	return nil
 }
 
 // run starts server alone, makes the request do and prints what crossed
 // the wire and what it answered.
-func (o *offerOptions) run(cmd, path, server string, stdout, stderr io.Writer, do func(context.Context, *loader.Session) ([]loader.Content, error)) int {
-	fail := func(err error) int {
-		fmt.Fprintf(stderr, "mcplens %s: %v\n", cmd, err)
-		return exitUsage
-	}
+func (o *offerOptions) run(ctx context.Context, std stdio, do func(context.Context, *loader.Session) ([]loader.Content, error)) error {
+	path, server, stdout := o.path, o.server, std.out
+	fail := usageError
 	if _, _, err := o.who.profile(); err != nil {
 		return fail(err)
 	}
@@ -130,24 +146,22 @@ func (o *offerOptions) run(cmd, path, server string, stdout, stderr io.Writer, d
 	}
 	i := slices.IndexFunc(cfg.Servers, func(s config.ServerSpec) bool { return s.Label == server })
 	if i < 0 {
-		return fail(fmt.Errorf("no server %q in %s", model.Sanitize(server), model.Sanitize(cfg.Path)))
+		return usagef("no server %q in %s", model.Sanitize(server), model.Sanitize(cfg.Path))
 	}
 	o.who.adopt(cfg, o.fset)
 	cfg.Servers = cfg.Servers[i : i+1]
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	session := loader.Open(cfg, o.who.session(cfg, loader.Options{Timeout: o.timeout, Limits: o.limits}))
 	defer session.Close()
 	snap, err := surface.Settle(ctx, cfg, session, o.timeout)
 	if errors.Is(err, surface.ErrInterrupted) {
-		fmt.Fprintf(stderr, "mcplens %s: interrupted\n", cmd)
-		return exitFound
+		return failError(errors.New("interrupted"))
 	}
 	red := snap.Redact
 	if st := snap.Servers[0]; st.State != mcpsession.Ready {
-		fmt.Fprintf(stderr, "mcplens %s: server %s is %s: %s\n", cmd, model.Sanitize(server), st.State, model.Sanitize(red.Text(st.Err)))
-		return exitFound
+		return failf("server %s is %s: %s", model.Sanitize(server), st.State, model.Sanitize(red.Text(st.Err)))
 	}
 	start := time.Now()
 	rctx, cancel := context.WithTimeout(ctx, callLimit(o.timeout))
@@ -165,8 +179,7 @@ func (o *offerOptions) run(cmd, path, server string, stdout, stderr io.Writer, d
 		fmt.Fprintf(stdout, "%s %s %s\n", arrow, san(server), san(string(f.Bytes)))
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "mcplens %s: %s\n", cmd, model.Sanitize(red.Text(err.Error())))
-		return exitFound
+		return failError(errors.New(model.Sanitize(red.Text(err.Error()))))
 	}
 	for _, c := range contents {
 		head := c.Type
@@ -187,7 +200,7 @@ func (o *offerOptions) run(cmd, path, server string, stdout, stderr io.Writer, d
 			fmt.Fprintf(stdout, "%s\n", sanLines(red.Values(c.Text)))
 		}
 	}
-	return exitOK
+	return nil
 }
 
 // promptArgs is prompt's --arg K=V, repeatable: a prompt's arguments

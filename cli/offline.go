@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -53,35 +54,54 @@ func isCapture(args []string) bool {
 // the client made, each marked matching or contradicting the route the
 // registry predicts.
 func runOffline(args []string, interactive bool, hooks Hooks, stdout, stderr io.Writer) int {
-	o := defaultCheckOptions()
-	fs := flag.NewFlagSet("mcplens", flag.ContinueOnError)
+	return runCommand("", &offlineCommand{interactive: interactive, hooks: hooks}, args, stdio{out: stdout, err: stderr})
+}
+
+// offlineCommand is `mcplens [check] CAPTURE.jsonl...`: check's report
+// flags that apply to a recording, and the recordings' paths.
+type offlineCommand struct {
+	checkOptions
+	interactive bool
+	hooks       Hooks
+	paths       []string
+}
+
+func (c *offlineCommand) parse(fs *flag.FlagSet, args []string) (err error) {
+	c.checkOptions = defaultCheckOptions()
+	o := &c.checkOptions
 	fs.StringVar(&o.policy, "policy", "", "naming policy (default: the recorded client's)")
 	fs.StringVar(&o.providers, "providers", o.providers, "provider profiles to check names against, comma-separated, or all")
 	fs.StringVar(&o.format, "format", o.format, "report format: "+strings.Join(report.Formats(), ", "))
 	fs.StringVar(&o.failOn, "fail-on", o.failOn, "exit 1 when a finding is at or above this level, or a call contradicts its route: error, warning or never")
 	registerLimits(fs, &o.limits)
-	paths, code, ok := parseCommand(fs, args, stderr, "usage: mcplens [check] CAPTURE.jsonl... [--policy P] [--providers LIST] [--format text|json|markdown] [--fail-on LEVEL] [--limit NAME=SIZE]\n\n"+
+	c.paths, err = parseCommand(fs, args, "usage: mcplens [check] CAPTURE.jsonl... [--policy P] [--providers LIST] [--format text|json|markdown] [--fail-on LEVEL] [--limit NAME=SIZE]\n\n"+
 		"Opens what `mcplens tap` recorded as a surface, starting no server: the servers the client was shown,\n"+
 		"under the recorded client's policy, and every call it made, matching or contradicting the predicted route.\n\n")
-	if !ok {
-		return code
+	if err != nil {
+		return err
 	}
 	if err := o.limits.FromEnv(nil); err != nil {
-		fmt.Fprintf(stderr, "mcplens: %v\n", err)
-		return exitUsage
+		return usageError(err)
 	}
-	c, err := capture.Read(capture.ReadOptions{Lines: o.limits.Lines(), Frames: interactive && isTerminal(os.Stdout)}, paths...)
+	return nil
+}
+
+// Run reads the recordings and prints the report, or opens the interface
+// on them.
+func (c *offlineCommand) Run(_ context.Context, std stdio) error {
+	o, paths, stdout, stderr := c.checkOptions, c.paths, std.out, std.err
+	interactive := c.interactive
+	cp, err := capture.Read(capture.ReadOptions{Lines: o.limits.Lines(), Frames: interactive && isTerminal(os.Stdout)}, paths...)
 	if err != nil {
-		fmt.Fprintf(stderr, "mcplens: %v\n", err)
-		return exitUsage
+		return usageError(err)
 	}
-	if c.Skipped != nil {
-		fmt.Fprintf(stderr, "mcplens: %v\n", c.Skipped)
+	if cp.Skipped != nil {
+		fmt.Fprintf(stderr, "mcplens: %v\n", cp.Skipped)
 	}
-	if c.LetGo > 0 {
-		fmt.Fprintf(stderr, "mcplens: the recordings hold over %d calls: the oldest %d are not judged\n", capture.MaxReadCalls, c.LetGo)
+	if cp.LetGo > 0 {
+		fmt.Fprintf(stderr, "mcplens: the recordings hold over %d calls: the oldest %d are not judged\n", capture.MaxReadCalls, cp.LetGo)
 	}
-	info, profile, known := c.Client()
+	info, profile, known := cp.Client()
 	if o.policy == "" {
 		o.policy = model.Policies()[0].Name
 		if known {
@@ -89,28 +109,26 @@ func runOffline(args []string, interactive bool, hooks Hooks, stdout, stderr io.
 		}
 	}
 	if err := o.validate(); err != nil {
-		fmt.Fprintf(stderr, "mcplens: %v\n", err)
-		return exitUsage
+		return usageError(err)
 	}
-	cfg := &config.Config{Path: strings.Join(paths, " "), Servers: c.Specs()}
+	cfg := &config.Config{Path: strings.Join(paths, " "), Servers: cp.Specs()}
 	who := clientOf(info, profile, known)
 	if interactive && isTerminal(os.Stdout) {
-		return offlineUI(cfg, c, o.policy, who, hooks)
+		return offlineUI(cfg, cp, o.policy, who, c.hooks)
 	}
-	snap := captureSnapshot(c)
+	snap := captureSnapshot(cp)
 	r := checkReport(cfg, snap, o, nil, nil)
 	r.Client, r.ClientSource = who, "the recorded clientInfo"
 	if err := report.Write(stdout, r, o.format); err != nil {
-		fmt.Fprintf(stderr, "mcplens: %v\n", err)
-		return exitFound
+		return failError(err)
 	}
 	policy, _ := model.PolicyNamed(o.policy)
-	reg := captureRegistry(c, policy)
+	reg := captureRegistry(cp, policy)
 	contradicted := 0
-	if o.format != "json" && len(c.Calls) > 0 {
-		fmt.Fprintf(stdout, "\nObserved calls (%d), against the %s registry:\n", len(c.Calls), o.policy)
+	if o.format != "json" && len(cp.Calls) > 0 {
+		fmt.Fprintf(stdout, "\nObserved calls (%d), against the %s registry:\n", len(cp.Calls), o.policy)
 	}
-	for _, call := range c.Calls {
+	for _, call := range cp.Calls {
 		v := model.JudgeCall(reg, call.Server, call.Wire)
 		if !v.Matches {
 			contradicted++
@@ -121,10 +139,10 @@ func runOffline(args []string, interactive bool, hooks Hooks, stdout, stderr io.
 	}
 	if lvl, ok := failOnLevels[o.failOn]; ok {
 		if worst, found := r.Worst(); found && worst >= lvl || contradicted > 0 {
-			return exitFound
+			return exitWith(exitFound)
 		}
 	}
-	return exitOK
+	return nil
 }
 
 // clientOf names the recorded client: its profile's key, else its
@@ -140,15 +158,14 @@ func clientOf(info model.ClientInfo, profile model.Client, known bool) string {
 }
 
 // offlineUI opens the interface on a capture.
-func offlineUI(cfg *config.Config, c *capture.Capture, policy, who string, hooks Hooks) int {
+func offlineUI(cfg *config.Config, c *capture.Capture, policy, who string, hooks Hooks) error {
 	m := ui.New(cfg.Path+" (offline recording)", cfg.Servers, capture.NewBackend(c))
 	m.SetPolicy(policy)
 	m.SetClient(who, "")
 	if _, err := tea.NewProgram(hooks.wrap(m)).Run(); err != nil {
-		fmt.Fprintf(os.Stderr, "mcplens: %v\n", err)
-		return 1
+		return failError(err)
 	}
-	return 0
+	return nil
 }
 
 // maxArgs is how much of a call's arguments a line shows.

@@ -51,15 +51,15 @@ func TestSchema2020RoundTrip(t *testing.T) {
 	policy, _ := model.PolicyNamed("claude-code")
 	reg := policy.Apply(snap.Catalogues())
 	var out, errb bytes.Buffer
-	c := &caller{ctx: context.Background(), stdout: &out, stderr: &errb, session: session, snap: snap, limit: 30 * time.Second, validate: true}
+	c := &caller{ctx: context.Background(), std: stdio{out: &out, err: &errb}, session: session, snap: snap, limit: 30 * time.Second, validate: true}
 	rt, _, _, err := c.resolve(reg, "pairs")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if code := c.call(rt, "call", json.RawMessage(`{"pair":[7,"AB",1]}`)); code != exitUsage {
+	if code := exit(&errb, "call", c.call(rt, "call", json.RawMessage(`{"pair":[7,"AB",1]}`))); code != exitUsage {
 		t.Fatalf("a pair the schema refuses: exit %d, want %d; stderr:\n%s", code, exitUsage, errb.String())
 	}
-	if code := c.call(rt, "call", args); code != exitOK {
+	if code := exit(&errb, "call", c.call(rt, "call", args)); code != exitOK {
 		t.Fatalf("exit %d; stderr:\n%s", code, errb.String())
 	}
 	req, _ := srv.Last("tools/call")

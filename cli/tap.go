@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -24,8 +25,8 @@ import (
 	"github.com/mcplens/mcplens/relay"
 )
 
-// tapOptions are the flags of mcplens tap.
-type tapOptions struct {
+// tapCommand is `mcplens tap`: its flags and the command it runs.
+type tapCommand struct {
 	name     string
 	record   string
 	feed     bool
@@ -43,21 +44,23 @@ type tapOptions struct {
 // the server's exit status (stdio) or 0 once stopped (HTTP); 2 for a usage
 // error, 127 for a server that could not start.
 func runTap(args []string, guard *procguard.Guard, stdin io.Reader, stdout, stderr io.Writer) int {
+	std := stdio{in: stdin, out: stdout, err: stderr}
 	if len(args) > 0 {
 		switch args[0] {
 		case "har":
 			limitFileMemory()
-			return runTapHAR(args[1:], stdout, stderr)
+			return runCommand("tap har", &tapHARCommand{}, args[1:], std)
 		case "install":
-			return runTapInstall(args[1:], stdout, stderr)
+			return runCommand("tap install", &tapInstallCommand{}, args[1:], std)
 		case "uninstall":
-			return runTapUninstall(args[1:], stdout, stderr)
+			return runCommand("tap uninstall", &tapUninstallCommand{}, args[1:], std)
 		}
 	}
-	opts, code, ok := parseTap(args, stderr)
-	if !ok {
-		return code
-	}
+	return runCommand("tap", &tapCommand{guard: guard}, args, std)
+}
+
+// Run relays until the server exits (stdio) or a signal stops it (HTTP).
+func (opts *tapCommand) Run(_ context.Context, std stdio) error {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
@@ -68,17 +71,23 @@ func runTap(args []string, guard *procguard.Guard, stdin io.Reader, stdout, stde
 	defer signal.Stop(pipe)
 	// The tap is a process of its own, in the client's tree: keep it small.
 	debug.SetMemoryLimit(relay.MemoryLimit)
-	opts.guard = guard
 	if opts.upstream != "" {
-		return tapHTTP(opts, stderr, sigs)
+		return opts.http(std.err, sigs)
 	}
-	return tapStdio(opts, stdin, stdout, stderr, sigs)
+	return opts.stdio(std, sigs)
 }
 
 // parseTap reads tap's flags; ok is false when tap should exit with code.
-func parseTap(args []string, stderr io.Writer) (opts tapOptions, code int, ok bool) {
-	fs := flag.NewFlagSet("mcplens tap", flag.ContinueOnError)
+func parseTap(args []string, stderr io.Writer) (opts tapCommand, code int, ok bool) {
+	fs := flag.NewFlagSet(flagSetName("tap"), flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	if err := opts.parse(fs, args); err != nil {
+		return opts, exit(stderr, "tap", err), false
+	}
+	return opts, 0, true
+}
+
+func (opts *tapCommand) parse(fs *flag.FlagSet, args []string) error {
 	fs.StringVar(&opts.name, "name", "", "the server's label in the recording and feed (default: the command's or host's name)")
 	fs.StringVar(&opts.record, "record", "", "append each frame to this JSONL file (0600, rotated at "+
 		fmt.Sprint(relay.DefaultRecordCap>>20)+" MiB, "+fmt.Sprint(relay.DefaultRecordKeep)+" old files kept)")
@@ -86,7 +95,7 @@ func parseTap(args []string, stderr io.Writer) (opts tapOptions, code int, ok bo
 	fs.StringVar(&opts.listen, "listen", "", "with --upstream: the address to serve on, for example 127.0.0.1:8931")
 	fs.StringVar(&opts.upstream, "upstream", "", "the URL of an HTTP (streamable HTTP or SSE) server to proxy")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: mcplens tap [--name LABEL] [--record FILE] [--feed=false] -- CMD ARGS...\n"+
+		fmt.Fprintf(fs.Output(), "usage: mcplens tap [--name LABEL] [--record FILE] [--feed=false] -- CMD ARGS...\n"+
 			"       mcplens tap --listen ADDR --upstream URL [--name LABEL] [--record FILE] [--feed=false]\n"+
 			"       mcplens tap install CONFIG [--server LABEL]... · mcplens tap uninstall CONFIG\n"+
 			"       mcplens tap har CAPTURE.jsonl... > out.har\n\n"+
@@ -94,34 +103,29 @@ func parseTap(args []string, stderr io.Writer) (opts tapOptions, code int, ok bo
 			"both ways unchanged, copying each frame, its secrets masked, to a recording and a live feed.\n\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return opts, 0, false
-		}
-		return opts, 2, false
+	if _, err := parsed(0, fs.Parse(args)); err != nil {
+		return err
 	}
 	opts.command = fs.Args()
 	switch {
 	case opts.upstream == "" && len(opts.command) == 0:
-		fmt.Fprintln(stderr, "mcplens tap: want a command to run (after --), or --listen and --upstream")
+		return usageError(errors.New("want a command to run (after --), or --listen and --upstream"))
 	case opts.upstream != "" && len(opts.command) > 0:
-		fmt.Fprintln(stderr, "mcplens tap: give a command or --upstream, not both")
+		return usageError(errors.New("give a command or --upstream, not both"))
 	case opts.upstream != "" && opts.listen == "":
-		fmt.Fprintln(stderr, "mcplens tap: --upstream needs --listen ADDR, for example --listen 127.0.0.1:8931")
+		return usageError(errors.New("--upstream needs --listen ADDR, for example --listen 127.0.0.1:8931"))
 	case opts.upstream == "" && opts.listen != "":
-		fmt.Fprintln(stderr, "mcplens tap: --listen needs --upstream URL")
-	default:
-		if opts.name == "" {
-			opts.name = defaultTapName(opts)
-		}
-		return opts, 0, true
+		return usageError(errors.New("--listen needs --upstream URL"))
 	}
-	return opts, 2, false
+	if opts.name == "" {
+		opts.name = defaultTapName(*opts)
+	}
+	return nil
 }
 
 // defaultTapName is the label of a tap given none: the command's base
 // name, or the upstream's host.
-func defaultTapName(opts tapOptions) string {
+func defaultTapName(opts tapCommand) string {
 	if len(opts.command) > 0 {
 		return filepath.Base(opts.command[0])
 	}
@@ -134,7 +138,7 @@ func defaultTapName(opts tapOptions) string {
 // tapSinks opens the recording and the feed a tap copies to. A feed that
 // cannot start is reported and left out; a recording that cannot is an
 // error.
-func tapSinks(opts tapOptions, src relay.Source, stderr io.Writer) ([]relay.Sink, error) {
+func tapSinks(opts tapCommand, src relay.Source, stderr io.Writer) ([]relay.Sink, error) {
 	header := relay.HeaderLine(src, time.Now())
 	var sinks []relay.Sink
 	if opts.record != "" {
@@ -159,28 +163,33 @@ func tapSinks(opts tapOptions, src relay.Source, stderr io.Writer) ([]relay.Sink
 	return sinks, nil
 }
 
-// tapStdio relays a stdio server and returns its exit status.
-func tapStdio(opts tapOptions, stdin io.Reader, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
+// stdio relays a stdio server and ends with its exit status.
+func (opts *tapCommand) stdio(std stdio, sigs <-chan os.Signal) error {
 	src := relay.Source{Server: opts.name, Command: opts.command}
-	sinks, err := tapSinks(opts, src, stderr)
+	sinks, err := tapSinks(*opts, src, std.err)
 	if err != nil {
-		fmt.Fprintf(stderr, "mcplens tap: %v\n", err)
-		return 2
+		return usageError(err)
 	}
 	env := os.Environ()
 	copier := relay.NewCopier(relay.CopierOptions{Server: opts.name, Secrets: tapSecrets(opts.command, env)}, sinks...)
 	s := relay.Stdio{Command: opts.command[0], Args: opts.command[1:], Env: env,
-		Stdin: stdin, Stdout: stdout, Stderr: stderr, Copy: copier, Signals: sigs, Guard: opts.guard}
+		Stdin: std.in, Stdout: std.out, Stderr: std.err, Copy: copier, Signals: sigs, Guard: opts.guard}
 	code, err := s.Run()
 	if cerr := copier.Close(); cerr != nil {
-		fmt.Fprintf(stderr, "mcplens tap: recording: %v\n", cerr)
+		fmt.Fprintf(std.err, "mcplens tap: recording: %v\n", cerr)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "mcplens tap: starting %s: %v\n", opts.command[0], err)
-		return 127
+		return &exitError{code: exitNotStarted, err: fmt.Errorf("starting %s: %w", opts.command[0], err)}
 	}
-	return code
+	if code == exitOK {
+		return nil
+	}
+	return exitWith(code)
 }
+
+// exitNotStarted is tap's exit code for a server that could not start, as
+// a shell's for a command not found.
+const exitNotStarted = 127
 
 // tapSecrets are the values a stdio tap masks in every frame besides the
 // shapes of secrets: those of the command line (model.ArgSecrets), and
@@ -198,24 +207,27 @@ func tapSecrets(command, env []string) []string {
 	return secrets
 }
 
-// tapHTTP proxies an HTTP server until a signal stops it.
-func tapHTTP(opts tapOptions, stderr io.Writer, sigs <-chan os.Signal) int {
+// tapHTTP proxies an HTTP server until a signal stops it; it returns the
+// exit code.
+func tapHTTP(opts tapCommand, stderr io.Writer, sigs <-chan os.Signal) int {
+	return exit(stderr, "tap", opts.http(stderr, sigs))
+}
+
+// http proxies an HTTP server until a signal stops it.
+func (opts *tapCommand) http(stderr io.Writer, sigs <-chan os.Signal) error {
 	up, err := url.Parse(opts.upstream)
 	if err != nil || (up.Scheme != "http" && up.Scheme != "https") || up.Host == "" {
-		fmt.Fprintf(stderr, "mcplens tap: --upstream %q: want an http:// or https:// URL\n", model.RedactURL(opts.upstream))
-		return 2
+		return usagef("--upstream %q: want an http:// or https:// URL", model.RedactURL(opts.upstream))
 	}
 	ln, err := net.Listen("tcp", opts.listen)
 	if err != nil {
-		fmt.Fprintf(stderr, "mcplens tap: %v\n", err)
-		return 2
+		return usageError(err)
 	}
 	src := relay.Source{Server: opts.name, Upstream: opts.upstream, Listen: ln.Addr().String()}
-	sinks, err := tapSinks(opts, src, stderr)
+	sinks, err := tapSinks(*opts, src, stderr)
 	if err != nil {
 		ln.Close()
-		fmt.Fprintf(stderr, "mcplens tap: %v\n", err)
-		return 2
+		return usageError(err)
 	}
 	copier := relay.NewCopier(relay.CopierOptions{Server: opts.name, Secrets: model.URLSecrets(opts.upstream)}, sinks...)
 	srv := &http.Server{
@@ -225,46 +237,48 @@ func tapHTTP(opts tapOptions, stderr io.Writer, sigs <-chan os.Signal) int {
 	fmt.Fprintf(stderr, "mcplens tap: listening on http://%s, relaying to %s\n", ln.Addr(), model.RedactURL(opts.upstream))
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	code := 0
+	var end error
 	select {
 	case <-sigs:
 	case err := <-served:
-		fmt.Fprintf(stderr, "mcplens tap: %v\n", err)
-		code = 1
+		end = failError(err)
 	}
 	srv.Close()
 	if cerr := copier.Close(); cerr != nil {
-		fmt.Fprintf(stderr, "mcplens tap: recording: %v\n", cerr)
+		end = sayAfter(end, fmt.Sprintf("mcplens tap: recording: %v\n", cerr))
 	}
-	return code
+	return end
 }
 
-// runTapHAR is `mcplens tap har CAPTURE.jsonl... [--limit NAME=SIZE]`:
+// tapHARCommand is `mcplens tap har CAPTURE.jsonl... [--limit NAME=SIZE]`:
 // the recordings as one HAR 1.2 log on stdout, written as they are read.
-func runTapHAR(args []string, stdout, stderr io.Writer) int {
-	var limits loader.Limits
-	fset := flag.NewFlagSet("mcplens tap har", flag.ContinueOnError)
-	fset.SetOutput(stderr)
-	registerLimits(fset, &limits)
-	paths, code, ok := parseCommand(fset, args, stderr, "usage: mcplens tap har CAPTURE.jsonl... [--limit NAME=SIZE] > out.har\n\n")
-	switch {
-	case !ok:
-		return code
-	case len(paths) == 0:
-		fset.Usage()
-		return exitUsage
+type tapHARCommand struct {
+	limits loader.Limits
+	paths  []string
+}
+
+func (c *tapHARCommand) parse(fset *flag.FlagSet, args []string) (err error) {
+	registerLimits(fset, &c.limits)
+	if c.paths, err = parseCommand(fset, args, "usage: mcplens tap har CAPTURE.jsonl... [--limit NAME=SIZE] > out.har\n\n"); err != nil {
+		return err
 	}
-	if err := limits.FromEnv(nil); err != nil {
-		fmt.Fprintf(stderr, "mcplens tap har: %v\n", err)
-		return exitUsage
+	if len(c.paths) == 0 {
+		return usageShown(fset)
 	}
-	skipped, err := capture.WriteHAR(stdout, limits.Lines(), paths...)
+	if err := c.limits.FromEnv(nil); err != nil {
+		return usageError(err)
+	}
+	return nil
+}
+
+// Run writes the HAR log.
+func (c *tapHARCommand) Run(_ context.Context, std stdio) error {
+	skipped, err := capture.WriteHAR(std.out, c.limits.Lines(), c.paths...)
 	if skipped != nil {
-		fmt.Fprintf(stderr, "mcplens tap har: %v\n", skipped)
+		fmt.Fprintf(std.err, "mcplens tap har: %v\n", skipped)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "mcplens tap har: %v\n", err)
-		return 1
+		return failError(err)
 	}
-	return 0
+	return nil
 }

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -23,7 +25,7 @@ type labelList []string
 func (l *labelList) String() string     { return strings.Join(*l, ",") }
 func (l *labelList) Set(s string) error { *l = append(*l, s); return nil }
 
-// runTapInstall is `mcplens tap install CONFIG [--server LABEL]...`: it
+// tapInstallCommand is `mcplens tap install CONFIG [--server LABEL]...`: it
 // rewrites the config so that each chosen stdio server (every one by
 // default) runs through `mcplens tap`, recording to RECORD-DIR/LABEL.jsonl;
 // HTTP servers are skipped, with how to tap them. It keeps the file's
@@ -31,39 +33,45 @@ func (l *labelList) Set(s string) error { *l = append(*l, s); return nil }
 // bytes from just before this install in CONFIG.mcplens-tap.bak and
 // prints the diff. A server tapped already is left as it is, so
 // installing twice changes nothing.
-func runTapInstall(args []string, stdout, stderr io.Writer) int {
-	var servers labelList
-	fset := flag.NewFlagSet("mcplens tap install", flag.ContinueOnError)
-	fset.SetOutput(stderr)
-	fset.Var(&servers, "server", "tap only this server (repeatable; default: every stdio server)")
-	recordDir := fset.String("record-dir", defaultRecordDir(), "where each server's recording goes, as LABEL.jsonl")
-	exe := fset.String("mcplens", executable(), "the mcplens binary the client is to run")
-	pos, code, ok := parseCommand(fset, args, stderr, "usage: mcplens tap install CONFIG [--server LABEL]... [--record-dir DIR] [--mcplens PATH]\n\n"+
+type tapInstallCommand struct {
+	servers        labelList
+	recordDir, exe string
+	path           string
+}
+
+func (c *tapInstallCommand) parse(fset *flag.FlagSet, args []string) error {
+	fset.Var(&c.servers, "server", "tap only this server (repeatable; default: every stdio server)")
+	fset.StringVar(&c.recordDir, "record-dir", defaultRecordDir(), "where each server's recording goes, as LABEL.jsonl")
+	fset.StringVar(&c.exe, "mcplens", executable(), "the mcplens binary the client is to run")
+	pos, err := parseCommand(fset, args, "usage: mcplens tap install CONFIG [--server LABEL]... [--record-dir DIR] [--mcplens PATH]\n\n"+
 		"Rewrites CONFIG so that each chosen stdio server runs through mcplens tap, keeping everything else byte for byte;\n"+
 		"keeps a backup (CONFIG"+edit.BackupSuffix+") and prints the diff. Undo with mcplens tap uninstall CONFIG.\n\n")
-	if !ok {
-		return code
+	if err != nil {
+		return err
 	}
 	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "mcplens tap install: want one config file")
-		return exitUsage
+		return usageError(errors.New("want one config file"))
 	}
-	f, doc, err := readForEdit(pos[0])
+	c.path = pos[0]
+	return nil
+}
+
+// Run taps the config's servers.
+func (c *tapInstallCommand) Run(_ context.Context, std stdio) error {
+	stderr := std.err
+	f, doc, err := readForEdit(c.path)
 	if err != nil {
-		fmt.Fprintf(stderr, "mcplens tap install: %v\n", err)
-		return exitUsage
+		return usageError(err)
 	}
-	for _, label := range servers {
+	for _, label := range c.servers {
 		if !slices.Contains(doc.Labels(), label) {
-			fmt.Fprintf(stderr, "mcplens tap install: %s has no server %q\n", f.Path, model.Sanitize(label))
-			return exitUsage
+			return usagef("%s has no server %q", f.Path, model.Sanitize(label))
 		}
 	}
-	record := func(label string) string { return filepath.Join(*recordDir, relay.FileName(label)+".jsonl") }
-	out, outcomes, err := doc.Tap(edit.Tap{Exe: *exe, Record: record, Only: servers})
+	record := func(label string) string { return filepath.Join(c.recordDir, relay.FileName(label)+".jsonl") }
+	out, outcomes, err := doc.Tap(edit.Tap{Exe: c.exe, Record: record, Only: c.servers})
 	if err != nil {
-		fmt.Fprintf(stderr, "mcplens tap install: %v\n", err)
-		return exitFound
+		return failError(err)
 	}
 	for _, o := range outcomes {
 		switch {
@@ -75,62 +83,62 @@ func runTapInstall(args []string, stdout, stderr io.Writer) int {
 	}
 	if bytes.Equal(out, f.Data) {
 		fmt.Fprintln(stderr, "mcplens tap install: nothing to change")
-		return exitOK
+		return nil
 	}
-	if err := f.MkdirAll(*recordDir); err != nil {
-		fmt.Fprintf(stderr, "mcplens tap install: %v\n", err)
-		return exitFound
+	if err := f.MkdirAll(c.recordDir); err != nil {
+		return failError(err)
 	}
 	if err := f.Backup(); err != nil {
-		fmt.Fprintf(stderr, "mcplens tap install: keeping a backup: %v\n", err)
-		return exitFound
+		return failf("keeping a backup: %v", err)
 	}
 	if err := f.Write(out); err != nil {
-		fmt.Fprintf(stderr, "mcplens tap install: %v\n", err)
-		return exitFound
+		return failError(err)
 	}
-	printDiff(stdout, f.Path, f.Data, out)
-	fmt.Fprintf(stderr, "mcplens tap install: %s tapped (backup: %s); recordings go to %s\n", f.Path, f.BackupPath(), *recordDir)
-	return exitOK
+	printDiff(std.out, f.Path, f.Data, out)
+	fmt.Fprintf(stderr, "mcplens tap install: %s tapped (backup: %s); recordings go to %s\n", f.Path, f.BackupPath(), c.recordDir)
+	return nil
 }
 
-// runTapUninstall is `mcplens tap uninstall CONFIG`: it undoes what tap
+// tapUninstallCommand is `mcplens tap uninstall CONFIG`: it undoes what tap
 // install did to each tapped server, keeping every other edit made since.
 // When the result is the backup's bytes, the backup is removed; otherwise
 // it is kept, and said so.
-func runTapUninstall(args []string, stdout, stderr io.Writer) int {
-	fset := flag.NewFlagSet("mcplens tap uninstall", flag.ContinueOnError)
-	fset.SetOutput(stderr)
-	pos, code, ok := parseCommand(fset, args, stderr, "usage: mcplens tap uninstall CONFIG\n\n"+
+type tapUninstallCommand struct{ path string }
+
+func (c *tapUninstallCommand) parse(fset *flag.FlagSet, args []string) error {
+	pos, err := parseCommand(fset, args, "usage: mcplens tap uninstall CONFIG\n\n"+
 		"Undoes mcplens tap install: every tapped server of CONFIG runs its own command again.\n\n")
-	if !ok {
-		return code
+	if err != nil {
+		return err
 	}
 	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "mcplens tap uninstall: want one config file")
-		return exitUsage
+		return usageError(errors.New("want one config file"))
 	}
-	f, doc, err := readForEdit(pos[0])
+	c.path = pos[0]
+	return nil
+}
+
+// Run untaps the config's servers.
+func (c *tapUninstallCommand) Run(_ context.Context, std stdio) error {
+	stderr := std.err
+	f, doc, err := readForEdit(c.path)
 	if err != nil {
-		fmt.Fprintf(stderr, "mcplens tap uninstall: %v\n", err)
-		return exitUsage
+		return usageError(err)
 	}
 	out, labels, err := doc.Untap()
 	if err != nil {
-		fmt.Fprintf(stderr, "mcplens tap uninstall: %v\n", err)
-		return exitFound
+		return failError(err)
 	}
 	if len(labels) == 0 {
 		fmt.Fprintln(stderr, "mcplens tap uninstall: no server of this config runs through the tap")
-		return exitOK
+		return nil
 	}
 	backup := f.BackupPath()
 	orig, berr := edit.Read(backup)
 	if err := f.Write(out); err != nil {
-		fmt.Fprintf(stderr, "mcplens tap uninstall: %v\n", err)
-		return exitFound
+		return failError(err)
 	}
-	printDiff(stdout, f.Path, f.Data, out)
+	printDiff(std.out, f.Path, f.Data, out)
 	switch {
 	case berr == nil && bytes.Equal(out, orig.Data):
 		os.Remove(backup)
@@ -138,7 +146,7 @@ func runTapUninstall(args []string, stdout, stderr io.Writer) int {
 	case berr == nil:
 		fmt.Fprintf(stderr, "mcplens tap uninstall: %s changed since the install, and keeps those changes; its bytes from just before the latest install are in %s\n", f.Path, backup)
 	}
-	return exitOK
+	return nil
 }
 
 // printDiff prints the unified diff of a config's edit, line by line

@@ -28,55 +28,63 @@ import (
 // listed and every tools/call with its latency, marked matching or
 // contradicting the route the registry predicts.
 func runWatch(args []string, hooks Hooks, stdout, stderr io.Writer) int {
-	fset := flag.NewFlagSet("mcplens watch", flag.ContinueOnError)
-	fset.SetOutput(stderr)
-	policy := fset.String("policy", "", "naming policy to judge calls by (default: the observed client's)")
-	dir := fset.String("dir", "", "the directory of the taps' feeds (default: $XDG_RUNTIME_DIR/mcplens)")
-	plain := fset.Bool("lines", false, "print a line per event even on a terminal (off a terminal, lines are printed anyway)")
-	pos, code, ok := parseCommand(fset, args, stderr, "usage: mcplens watch [CONFIG] [--policy P] [--dir DIR] [--lines]\n\n"+
+	return runCommand("watch", &watchCommand{hooks: hooks}, args, stdio{out: stdout, err: stderr})
+}
+
+// watchCommand is `mcplens watch`: its flags and the config read.
+type watchCommand struct {
+	policy, dir string
+	plain       bool
+	hooks       Hooks
+	cfg         *config.Config
+}
+
+func (c *watchCommand) parse(fset *flag.FlagSet, args []string) error {
+	fset.StringVar(&c.policy, "policy", "", "naming policy to judge calls by (default: the observed client's)")
+	fset.StringVar(&c.dir, "dir", "", "the directory of the taps' feeds (default: $XDG_RUNTIME_DIR/mcplens)")
+	fset.BoolVar(&c.plain, "lines", false, "print a line per event even on a terminal (off a terminal, lines are printed anyway)")
+	pos, err := parseCommand(fset, args, "usage: mcplens watch [CONFIG] [--policy P] [--dir DIR] [--lines]\n\n"+
 		"Shows what the running taps see as it happens: each server's initialize from the client, the tools\n"+
 		"it listed, and every tools/call, marked matching or contradicting the predicted route. On a terminal\n"+
 		"it opens the interface on them (t lists the client's calls); otherwise it prints a line per event.\n"+
 		"CONFIG, the tapped client's config, gives its servers' order, which first-wins policies depend on;\n"+
 		"without it, servers are in the order their taps started.\n\n")
-	if !ok {
-		return code
+	if err != nil {
+		return err
 	}
 	if len(pos) > 1 {
-		fmt.Fprintln(stderr, "mcplens watch: at most one CONFIG")
-		return exitUsage
+		return usageError(errors.New("at most one CONFIG"))
 	}
-	var cfg *config.Config
 	if len(pos) == 1 {
-		c, err := config.Load(pos[0])
-		if err != nil {
-			fmt.Fprintf(stderr, "mcplens watch: %v\n", err)
-			return exitUsage
-		}
-		cfg = c
-	}
-	if *policy != "" {
-		if _, ok := model.PolicyNamed(*policy); !ok {
-			fmt.Fprintf(stderr, "mcplens watch: unknown policy %q (want one of: %s)\n", *policy, policyNames())
-			return exitUsage
+		if c.cfg, err = config.Load(pos[0]); err != nil {
+			return usageError(err)
 		}
 	}
-	if *dir == "" {
+	if c.policy != "" {
+		if _, ok := model.PolicyNamed(c.policy); !ok {
+			return usagef("unknown policy %q (want one of: %s)", c.policy, policyNames())
+		}
+	}
+	if c.dir == "" {
 		d, err := relay.FeedDir()
 		if err != nil {
-			fmt.Fprintf(stderr, "mcplens watch: %v\n", err)
-			return exitUsage
+			return usageError(err)
 		}
-		*dir = d
+		c.dir = d
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	return nil
+}
+
+// Run watches the taps until a signal.
+func (c *watchCommand) Run(ctx context.Context, std stdio) error {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	if f, ok := stdout.(*os.File); ok && !*plain && isTerminal(f) {
-		return watchUI(ctx, *dir, *policy, cfg, hooks, stderr)
+	if f, ok := std.out.(*os.File); ok && !c.plain && isTerminal(f) {
+		return watchUI(ctx, c.dir, c.policy, c.cfg, c.hooks)
 	}
-	fmt.Fprintf(stderr, "mcplens watch: watching the taps in %s (Ctrl-C to stop)\n", *dir)
-	watch(ctx, *dir, *policy, order(cfg), stdout)
-	return exitOK
+	fmt.Fprintf(std.err, "mcplens watch: watching the taps in %s (Ctrl-C to stop)\n", c.dir)
+	watch(ctx, c.dir, c.policy, order(c.cfg), std.out)
+	return nil
 }
 
 // order is the labels of cfg's servers, in its order; nil for none.
@@ -138,7 +146,7 @@ func watch(ctx context.Context, dir, policy string, order []string, w io.Writer)
 // watchUI opens the interface on the taps in dir: their servers appear as
 // they start (cfg's first, in its order, waiting for their taps), and the
 // calls pane (t) lists the client's calls.
-func watchUI(ctx context.Context, dir, policy string, cfg *config.Config, hooks Hooks, stderr io.Writer) int {
+func watchUI(ctx context.Context, dir, policy string, cfg *config.Config, hooks Hooks) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	title, specs := "taps in "+dir+" (watching)", []config.ServerSpec(nil)
@@ -151,10 +159,9 @@ func watchUI(ctx context.Context, dir, policy string, cfg *config.Config, hooks 
 	}
 	p := tea.NewProgram(hooks.wrap(m), tea.WithContext(ctx))
 	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && ctx.Err() == nil {
-		fmt.Fprintf(stderr, "mcplens watch: %v\n", err)
-		return 1
+		return failError(err)
 	}
-	return exitOK
+	return nil
 }
 
 // endLine is what watch prints of the end of sv's tap: that it ended,

@@ -49,6 +49,7 @@ type process struct {
 
 	stderrDone chan struct{} // closed once stderr reached end of file
 	releaseOne sync.Once
+	released   chan struct{} // closed once the read ends are closed
 	errR       *os.File
 }
 
@@ -126,6 +127,7 @@ func spawn(spec config.ServerSpec, stderr *ring, guard *procguard.Guard) (*proce
 		guard:      guard,
 		exited:     make(chan struct{}),
 		stderrDone: make(chan struct{}),
+		released:   make(chan struct{}),
 		errR:       errR,
 	}
 	go func() {
@@ -183,7 +185,8 @@ func (p *process) waitExit(d time.Duration) bool {
 // settle waits, after the child exited, until stdout (whose end of file is
 // stdoutEOF) and stderr have been read to the end, at most pipeGrace; then
 // it closes our read ends, which ends any read still blocked because a
-// grandchild holds the other end.
+// grandchild holds the other end. It ends at once when they are closed
+// already (stop, once the child is reaped: nobody reads them after Close).
 func (p *process) settle(stdoutEOF <-chan struct{}) {
 	<-p.exited
 	t := time.NewTimer(pipeGrace)
@@ -191,6 +194,8 @@ func (p *process) settle(stdoutEOF <-chan struct{}) {
 	for _, done := range []<-chan struct{}{stdoutEOF, p.stderrDone} {
 		select {
 		case <-done:
+		case <-p.released:
+			return
 		case <-t.C:
 			p.release()
 			return
@@ -206,6 +211,7 @@ func (p *process) release() {
 	p.releaseOne.Do(func() {
 		p.stdout.Close()
 		p.errR.Close()
+		close(p.released)
 	})
 }
 
@@ -226,6 +232,10 @@ func (p *process) stop() {
 	if p.waitExit(0) {
 		p.guard.Release(p.pid)
 		p.tree.Close()
+		// The connection is closed: its transport reads stdout no more,
+		// so waiting pipeGrace for an end of file nobody reads would
+		// only delay the exit.
+		p.release()
 	}
 }
 
