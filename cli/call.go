@@ -42,9 +42,10 @@ func runCall(args []string, guard *procguard.Guard, stdin io.Reader, stdout, std
 		policy:  "naming policy NAME is resolved under: ", policyDefault: model.Policies()[0].Name})
 	elicit := fset.String("elicit", string(loader.ElicitDecline), "how an elicitation the server asks for is answered: "+elicitNames())
 	sampling := fset.String("sampling", "decline", "how a sampling request the server sends is answered: decline, or reply:TEXT")
+	asTask := fset.Bool("task", false, "run the tool as a task (2025-11-25) when its execution.taskSupport is \"optional\" (or \"required\", under a client profile that runs none)")
 	own, command := splitCommand(args)
 	pos, code, ok := parseCommand(fset, own, stderr, "usage: mcplens call [PATH] NAME [--args JSON | --args @FILE] [--arg NAME=VALUE]... [--server LABEL] [--no-validate]\n"+
-		"       [--client NAME[@VERSION]] [--policy P] [--root DIR]... [--elicit accept-defaults|decline|cancel] [--sampling decline|reply:TEXT]\n"+
+		"       [--client NAME[@VERSION]] [--policy P] [--root DIR]... [--elicit accept-defaults|decline|cancel] [--sampling decline|reply:TEXT] [--task]\n"+
 		"       mcplens call NAME [flags] -- CMD ARGS...        (a stdio server without a config)\n"+
 		"       mcplens call NAME [flags] --url URL [--header NAME:VALUE]...\n"+
 		"       mcplens call [PATH] --replay FILE [flags]\n\n"+
@@ -146,7 +147,8 @@ func runCall(args []string, guard *procguard.Guard, stdin io.Reader, stdout, std
 		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
 	}
 	fmt.Fprintf(stderr, "mcplens call: %s in %s\n", settledCount(snap), time.Since(started).Round(time.Millisecond))
-	c := &caller{ctx: ctx, stdout: stdout, stderr: stderr, session: session, snap: snap, limit: callLimit(g.timeout), validate: !*noValidate}
+	c := &caller{ctx: ctx, stdout: stdout, stderr: stderr, session: session, snap: snap, limit: callLimit(g.timeout), validate: !*noValidate,
+		asTask: *asTask, runsTasks: opts.Handshake.Capabilities.RunsTasks()}
 	if records != nil {
 		return c.replay(*replay, records)
 	}

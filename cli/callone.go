@@ -22,6 +22,8 @@ type caller struct {
 	snap           *surface.Snapshot
 	limit          time.Duration // callLimit
 	validate       bool          // not --no-validate
+	asTask         bool          // --task (calltask.go)
+	runsTasks      bool          // the client profile runs tasks
 }
 
 // san masks the config's secrets in s and escapes what would act on a
@@ -39,10 +41,11 @@ func (c *caller) call(rt model.Route, title string, args json.RawMessage) int {
 	fmt.Fprintln(c.stdout, title)
 	printer := newWirePrinter(c.stdout, rt.Server, c.session.FrameLog(rt.Server), c.san)
 	printer.start(c.session.Events())
-	ctx := loader.WithProgress(c.ctx, func(p loader.Progress) { fmt.Fprintf(c.stderr, "mcplens call: %s\n", c.san(progressLine(p))) })
+	ctx := loader.WithProgress(c.taskContext(c.ctx, rt), func(p loader.Progress) { fmt.Fprintf(c.stderr, "mcplens call: %s\n", c.san(progressLine(p))) })
 	res, err := callWithin(ctx, c.session, rt, args, c.limit)
 	res.Result = json.RawMessage(c.snap.Redact.Values(string(res.Result))) // a result can echo the config's secrets too
 	printer.answered(res, err)
+	c.printRuns(res)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "mcplens call: %s\n", model.Sanitize(c.snap.Redact.Text(err.Error())))
 		return exitFound
