@@ -1,6 +1,13 @@
 package model
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+)
 
 // A TasksCapability declares that the client runs tasks (SEP-1686): it
 // answers tasks/list and tasks/cancel, and the server's requests it may run
@@ -47,4 +54,34 @@ func TaskSupport(row json.RawMessage) string {
 		return s
 	}
 	return TaskForbidden
+}
+
+// KindTaskRequired is the finding on a tool whose execution.taskSupport is
+// "required": only a client that runs tasks can call it.
+const KindTaskRequired = "task-required"
+
+// taskClients are the profiles whose client runs tasks, and those whose
+// does not, by name, each once.
+var taskClients = sync.OnceValues(func() (runs, not []string) {
+	for _, c := range Clients() {
+		list := &not
+		if c.Handshake.Capabilities.RunsTasks() {
+			list = &runs
+		}
+		if !slices.Contains(*list, c.Name) {
+			*list = append(*list, c.Name)
+		}
+	}
+	return runs, not
+})
+
+// taskFinding is the finding on a row that must run as a task, if it
+// must: registered, but uncallable under every client that runs no tasks.
+func taskFinding(server string, subject func() string, row json.RawMessage) (string, bool) {
+	if !bytes.Contains(row, []byte("taskSupport")) || TaskSupport(row) != TaskRequired {
+		return "", false
+	}
+	runs, not := taskClients()
+	return fmt.Sprintf("%s on %s must run as a task (execution.taskSupport %q): registered but uncallable under every client that runs no tasks (%s); "+
+		"callable under %s, and with mcplens call --task", subject(), server, TaskRequired, strings.Join(not, ", "), orElse(strings.Join(runs, ", "), "none profiled")), true
 }
