@@ -82,8 +82,7 @@ func New() *Server {
 // MCP is the mcp-go server under the package's own handling.
 func (s *Server) MCP() *server.MCPServer { return s.mcp }
 
-// Cancelled returns the ids of the tasks a tasks/cancel named, in order
-// (the extension's; mcp-go's own are seen by their tool ending).
+// Cancelled returns the ids of the tasks a tasks/cancel named, in order.
 func (s *Server) Cancelled() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -160,6 +159,11 @@ func (s *Server) intercept(line []byte) ([]byte, error) {
 		return nil, errNotMine
 	}
 	p := req.Params
+	if req.Method == "tasks/cancel" {
+		s.mu.Lock()
+		s.cancelled = append(s.cancelled, p.TaskID)
+		s.mu.Unlock()
+	}
 	mine := req.Method == "tools/call" && p.Name == "ext-task" ||
 		strings.HasPrefix(req.Method, "tasks/") && strings.HasPrefix(p.TaskID, "ext-")
 	if !mine {
@@ -203,7 +207,6 @@ func (s *Server) intercept(line []byte) ([]byte, error) {
 		}
 	case "tasks/cancel":
 		t.canceled = true
-		s.cancelled = append(s.cancelled, t.id)
 	}
 	return reply(map[string]any{"resultType": "complete"})
 }
