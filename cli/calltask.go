@@ -41,9 +41,9 @@ func (c *caller) taskContext(ctx context.Context, rt model.Route) context.Contex
 // taskLine words a task's status: "task 7f3… (2025-11-25) working:
 // Gathering sources... (3.1s)".
 func taskLine(r mcpsession.TaskRun) string {
-	line := fmt.Sprintf("task %s (%s) %s", r.ID, r.Generation, r.Status)
+	line := fmt.Sprintf("task %s (%s) %s", clip(r.ID, 80), r.Generation, clip(r.Status, 40))
 	if r.Message != "" {
-		line += ": " + r.Message
+		line += ": " + clip(r.Message, 300)
 	}
 	return line + fmt.Sprintf(" (%s)", time.Since(r.Started).Round(100*time.Millisecond))
 }

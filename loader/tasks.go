@@ -86,7 +86,9 @@ func (t taskState) poll() time.Duration {
 	if ms == nil {
 		return DefaultPoll
 	}
-	return min(max(time.Duration(*ms*float64(time.Millisecond)), MinPoll), MaxPoll)
+	// Bounded as a float first: a huge interval would wrap as a Duration.
+	bounded := min(max(*ms, float64(MinPoll/time.Millisecond)), float64(MaxPoll/time.Millisecond))
+	return time.Duration(bounded * float64(time.Millisecond))
 }
 
 func terminal(status string) bool {
