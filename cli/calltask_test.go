@@ -21,7 +21,7 @@ import (
 // its status on stderr; under a client that runs none it is called as that
 // client calls it, refused by the server, and stderr says why.
 func TestCallTask(t *testing.T) {
-	server := taskserver.Spec(t, "tasks").Command
+	server := build(t, "../testdata/servers/tasks")
 	for _, tt := range []struct {
 		name  string
 		flags []string

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 
@@ -74,27 +73,31 @@ func (l *lockedWriter) Write(b []byte) (int, error) {
 }
 
 var build struct {
-	once sync.Once
-	path string
-	err  error
+	once      sync.Once
+	dir, path string
 }
 
 // Spec is the stdio server (testdata/servers/tasks), built once per test
-// binary, as a server spec labelled label.
+// binary, as a server spec labelled label; Cleanup removes the build.
 func Spec(t testing.TB, label string) config.ServerSpec {
 	t.Helper()
 	build.once.Do(func() {
 		dir, err := os.MkdirTemp("", "mcplens-tasks-")
 		if err != nil {
-			build.err = err
-			return
+			t.Fatal(err)
 		}
-		build.path = filepath.Join(dir, "tasks")
-		cmd := hostile.Build(t, dir, "./testdata/servers/tasks", "tasks")
-		build.path = cmd
+		build.dir = dir
+		build.path = hostile.Build(t, dir, "./testdata/servers/tasks", "tasks")
 	})
-	if build.err != nil {
-		t.Fatal(build.err)
+	if build.path == "" {
+		t.Fatal("the task server was not built")
 	}
 	return config.ServerSpec{Label: label, Command: build.path}
+}
+
+// Cleanup removes the build of Spec, if any; TestMain calls it.
+func Cleanup() {
+	if build.dir != "" {
+		os.RemoveAll(build.dir)
+	}
 }
