@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcplens/mcplens/internal/testkit/everything"
 	"github.com/mcplens/mcplens/internal/testkit/taskserver"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
@@ -112,5 +113,60 @@ func TestTasksPane(t *testing.T) {
 	}
 	if got := screen(m); !strings.Contains(got, "cancelled") {
 		t.Errorf("the pane does not say the task was cancelled:\n%s", got)
+	}
+}
+
+// TestTasksPaneEverything: server-everything's simulate-research-query
+// runs as a task from the interface under vscode, its clarifying question
+// opens the form, and the choice made there reaches the report.
+func TestTasksPaneEverything(t *testing.T) {
+	entry := everything.Entry(t)
+	vscode, err := model.ClientNamed("vscode")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &config.Config{Servers: []config.ServerSpec{{Label: "everything", Transport: config.TransportStdio, Command: "node", Args: []string{entry, "stdio"}}}}
+	q := ui.NewQuestions()
+	sess := loader.Open(cfg, loader.Options{Timeout: 30 * time.Second, Handshake: vscode.Handshake, Answers: loader.Answers{Ask: q.Ask}})
+	t.Cleanup(func() { sess.Close() })
+	um := ui.New("everything.json", cfg.Servers, sess)
+	um.SetQuestions(q)
+	um.SetClient(vscode.Key(), "")
+	var m tea.Model = um
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	m = settle(t, m, cfg, sess)
+	m = press(m, "g")
+	for range 40 {
+		if m = press(m, "i"); strings.Contains(screen(m), "invoke simulate-research-query") {
+			break
+		}
+		m = press(m, "esc", "down")
+	}
+	if !strings.Contains(screen(m), "invoke simulate-research-query") {
+		t.Fatalf("no editor on simulate-research-query:\n%s", screen(m))
+	}
+	m = ui.SetArguments(m, `{"topic": "python", "ambiguous": true}`)
+	m, cmd := m.Update(ui.KeyPress("ctrl+s"))
+	asked := false
+	m = pumpCall(t, m, tea.Batch(cmd, func() tea.Msg { return ui.NextQuestion(q) }), func(m tea.Model) tea.Model {
+		if !asked && strings.Contains(screen(m), "could have multiple interpretations") {
+			asked = true
+			return press(m, "right", "ctrl+s")
+		}
+		return m
+	})
+	got := screen(press(m, "T"))
+	if !asked || !strings.Contains(got, "completed") || !strings.Contains(got, "simulate-research-query") {
+		t.Fatalf("asked %v; the tasks pane lacks the completed research:\n%s", asked, got)
+	}
+	res := sess.FrameLog("everything").Frames()
+	last := string(res[len(res)-1].Bytes)
+	for _, f := range res {
+		if strings.Contains(string(f.Bytes), "# Research Report: python (") {
+			last = string(f.Bytes)
+		}
+	}
+	if !strings.Contains(last, "Clarification**: programming") && !strings.Contains(last, "Clarification**: snake") && !strings.Contains(last, "Clarification**: comedy") {
+		t.Errorf("the report does not carry the choice made in the form: %.400s", last)
 	}
 }
