@@ -133,7 +133,11 @@ func (c *conn) followTask(ctx context.Context, res *mcpsession.CallResult) error
 	if !ok {
 		return nil
 	}
-	switch {
+	switch declared := c.hs.Capabilities.Tasks != nil && c.hs.Capabilities.Tasks.Extension; {
+	case gen == TasksAugmented && !asTask(ctx):
+		return errors.New("the server answered with a task ({task}) though the call asked for none: an invalid answer")
+	case gen == TasksExtension && !declared:
+		return errors.New(`the server answered with a task (resultType "task") though the client does not declare the tasks extension: an invalid answer`)
 	case t.TaskID == "":
 		return errors.New("the server created a task without a taskId")
 	case len(t.TaskID) > MaxTaskID:

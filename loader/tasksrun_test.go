@@ -111,6 +111,11 @@ func TestTasksExtension(t *testing.T) {
 			if _, err := s.Call(context.Background(), "tasks", "ext-task", nil); err == nil || !strings.Contains(strings.ToLower(err.Error()), "missing required client capability") {
 				t.Errorf("ext-task without the extension: err = %v, want the server's refusal", err)
 			}
+			// A server that answers with a task all the same is refused.
+			_, err := s.Call(context.Background(), "tasks", "ext-task", []byte(`{"hostile":"unasked"}`))
+			if err == nil || !strings.Contains(err.Error(), "does not declare the tasks extension") || hasFrame(t, s, "tasks", "tasks/get") {
+				t.Errorf("an unasked task: err = %v, want it refused and never polled", err)
+			}
 		})
 	}
 }

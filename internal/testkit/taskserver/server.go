@@ -71,7 +71,7 @@ func New() *Server {
 			return mcp.NewToolResultText("forever ended"), nil
 		})
 	m.AddTool(mcp.NewTool("ext-task", mcp.WithDescription("a 2026-07-28 task (tasks extension) that asks a topic; forever: never ends"),
-		mcp.WithBoolean("forever"), mcp.WithString("hostile", mcp.Enum("long-id", "many-inputs"))),
+		mcp.WithBoolean("forever"), mcp.WithString("hostile", mcp.Enum("long-id", "many-inputs", "unasked"))),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultError("ext-task runs only for a client that declares the tasks extension"), nil
 		})
@@ -175,7 +175,7 @@ func (s *Server) intercept(line []byte) ([]byte, error) {
 		return json.Marshal(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": result})
 	}
 	if req.Method == "tools/call" {
-		if _, ok := p.Meta.Caps.Extensions["io.modelcontextprotocol/tasks"]; !ok {
+		if _, ok := p.Meta.Caps.Extensions["io.modelcontextprotocol/tasks"]; !ok && p.Arguments["hostile"] != "unasked" {
 			return json.Marshal(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{
 				"code": -32021, "message": "Missing required client capability",
 				"data": map[string]any{"requiredCapabilities": map[string]any{"extensions": map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}}}}})
