@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -97,7 +99,7 @@ func (c *conn) inputAnswer(ctx context.Context, method string, params json.RawMe
 
 // answerInputs answers a round's inputRequests (a JSON object of
 // {method, params} by key) and returns the inputResponses, by the same
-// keys; at most MaxInputRequests, each answered in turn.
+// keys; at most MaxInputRequests, each answered in turn, by key.
 func (c *conn) answerInputs(ctx context.Context, requests json.RawMessage) (map[string]json.RawMessage, error) {
 	var asked map[string]struct {
 		Method string          `json:"method"`
@@ -112,7 +114,8 @@ func (c *conn) answerInputs(ctx context.Context, requests json.RawMessage) (map[
 		return nil, fmt.Errorf("%d input requests in one round, over mcplens's bound of %d; none was answered", len(asked), MaxInputRequests)
 	}
 	out := make(map[string]json.RawMessage, len(asked))
-	for key, r := range asked {
+	for _, key := range slices.Sorted(maps.Keys(asked)) { // asked in the same order every time
+		r := asked[key]
 		answer, err := c.inputAnswer(ctx, r.Method, r.Params)
 		if err != nil {
 			return nil, fmt.Errorf("input request %q: %w", model.Sanitize(key), err)
