@@ -77,7 +77,7 @@ func (s *Session) Call(ctx context.Context, server, wire string, args json.RawMe
 	case err != nil && over != nil:
 		err = over // the stream closed because the answer's line was over the limit
 	case err != nil:
-		err = refusal(ctx, err)
+		err = explainRound(refusal(ctx, err)) // rounds.go
 	default:
 		err = answerErr
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -95,6 +96,15 @@ func (c *conn) inputAnswer(ctx context.Context, method string, params json.RawMe
 		return nil, fmt.Errorf("%s was answered with error %d: %s", method, resp.Error.Code, resp.Error.Message)
 	}
 	return resp.Result, nil
+}
+
+// explainRound adds to mcp-go's word for an input request it had no
+// answer for (no handler: the capability is not declared) why that is.
+func explainRound(err error) error {
+	if err == nil || !strings.Contains(err.Error(), "handler configured") {
+		return err
+	}
+	return fmt.Errorf("%w (the server asked, in an input_required result, for what the client profile does not declare; such a client refuses it)", err)
 }
 
 // answerInputs answers a round's inputRequests (a JSON object of

@@ -118,7 +118,7 @@ func TestRoundsBounded(t *testing.T) {
 			if res.Rounds != loader.MaxRounds {
 				t.Errorf("endless was sent %d times, want %d", res.Rounds, loader.MaxRounds)
 			}
-			if _, err := s.Call(context.Background(), "tasks", "ask", nil); err == nil || !strings.Contains(err.Error(), "elicitation") {
+			if _, err := s.Call(context.Background(), "tasks", "ask", nil); err == nil || !strings.Contains(err.Error(), "does not declare") {
 				t.Errorf("ask without elicitation declared: err = %v, want the elicitation refused", err)
 			}
 		})
