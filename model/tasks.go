@@ -25,6 +25,18 @@ type TasksCapability struct {
 	Extension bool
 }
 
+// String is the capability for a header line: "tasks", "tasks(extension)"
+// or "tasks(2025-11-25,extension)".
+func (t TasksCapability) String() string {
+	switch older := t.List || t.Cancel || t.Sampling || t.Elicitation; {
+	case older && t.Extension:
+		return "tasks(2025-11-25,extension)"
+	case t.Extension:
+		return "tasks(extension)"
+	}
+	return "tasks"
+}
+
 // TasksExtensionID names the tasks extension in capabilities.extensions.
 const TasksExtensionID = "io.modelcontextprotocol/tasks"
 
