@@ -42,6 +42,7 @@ type callCommand struct {
 	replay     string
 	elicit     string
 	sampling   string
+	asTask     bool // --task
 	serverFlags
 	guard      *procguard.Guard
 	fs         *flag.FlagSet
@@ -61,9 +62,10 @@ func (c *callCommand) parse(fset *flag.FlagSet, args []string) error {
 		policy:  "naming policy NAME is resolved under: ", policyDefault: model.Policies()[0].Name})
 	fset.StringVar(&c.elicit, "elicit", string(loader.ElicitDecline), "how an elicitation the server asks for is answered: "+elicitNames())
 	fset.StringVar(&c.sampling, "sampling", "decline", "how a sampling request the server sends is answered: decline, or reply:TEXT")
+	fset.BoolVar(&c.asTask, "task", false, "run the tool as a task (2025-11-25) when its execution.taskSupport is \"optional\" (or \"required\", under a client profile that runs none)")
 	own, command := splitCommand(args)
 	pos, err := parseCommand(fset, own, "usage: mcplens call [PATH] NAME [--args JSON | --args @FILE] [--arg NAME=VALUE]... [--server LABEL] [--no-validate]\n"+
-		"       [--client NAME[@VERSION]] [--policy P] [--root DIR]... [--elicit accept-defaults|decline|cancel] [--sampling decline|reply:TEXT]\n"+
+		"       [--client NAME[@VERSION]] [--policy P] [--root DIR]... [--elicit accept-defaults|decline|cancel] [--sampling decline|reply:TEXT] [--task]\n"+
 		"       mcplens call NAME [flags] -- CMD ARGS...        (a stdio server without a config)\n"+
 		"       mcplens call NAME [flags] --url URL [--header NAME:VALUE]...\n"+
 		"       mcplens call [PATH] --replay FILE [flags]\n\n"+
@@ -167,7 +169,8 @@ func (c *callCommand) Run(ctx context.Context, std stdio) error {
 		fmt.Fprintf(stderr, "mcplens call: %v\n", err)
 	}
 	fmt.Fprintf(stderr, "mcplens call: %s in %s\n", settledCount(snap), time.Since(started).Round(time.Millisecond))
-	cl := &caller{ctx: ctx, std: std, session: session, snap: snap, limit: callLimit(g.timeout), validate: !c.noValidate}
+	cl := &caller{ctx: ctx, std: std, session: session, snap: snap, limit: callLimit(g.timeout), validate: !c.noValidate,
+		asTask: c.asTask, runsTasks: opts.Handshake.Capabilities.RunsTasks()}
 	if records != nil {
 		return cl.replay(c.replay, records)
 	}

@@ -17,12 +17,14 @@ import (
 // A caller makes the calls of `mcplens call` on a settled session: one
 // for NAME, or one per record with --replay.
 type caller struct {
-	ctx      context.Context
-	std      stdio
-	session  *loader.Session
-	snap     *surface.Snapshot
-	limit    time.Duration // callLimit
-	validate bool          // not --no-validate
+	ctx       context.Context
+	std       stdio
+	session   *loader.Session
+	snap      *surface.Snapshot
+	limit     time.Duration // callLimit
+	validate  bool          // not --no-validate
+	asTask    bool          // --task (calltask.go)
+	runsTasks bool          // the client profile runs tasks
 }
 
 // san masks the config's secrets in s and escapes what would act on a
@@ -42,10 +44,11 @@ func (c *caller) call(rt model.Route, title string, args json.RawMessage) error 
 	fmt.Fprintln(c.std.out, title)
 	printer := newWirePrinter(c.std.out, rt.Server, c.session.FrameLog(rt.Server), c.san)
 	printer.start(c.session.Events())
-	ctx := loader.WithProgress(c.ctx, func(p loader.Progress) { fmt.Fprintf(c.std.err, "mcplens call: %s\n", c.san(progressLine(p))) })
+	ctx := loader.WithProgress(c.taskContext(c.ctx, rt), func(p loader.Progress) { fmt.Fprintf(c.std.err, "mcplens call: %s\n", c.san(progressLine(p))) })
 	res, err := callWithin(ctx, c.session, rt, args, c.limit)
 	res.Result = json.RawMessage(c.snap.Redact.Values(string(res.Result))) // a result can echo the config's secrets too
 	printer.answered(res, err)
+	c.printRuns(res)
 	if err != nil {
 		return failError(errors.New(model.Sanitize(c.snap.Redact.Text(err.Error()))))
 	}

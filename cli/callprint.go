@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/mcplens/mcplens/internal/jsonx"
@@ -34,6 +35,7 @@ type wirePrinter struct {
 
 	seen    int             // the frames of the log looked at: Since's n
 	callIDs map[string]bool // the ids of the tools/call requests printed
+	rounds  int             // the tools/call requests printed: more than one in a multi-round call
 	res     *callOutcome    // the call's outcome, once known
 	printed bool            // the response was printed
 
@@ -134,6 +136,11 @@ func (p *wirePrinter) frame(f mcpsession.Frame) bool {
 	switch {
 	case f.Dir == mcpsession.Out && msg.Method == "tools/call":
 		p.callIDs[id] = true
+		if p.rounds++; p.rounds > 1 { // calltask.go
+			fmt.Fprintf(p.out, "round %d of the call, with the answers to the server's input requests:\n", p.rounds)
+		}
+	case f.Dir == mcpsession.Out && strings.HasPrefix(msg.Method, "tasks/"):
+		p.callIDs[id] = true // following the task the call became
 	case f.Dir == mcpsession.In && msg.Method == "" && p.callIDs[id] || f.Dir == mcpsession.In && f.Truncated() && msg.Method == "":
 		if f.Truncated() {
 			if p.res == nil {

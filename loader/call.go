@@ -40,6 +40,9 @@ func (s *Session) Call(ctx context.Context, server, wire string, args json.RawMe
 	// goes to the function of WithProgress, if ctx has one.
 	token := fmt.Sprintf("mcplens-%d", c.callSeq.Add(1))
 	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: wire, Meta: &mcp.Meta{ProgressToken: token}}}
+	if asTask(ctx) {
+		req.Params.Task = &mcp.TaskParams{}
+	}
 	if len(bytes.TrimSpace(args)) == 0 {
 		req.Params.Arguments = map[string]any{}
 	} else if !json.Valid(args) {
@@ -69,12 +72,17 @@ func (s *Session) Call(ctx context.Context, server, wire string, args json.RawMe
 	res.Latency = time.Since(start)
 	answerErr := cap.fill(&res)
 	switch over := c.overLimit(); {
+	case err != nil && answerErr == nil && over == nil && isTask(res.Result):
+		err = nil // mcp-go reads a task as a tool's result, which it is not (tasks.go)
 	case err != nil && over != nil:
 		err = over // the stream closed because the answer's line was over the limit
 	case err != nil:
-		err = refusal(ctx, err)
+		err = explainRound(refusal(ctx, err)) // rounds.go
 	default:
 		err = answerErr
+	}
+	if err == nil {
+		err = c.followTask(ctx, &res) // tasks.go
 	}
 	if err != nil {
 		return res, fmt.Errorf("calling %q on %s: %w", wire, server, tidy(err))
@@ -179,7 +187,7 @@ func (c *callCapture) fill(res *mcpsession.CallResult) error {
 		return nil
 	}
 	r := c.requests[len(c.requests)-1]
-	res.Request = r.line
+	res.Request, res.Rounds = r.line, len(c.requests)
 	if r.response == nil {
 		return nil
 	}

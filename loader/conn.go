@@ -58,6 +58,8 @@ type conn struct {
 	callMu   sync.Mutex // one call at a time per server
 	callSeq  atomic.Int64
 	progress atomic.Value // callProgress: of the call running
+	// taskWatch is the task the call running follows (tasks.go).
+	taskWatch atomic.Pointer[taskWatch]
 
 	mu        sync.Mutex
 	proc      *process

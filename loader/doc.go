@@ -41,6 +41,14 @@
 // disconnected server is Disconnected until started again. A call cancelled with a cause tells the
 // server that cause as its reason (cancel.go).
 //
+// A request a server answers input_required (a multi-round request) is
+// answered with the same answers and sent again with the requestState as
+// it came, within MaxRounds (rounds.go). A call that becomes a task (asked
+// for with AsTask, 2025-11-25; or the server's choice under the tasks
+// extension, 2026-07-28) is followed to its result: tasks/get at the
+// server's interval, bounded, its questions answered, tasks/cancel when
+// the call's context ends first (tasks.go).
+//
 // Each stdio server leads a process group of its own, which shutdown ends
 // with SIGKILL; a process guard (Options.Guard, internal/procguard) kills those groups should mcplens
 // die without closing its session. A write to a server is bounded by the

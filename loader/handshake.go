@@ -31,7 +31,9 @@ func (c *conn) newClient(tr transport.Interface) *client.Client {
 	if era := h.Era(); era.Discover {
 		opts = append(opts, client.WithDiscoverTimeout(era.Probe))
 	}
+	opts = append(opts, c.roundOptions(h.Capabilities)...) // rounds.go
 	cl := client.NewClient(tr, opts...)
+	cl.OnNotification(c.onTaskNote)
 	cl.OnNotification(c.onNotification)
 	cl.OnNotification(c.onLog)
 	cl.OnNotification(c.onOffers)
@@ -148,8 +150,11 @@ func capabilities(m model.Capabilities) mcp.ClientCapabilities {
 			caps.Elicitation.URL = &struct{}{}
 		}
 	}
-	if t := m.Tasks; t != nil {
+	if t := m.Tasks; t != nil && (t.List || t.Cancel || t.Sampling || t.Elicitation || !t.Extension) {
 		caps.Tasks = tasksCapability(*t)
+	}
+	if t := m.Tasks; t != nil && t.Extension {
+		caps.Extensions = map[string]any{model.TasksExtensionID: map[string]any{}}
 	}
 	return caps
 }

@@ -191,7 +191,7 @@ func (s *Session) offerRequest(ctx context.Context, server string, method mcp.MC
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	limit := s.opts.Limits.Result
-	result, size, err := l.request(ctx, method, params, limit)
+	result, size, err := c.inRounds(ctx, l, method, params, limit) // rounds.go
 	switch {
 	case err != nil:
 		return nil, describeRequestErr(err, c.timeout)

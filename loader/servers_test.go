@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcplens/mcplens/internal/testkit/hostile"
 	"github.com/mcplens/mcplens/internal/testkit/scale"
+	"github.com/mcplens/mcplens/internal/testkit/taskserver"
 	"github.com/mcplens/mcplens/loader/demo"
 )
 
@@ -49,6 +50,7 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	hostile.Cleanup()
 	scale.Cleanup()
+	taskserver.Cleanup()
 	os.Exit(code)
 }
 

@@ -26,7 +26,27 @@ type CallResult struct {
 	// Latency runs from writing the request to reading its response.
 	Latency time.Duration
 	IsError bool            // the result's isError
-	Result  json.RawMessage // the response's result object, as sent
+	Result  json.RawMessage // the response's result object, as sent (a task's: its result)
+	// Rounds is how many times the tools/call was sent: more than one
+	// when the server answered input_required (a multi-round request).
+	Rounds int
+	// Task is the task the call became, nil when it did not.
+	Task *TaskRun
+}
+
+// A TaskRun is a task a call became, as far as it was followed.
+type TaskRun struct {
+	ID string
+	// Generation is the revision of tasks it followed: "2025-11-25"
+	// (the call asked for a task) or "2026-07-28" (the tasks extension).
+	Generation string
+	// Status and Message are the last the server gave (working,
+	// input_required, completed, failed, cancelled).
+	Status, Message string
+	Started         time.Time
+	Polls           int  // tasks/get sent
+	Inputs          int  // input requests answered (tasks/update)
+	Cancelled       bool // mcplens sent tasks/cancel
 }
 
 // CutMark marks a response of which only the start is held, for showing

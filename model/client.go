@@ -92,7 +92,7 @@ func (c Capabilities) Declares(method string) bool {
 }
 
 // String is the capabilities as a short list for a header line: "roots,
-// sampling, elicitation(form,url)", or "none".
+// sampling, elicitation(form,url), tasks", or "none".
 func (c Capabilities) String() string {
 	var parts []string
 	if c.Roots != nil {
@@ -110,6 +110,9 @@ func (c Capabilities) String() string {
 			modes = append(modes, "url")
 		}
 		parts = append(parts, "elicitation("+strings.Join(modes, ",")+")")
+	}
+	if t := c.Tasks; t != nil {
+		parts = append(parts, t.String()) // tasks.go
 	}
 	if len(parts) == 0 {
 		return "none"

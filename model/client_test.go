@@ -78,7 +78,7 @@ func TestCapabilitiesDeclares(t *testing.T) {
 			t.Errorf("%s declares %q, want %q", tt.c.Key(), got, tt.want)
 		}
 	}
-	if got := vscode.Handshake.Capabilities.String(); got != "roots, sampling, elicitation(form,url)" {
+	if got := vscode.Handshake.Capabilities.String(); got != "roots, sampling, elicitation(form,url), tasks" {
 		t.Errorf("vscode capabilities = %q", got)
 	}
 	if !neutral("qwen").Neutral() || vscode.Neutral() {

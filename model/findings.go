@@ -66,7 +66,7 @@ type finding struct {
 	cat, row int
 }
 
-var kindOrder = []string{"invisible-text", "control-text", "lookalike", "cross-reference", "wire-name"}
+var kindOrder = []string{"invisible-text", "control-text", "lookalike", "cross-reference", "wire-name", KindTaskRequired}
 
 func kindRank(kind string) int { return slices.Index(kindOrder, kind) }
 
@@ -107,6 +107,9 @@ func rowFindings(ci int, cat Catalogue) []finding {
 				i, cat.Server, orElse(t.NameProblem, "empty name")))
 		}
 		fs = append(fs, schemaFindings(ci, i, cat.Server, tool, subject, t.InputSchema)...)
+		if evidence, ok := taskFinding(cat.Server, subject, t.Raw); ok { // tasks.go
+			add(i, Warn, KindTaskRequired, tool, evidence)
+		}
 		for _, field := range []struct{ what, text string }{{"title", t.Title}, {"description", t.Description}} {
 			for _, h := range scanText(field.text, true) {
 				add(i, h.proseSeverity(), h.kind, tool, fmt.Sprintf("%s of %s on %s %s", field.what, subject(), cat.Server, h))

@@ -66,6 +66,8 @@ func FindingRules() []Rule {
 			"Zero-width, bidirectional, tag or variation-selector characters hide text from a reviewer that the model still reads. The evidence spells out what they say."},
 		{"control-text", "Control characters in a name or description",
 			"Escape sequences and other controls can rewrite what a terminal or log shows. Remove them on the server."},
+		{"task-required", "A tool must run as a task, which some clients do not do",
+			"Its execution.taskSupport is \"required\": a client that runs no tasks (2025-11-25) sends a plain tools/call, which the server refuses. The tool is registered but uncallable under such a client."},
 		{"wire-name", "A wire name the MCP specification advises against",
 			"The specification advises 1 to 128 characters of letters, digits, '_', '-' and '.'. Other names work with some clients and break others."},
 		{"schema", "A tool's input schema has a problem",

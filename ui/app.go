@@ -24,6 +24,7 @@ const (
 	paneLog
 	paneCalls
 	paneStderr
+	paneTasks // tasks.go
 )
 
 // Model is the root Bubble Tea model of mcplens: it routes messages to the
@@ -44,6 +45,7 @@ type Model struct {
 	wire    wireView
 	logs    logView
 	stderr  stderrView
+	tasks   tasksView
 	calls   callsView
 	invoke  *invoke
 	result  *callView
@@ -85,6 +87,7 @@ func New(title string, specs []config.ServerSpec, backend Backend) Model {
 		wire:       newWireView(e),
 		logs:       newLogView(e),
 		stderr:     newStderrView(e),
+		tasks:      tasksView{e: e},
 		calls:      callsView{e: e},
 		help:       help.New(),
 		spinner:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
@@ -173,6 +176,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.calling = nil
 		m.stepUp(msg)
 		m.result = m.keepResult(msg)
+		m.taskEnded(msg, m.result)
 		m.pane = paneResult
 		return tea.Batch(next, m.recordCall(msg))
 	case historyWrittenMsg:
@@ -187,6 +191,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.offers.Update(msg)
 	case callProgressMsg:
 		return m.callProgress(msg)
+	case taskStatusMsg:
+		return m.taskStatus(msg)
 	case rootsSetMsg:
 		m.rootsDone(msg)
 	case tea.KeyPressMsg:
@@ -317,6 +323,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.restartKey(key.Matches(msg, k.Restart))
 	case m.pane == paneStderr && m.stderr.takes(msg):
 		return m.stderr.Update(msg)
+	case key.Matches(msg, k.Tasks):
+		m.toggleTasks()
+	case m.pane == paneTasks && m.tasks.takes(msg):
+		return m.tasks.Update(msg)
 	case key.Matches(msg, k.Calls):
 		m.toggleCalls()
 	case m.pane == paneCalls && m.calls.takes(msg):
@@ -365,6 +375,8 @@ func (m *Model) focus() component {
 		return &m.logs
 	case m.pane == paneStderr:
 		return &m.stderr
+	case m.pane == paneTasks:
+		return &m.tasks
 	case m.pane == paneCalls:
 		return &m.calls
 	}

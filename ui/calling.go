@@ -57,6 +57,7 @@ func (m *Model) call(inv *invoke, args json.RawMessage) (*pendingCall, tea.Cmd) 
 		default:
 		}
 	})
+	ctx, waitTasks := m.taskContext(ctx, inv, cancel, done) // tasks.go
 	pc := &pendingCall{policy: inv.policy, row: inv.row, route: inv.route, started: time.Now(),
 		updates: updates, done: done, cancel: cancel}
 	run := func() tea.Msg {
@@ -65,7 +66,7 @@ func (m *Model) call(inv *invoke, args json.RawMessage) (*pendingCall, tea.Cmd) 
 		res, err := backend.Call(ctx, inv.route.Server, inv.route.Wire, args)
 		return callDoneMsg{policy: inv.policy, row: inv.row, route: inv.route, result: res, err: err}
 	}
-	return pc, tea.Batch(run, waitProgress(updates, done))
+	return pc, tea.Batch(run, waitProgress(updates, done), waitTasks)
 }
 
 // callContext bounds one interactive call.

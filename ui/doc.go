@@ -48,6 +48,8 @@
 // (search.go) takes every key while a query is typed; the query filters
 // the servers view's rows, which the surface lays out (state.go).
 //
+// The tasks pane (tasks.go) lists the calls that became tasks, their
+// statuses as the loader reports them, and cancels one or reads its result.
 // The stderr pane (stderrpane.go) shows a server's stderr tail, read on
 // every tick while open; x and X (restart.go) restart, disconnect and
 // connect the selected server through the backend (a Restart, Disconnect

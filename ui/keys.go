@@ -22,6 +22,9 @@ type KeyMap struct {
 	Logs       key.Binding
 	// Stderr opens the stderr pane (stderrpane.go).
 	Stderr key.Binding
+	// Tasks opens the tasks pane; CancelTask cancels the task under its
+	// cursor (tasks.go).
+	Tasks, CancelTask key.Binding
 	// Restart restarts the selected server; Disconnect disconnects it, or
 	// connects it again (restart.go).
 	Restart, Disconnect key.Binding
@@ -112,6 +115,8 @@ func DefaultKeyMap() KeyMap {
 		WireServer:  key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "wire: next server")),
 		Logs:        key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "log pane")),
 		Stderr:      key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "stderr pane")),
+		Tasks:       key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "tasks pane")),
+		CancelTask:  key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "cancel the task")),
 		Restart:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "restart the server")),
 		Disconnect:  key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "disconnect/connect it")),
 		LogLevel:    key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "log: next level")),

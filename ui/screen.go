@@ -14,6 +14,7 @@ func (m *Model) layout() {
 	m.wire.SetSize(m.c.width, m.paneHeight())
 	m.logs.SetSize(m.c.width, m.paneHeight())
 	m.stderr.SetSize(m.c.width, m.paneHeight())
+	m.tasks.SetSize(m.c.width, m.paneHeight())
 	m.calls.SetSize(m.c.width, m.paneHeight())
 	if m.invoke != nil {
 		m.invoke.SetSize(m.c.width, m.c.height)
@@ -45,7 +46,7 @@ func (m Model) screen() string {
 // paneHeight is the height of the bottom pane, border included.
 func (m *Model) paneHeight() int {
 	switch m.pane {
-	case paneWire, paneLog, paneCalls, paneStderr:
+	case paneWire, paneLog, paneCalls, paneStderr, paneTasks:
 		return max(6, m.c.height/2)
 	case paneResult:
 		return max(6, min(14, m.c.height/2))
@@ -66,6 +67,8 @@ func (m *Model) paneView() string {
 		return m.logs.View()
 	case paneStderr:
 		return m.stderr.View()
+	case paneTasks:
+		return m.tasks.View()
 	case paneCalls:
 		return m.calls.View()
 	case paneResult:

@@ -243,6 +243,9 @@ func (w *wireView) frameLine(f mcpsession.Frame, m frameMeta, selected bool) str
 	if m.tool != "" {
 		method += " " + m.tool
 	}
+	if m.round > 1 { // a multi-round request (wiremeta.go)
+		method += fmt.Sprintf(" round %d", m.round)
+	}
 	latency := ""
 	if m.latency > 0 {
 		latency = fmt.Sprintf("%.1f ms", float64(m.latency.Microseconds())/1000)

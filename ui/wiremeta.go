@@ -24,6 +24,12 @@ type frameMeta struct {
 	// latency is, for a response, how long after its request it came
 	// (a server's answer to mcplens, or mcplens's to a server).
 	latency time.Duration
+	// again is set on a request sent again with the answers to the
+	// server's input requests (inputResponses: a multi-round request);
+	// round numbers it among the rounds of its exchange, from 2, and is
+	// 0 on any other frame.
+	again bool
+	round int
 }
 
 // A frameKey names one frame of the frames shown.
@@ -53,6 +59,7 @@ func (mc metaCache) read(frames []mcpsession.Frame) []frameMeta {
 		dir        mcpsession.Direction
 	}
 	open := map[idKey]int{}
+	rounds := map[string]int{} // server, method and tool: the last round of the exchange
 	for i, f := range frames {
 		k := keyOf(f)
 		seen[k] = true
@@ -66,6 +73,13 @@ func (mc metaCache) read(frames []mcpsession.Frame) []frameMeta {
 		case m.id == "":
 		case m.method != "": // a request, in either direction
 			open[idKey{f.Server, m.id, f.Dir}] = i
+			exchange := f.Server + "\x00" + m.method + "\x00" + m.tool
+			if m.again {
+				rounds[exchange] = max(rounds[exchange], 1) + 1
+				m.round = rounds[exchange]
+			} else {
+				rounds[exchange] = 1
+			}
 		default: // a response answers the last request of its id the other way
 			other := mcpsession.In
 			if f.Dir == mcpsession.In {
@@ -105,10 +119,13 @@ func readFrame(f mcpsession.Frame) frameMeta {
 		m.id = ""
 	}
 	m.method = unquote(vals[1])
-	if m.method == "tools/call" && vals[2] != nil {
-		name := make([][]byte, 1)
-		if jsonx.Members(vals[2], []string{"name"}, name) {
-			m.tool = unquote(name[0])
+	if m.method != "" && vals[2] != nil {
+		params := make([][]byte, 2)
+		if jsonx.Members(vals[2], []string{"name", "inputResponses"}, params) {
+			if m.method == "tools/call" {
+				m.tool = unquote(params[0])
+			}
+			m.again = params[1] != nil && !strings.HasPrefix(m.method, "tasks/")
 		}
 	}
 	return m

@@ -47,3 +47,27 @@ func TestFrameLinksAcrossReconnect(t *testing.T) {
 		}
 	}
 }
+
+// The rounds of a multi-round request: a tools/call sent again with
+// inputResponses is its exchange's round 2, then 3; a new call of the same
+// tool starts again, and another tool's rounds are its own.
+func TestFrameRounds(t *testing.T) {
+	frame := func(body string) mcpsession.Frame {
+		return mcpsession.Frame{Server: "s", Dir: mcpsession.Out, Bytes: []byte(body), Size: len(body)}
+	}
+	call := func(id int, tool string, again bool) mcpsession.Frame {
+		extra := ""
+		if again {
+			extra = `,"inputResponses":{"a":{}},"requestState":"x"`
+		}
+		return frame(`{"jsonrpc":"2.0","id":` + string(rune('0'+id)) + `,"method":"tools/call","params":{"name":"` + tool + `"` + extra + `}}`)
+	}
+	frames := []mcpsession.Frame{call(1, "ask", false), call(2, "ask", true), call(3, "other", false), call(4, "ask", true), call(5, "ask", false),
+		frame(`{"jsonrpc":"2.0","id":"u","method":"tasks/update","params":{"taskId":"t","inputResponses":{}}}`)}
+	want := []int{0, 2, 0, 3, 0, 0}
+	for i, m := range (metaCache{}).read(frames) {
+		if m.round != want[i] {
+			t.Errorf("frame %d: round %d, want %d", i, m.round, want[i])
+		}
+	}
+}
