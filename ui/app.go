@@ -70,9 +70,9 @@ func New(title string, specs []config.ServerSpec, backend Backend) Model {
 		profiles: model.DefaultProfiles(),
 		clients:  newClientSwitch(),
 	}
-	e.surface = newSurface(specs, e.policies)
-	e.surface.profiles = e.profiles
-	e.c.redact = e.surface.snap.Redact
+	e.live = newLiveState(specs, e.policies)
+	e.live.profiles = e.profiles
+	e.c.redact = e.live.snap.Redact
 	m := Model{
 		env:        e,
 		servers:    serversView{list: list{e: e}},
@@ -92,7 +92,7 @@ func New(title string, specs []config.ServerSpec, backend Backend) Model {
 	// lockChange reads the lock through e, which every copy of m shares.
 	m.servers.lockChange = m.lockChange
 	e.spin = m.spinner.View()
-	e.surface.rebuild(e.policy)
+	e.live.rebuild(e.policy)
 	m.layout()
 	return m
 }
@@ -102,7 +102,7 @@ func (m *Model) SetPolicy(name string) bool {
 	for i, p := range m.policies {
 		if p.Name == name {
 			m.policy = i
-			m.surface.rebuild(i)
+			m.live.rebuild(i)
 			m.servers.refresh()
 			return true
 		}
@@ -121,7 +121,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
 	m.layout()
 	derive := m.derive()
-	return m, tea.Batch(cmd, derive, m.surface.match())
+	return m, tea.Batch(cmd, derive, m.live.match())
 }
 
 // derive brings the view shown up to date, returning the command that
@@ -155,8 +155,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case derivedMsg[foundList]:
 		return m.findings.Update(msg)
 	case relistedMsg:
-		if m.surface.adoptRelisted(msg) {
-			m.surface.layout()
+		if m.live.adoptRelisted(msg) {
+			m.live.layout()
 			m.servers.refresh()
 		}
 		return m.diffRelists()
@@ -222,7 +222,7 @@ func (m *Model) handleEvents(evs ...mcpsession.Event) {
 		if ev.State == mcpsession.Ready || ev.State == mcpsession.Failed {
 			m.clients.settled(ev.Server)
 		}
-		if !ev.Frames && m.surface.apply(ev) {
+		if !ev.Frames && m.live.apply(ev) {
 			changed = true
 		}
 	}
@@ -234,7 +234,7 @@ func (m *Model) handleEvents(evs ...mcpsession.Event) {
 		m.logs.refresh(servers...)
 	}
 	if changed {
-		m.surface.rebuild(m.policy)
+		m.live.rebuild(m.policy)
 		m.servers.refresh()
 		m.sight()
 	}
@@ -302,7 +302,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.pane = paneDetail
 		} else {
 			m.pane = paneWire
-			m.wire.refresh(m.surface.labels()...)
+			m.wire.refresh(m.live.labels()...)
 		}
 	case m.pane == paneWire && m.wire.takes(msg):
 		return m.wire.Update(msg)
@@ -349,7 +349,7 @@ func (m *Model) cyclePolicy(step int) {
 	m.clients.policyPicked = true
 	n := len(m.policies)
 	m.policy = (m.policy + step + n) % n
-	m.surface.rebuild(m.policy)
+	m.live.rebuild(m.policy)
 	m.servers.refresh()
 }
 

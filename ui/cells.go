@@ -37,7 +37,7 @@ func (e *env) columns(width int) columns {
 		c = columns{profile: max(3, len(e.profiles)), packed: true}
 	}
 	rest := width - 3 - c.profileWidth(len(e.profiles)) - 3
-	need := e.surface.widest
+	need := e.live.widest
 	want := [3]int{
 		clamp(need.wire, len("WIRE NAME"), 64),
 		clamp(need.name, len("REGISTERED AS"), 72),

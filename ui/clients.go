@@ -75,7 +75,7 @@ func (m *Model) cycleClient(step int) {
 	}
 	cs.policyPicked = false
 	cs.pending = map[string]bool{}
-	labels := m.surface.labels()
+	labels := m.live.labels()
 	cs.reconnected, cs.of = 0, len(labels)
 	r, can := m.backend.(reconnector)
 	for _, label := range labels {

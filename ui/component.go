@@ -54,7 +54,7 @@ type env struct {
 	backend   Backend
 	login     Login // runs an OAuth login (login.go); nil: L does nothing
 
-	surface  *surface
+	live     *liveState
 	policies []model.Policy
 	policy   int
 	profiles []model.Profile

@@ -200,7 +200,7 @@ func (m *Model) updateHistory(msg tea.KeyPressMsg) tea.Cmd {
 		m.hist.cursor = min(len(rs)-1, m.hist.cursor+1)
 	case key.Matches(msg, k.HistoryEdit, k.HistorySend) && m.hist.cursor < len(rs):
 		r := rs[m.hist.cursor]
-		at, ok := m.surface.refOfWire(r.Server, r.Tool)
+		at, ok := m.live.refOfWire(r.Server, r.Tool)
 		if !ok {
 			m.hist.status = fmt.Sprintf("%s does not list %s now: nothing to call", r.Server, r.Tool)
 			return nil
@@ -213,8 +213,8 @@ func (m *Model) updateHistory(msg tea.KeyPressMsg) tea.Cmd {
 			}
 			return m.invoke.focus()
 		}
-		o, _, _ := m.surface.outcomeAt(at)
-		route, routed := m.surface.reg.Lookup(o.Name)
+		o, _, _ := m.live.outcomeAt(at)
+		route, routed := m.live.reg.Lookup(o.Name)
 		if o.Name == "" || !routed || route.Server != r.Server || route.Wire != r.Tool {
 			// Sent as it stands it would reach another tool, or none: the
 			// editor says where it goes.

@@ -77,11 +77,11 @@ func (m *Model) openInvoke() {
 // openInvokeOn opens the editor on row r under the active policy, on args
 // when given (a call of the history), else as openInvoke does.
 func (m *Model) openInvokeOn(r ref, args json.RawMessage) {
-	o, t, ok := m.surface.outcomeAt(r)
+	o, t, ok := m.live.outcomeAt(r)
 	if !ok || o.Name == "" {
 		return
 	}
-	route, ok := m.surface.reg.Lookup(o.Name)
+	route, ok := m.live.reg.Lookup(o.Name)
 	form := schemaform.New(t.InputSchema, true)
 	text := schemaform.Format(form.Value())
 	if args == nil {

@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/model"
-	live "github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/surface"
 )
 
 // A Login runs the OAuth login of the server of the label, telling show
@@ -53,7 +53,7 @@ func (m *Model) SetLogin(run Login) { m.login = run }
 // startLogin logs in the selected row's server when it needs a login,
 // else the next server that does: the others keep working meanwhile.
 func (e *env) startLogin(at ref, selected bool) tea.Cmd {
-	s := e.surface
+	s := e.live
 	if e.login == nil || len(s.a.Servers) == 0 {
 		return noted("no server needs a login")
 	}
@@ -66,7 +66,7 @@ func (e *env) startLogin(at ref, selected bool) tea.Cmd {
 	for k := range n {
 		i := (start + k) % n
 		label := s.label(i)
-		if st := s.logins[label]; s.a.Servers[i].Status != live.NeedsLogin || (st != nil && st.err == "") {
+		if st := s.logins[label]; s.a.Servers[i].Status != surface.NeedsLogin || (st != nil && st.err == "") {
 			if st != nil && st.err == "" && !st.done && running == "" {
 				running = label
 			}
@@ -112,7 +112,7 @@ func waitLogin(next <-chan loginMsg) tea.Cmd {
 // loginNews takes a login's news: the URL is shown (and offered to the
 // terminal's clipboard); once logged in, the server connects again.
 func (m *Model) loginNews(msg loginMsg) tea.Cmd {
-	s := m.surface
+	s := m.live
 	st := s.logins[msg.label]
 	if st == nil {
 		return nil
@@ -136,7 +136,7 @@ func (m *Model) loginNews(msg loginMsg) tea.Cmd {
 }
 
 // loginLines are the lines under server i of the login L started.
-func (s *surface) loginLines(i int) {
+func (s *liveState) loginLines(i int) {
 	st := s.logins[s.label(i)]
 	switch {
 	case st == nil:
@@ -161,7 +161,7 @@ func (s *surface) loginLines(i int) {
 // loginStatus is the footer's note on the logins running, "" when none is.
 func (m *Model) loginStatus() string {
 	running := 0
-	for _, st := range m.surface.logins {
+	for _, st := range m.live.logins {
 		if !st.done {
 			running++
 		}
@@ -174,5 +174,5 @@ func (m *Model) loginStatus() string {
 
 // needsLogin reports whether a server waits for a login L can start.
 func (e *env) needsLogin() bool {
-	return e.login != nil && slices.ContainsFunc(e.surface.a.Servers, func(s live.Verdict) bool { return s.Status == live.NeedsLogin })
+	return e.login != nil && slices.ContainsFunc(e.live.a.Servers, func(s surface.Verdict) bool { return s.Status == surface.NeedsLogin })
 }

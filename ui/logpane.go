@@ -70,17 +70,17 @@ func (v *logView) refresh(servers ...string) {
 // merged returns the messages shown, in time order.
 func (v *logView) merged() []loader.LogMessage {
 	if v.only >= 0 {
-		return v.msgs[v.e.surface.label(v.only)]
+		return v.msgs[v.e.live.label(v.only)]
 	}
-	return byTime(v.e.surface.labels(), v.msgs, func(m loader.LogMessage) time.Time { return m.At })
+	return byTime(v.e.live.labels(), v.msgs, func(m loader.LogMessage) time.Time { return m.At })
 }
 
 // scope is the servers shown: one label, or every one.
 func (v *logView) scope() []string {
 	if v.only >= 0 {
-		return []string{v.e.surface.label(v.only)}
+		return []string{v.e.live.label(v.only)}
 	}
-	return v.e.surface.labels()
+	return v.e.live.labels()
 }
 
 // takes reports whether msg is a key of the pane.
@@ -104,7 +104,7 @@ func (v *logView) Update(msg tea.Msg) tea.Cmd {
 			return v.setLevel(loader.LogLevels[v.level])
 		}
 		if key.Matches(msg, v.e.c.keys.LogServer) {
-			if v.only++; v.only >= len(v.e.surface.snap.Servers) {
+			if v.only++; v.only >= len(v.e.live.snap.Servers) {
 				v.only = -1
 			}
 			v.back = false
@@ -121,7 +121,7 @@ func (v *logView) Update(msg tea.Msg) tea.Cmd {
 func (v *logView) setLevel(level string) tea.Cmd {
 	b, ok := v.e.backend.(LogBackend)
 	var servers []string
-	for _, sv := range v.e.surface.snap.Servers {
+	for _, sv := range v.e.live.snap.Servers {
 		if slices.Contains(sv.Facts.Capabilities, "logging") && slices.Contains(v.scope(), sv.Label()) {
 			servers = append(servers, sv.Label())
 		}
@@ -167,7 +167,7 @@ func (v *logView) View() string {
 	start, end := v.window(len(v.shown), v.height-1)
 	scope := "all servers"
 	if v.only >= 0 {
-		scope = model.Sanitize(v.e.surface.label(v.only))
+		scope = model.Sanitize(v.e.live.label(v.only))
 	}
 	info := " " + scope + " · " + strconv.Itoa(len(v.shown)) + " messages"
 	if lost := v.sumLost(v.scope()...); lost > 0 {
@@ -218,7 +218,7 @@ func (m *Model) toggleLogs() {
 		return
 	}
 	m.pane = paneLog
-	m.logs.refresh(m.surface.labels()...)
+	m.logs.refresh(m.live.labels()...)
 }
 
 // logStatus is the footer's note on the level last asked for, while the

@@ -82,7 +82,7 @@ func (m *Model) observedLines(o model.Outcome) []string {
 // registry shown predicts (model.JudgeCall), and why.
 func (e *env) verdict(server, wire string) string {
 	s := e.c.styles
-	v := model.JudgeCall(e.surface.reg, server, wire)
+	v := model.JudgeCall(e.live.reg, server, wire)
 	mark := s.OKText.Render("✓ matches")
 	if !v.Matches {
 		mark = s.ErrorText.Render("✗ contradicts")

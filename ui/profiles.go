@@ -27,8 +27,8 @@ func (m *Model) SetProfiles(names []string) bool {
 		return false
 	}
 	m.profiles = ps
-	m.surface.profiles = ps
-	m.surface.dropFindings()
+	m.live.profiles = ps
+	m.live.dropFindings()
 	return true
 }
 

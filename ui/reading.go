@@ -158,6 +158,6 @@ func (m *Model) selectedName() (string, bool) {
 	if !ok {
 		return "", false
 	}
-	o, _, ok := m.surface.outcomeAt(r)
+	o, _, ok := m.live.outcomeAt(r)
 	return o.Name, ok && o.Name != ""
 }

@@ -60,7 +60,7 @@ func (m *Model) gatedReader() *reader {
 // none when no tool is selected.
 func (m *Model) toolAfter() []string {
 	r, ok := m.selected()
-	o, t, found := m.surface.outcomeAt(r)
+	o, t, found := m.live.outcomeAt(r)
 	if !ok || !found {
 		return nil
 	}

@@ -67,8 +67,8 @@ func (v *offersView) backend() (offersBackend, bool) {
 // lines are the view's lines, servers in declaration order.
 func (v *offersView) lines() []offerLine {
 	var out []offerLine
-	for si := range v.e.surface.snap.Servers {
-		o := v.e.surface.snap.Servers[si].Offers
+	for si := range v.e.live.snap.Servers {
+		o := v.e.live.snap.Servers[si].Offers
 		out = append(out, offerLine{kind: offerServer, server: si})
 		for i := range o.Resources {
 			out = append(out, offerLine{offerResource, si, i})
@@ -138,7 +138,7 @@ func (v *offersView) Update(msg tea.Msg) tea.Cmd {
 // template's or a prompt's form.
 func (v *offersView) open(at offerLine) tea.Cmd {
 	b, ok := v.backend()
-	sv := &v.e.surface.snap.Servers[at.server]
+	sv := &v.e.live.snap.Servers[at.server]
 	if !ok {
 		r := answerReader(v.e, sv.Label(), offerShownMsg{title: "resources and prompts",
 			err: errors.New("this session cannot read resources or get prompts")})
@@ -166,7 +166,7 @@ func (v *offersView) open(at offerLine) tea.Cmd {
 // subscribe toggles the subscription to the resource of line at.
 func (v *offersView) subscribe(at offerLine) tea.Cmd {
 	b, ok := v.backend()
-	sv := &v.e.surface.snap.Servers[at.server]
+	sv := &v.e.live.snap.Servers[at.server]
 	if !ok || !sv.Offers.Subscribe {
 		v.note = "the server does not offer resource subscriptions"
 		return nil
@@ -216,14 +216,14 @@ func (v *offersView) View() string {
 
 // line draws one line of the view.
 func (v *offersView) line(e *env, b offersBackend, at offerLine, nameW, cmdW int) string {
-	sv := &e.surface.snap.Servers[at.server]
+	sv := &e.live.snap.Servers[at.server]
 	o := sv.Offers
 	switch at.kind {
 	case offerServer:
 		head := e.c.quote(sv.Label()) + "  " + count(len(o.Resources), "resource") + " · " +
 			count(len(o.Templates), "template") + " · " + count(len(o.Prompts), "prompt")
 		if !sv.Listed {
-			head = e.c.quote(sv.Label()) + "  " + string(e.surface.a.Servers[at.server].Status)
+			head = e.c.quote(sv.Label()) + "  " + string(e.live.a.Servers[at.server].Status)
 		}
 		for _, n := range o.Notes {
 			head += "  " + e.c.styles.WarnText.Render("⚠ "+e.c.text(n))
@@ -246,7 +246,7 @@ func (v *offersView) line(e *env, b offersBackend, at offerLine, nameW, cmdW int
 		name = "(" + pr.NameProblem + ")"
 	}
 	command, style := "-", e.c.styles.painters().muted
-	if res := e.surface.a.PromptResult(at.server); res != nil && at.i < len(res.Outcomes) {
+	if res := e.live.a.PromptResult(at.server); res != nil && at.i < len(res.Outcomes) {
 		oc := res.Outcomes[at.i]
 		if oc.Name != "" {
 			command = "/" + oc.Name

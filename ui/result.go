@@ -6,7 +6,7 @@ import (
 
 	"github.com/mcplens/mcplens/internal/jsonx"
 	"github.com/mcplens/mcplens/model"
-	live "github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/surface"
 )
 
 // A callView is one call's result as the reader shows it: first whether it
@@ -19,7 +19,7 @@ type callView struct {
 	msg callDoneMsg
 	at  time.Time
 	// findings are the result's output-schema findings (surface).
-	findings []live.Finding
+	findings []surface.Finding
 	// drawn caches the lines and saves for the styles drawn with, and
 	// the lines wrapped to the width last drawn at.
 	drawn struct {
@@ -35,9 +35,9 @@ type callView struct {
 // against the outputSchema of the tool that answered.
 func (m *Model) newCallView(msg callDoneMsg) *callView {
 	v := &callView{msg: msg, at: time.Now()}
-	if si, ok := m.surface.snap.Index(msg.route.Server); ok && msg.err == nil && len(msg.result.Result) > 0 {
-		if t, ok := m.surface.toolAt(ref{server: si, row: msg.route.Index}); ok {
-			v.findings = live.OutputFindings(msg.route.Server, t, msg.result.Result, m.c.redact)
+	if si, ok := m.live.snap.Index(msg.route.Server); ok && msg.err == nil && len(msg.result.Result) > 0 {
+		if t, ok := m.live.toolAt(ref{server: si, row: msg.route.Index}); ok {
+			v.findings = surface.OutputFindings(msg.route.Server, t, msg.result.Result, m.c.redact)
 		}
 	}
 	return v
@@ -187,7 +187,7 @@ func (m *Model) remember(v *callView) {
 	if m.results == nil {
 		m.results = lastResults{}
 	}
-	if si, ok := m.surface.snap.Index(v.msg.row.Server); ok {
+	if si, ok := m.live.snap.Index(v.msg.row.Server); ok {
 		m.results[ref{server: si, row: v.msg.row.Index}] = v
 	}
 }

@@ -126,7 +126,7 @@ func (w *wireView) Update(msg tea.Msg) tea.Cmd {
 	switch {
 	case key.Matches(k, keys.WireServer):
 		w.only++
-		if w.only >= len(w.e.surface.snap.Servers) {
+		if w.only >= len(w.e.live.snap.Servers) {
 			w.only = -1
 		}
 		w.back = false
@@ -194,9 +194,9 @@ func (w *wireView) FullHelp() [][]key.Binding {
 // merged returns the frames shown, in time order.
 func (w *wireView) merged() []mcpsession.Frame {
 	if w.only >= 0 {
-		return w.frames[w.e.surface.label(w.only)]
+		return w.frames[w.e.live.label(w.only)]
 	}
-	return byTime(w.e.surface.labels(), w.frames, func(f mcpsession.Frame) time.Time { return f.At })
+	return byTime(w.e.live.labels(), w.frames, func(f mcpsession.Frame) time.Time { return f.At })
 }
 
 func (w *wireView) View() string {
@@ -207,7 +207,7 @@ func (w *wireView) View() string {
 	start, end := w.sc.offset, min(len(w.rows), w.sc.offset+body)
 	scope := "all servers"
 	if w.only >= 0 {
-		scope = w.e.surface.label(w.only)
+		scope = w.e.live.label(w.only)
 	}
 	count := strconv.Itoa(len(w.shown)) + " frames"
 	if w.q.query != "" {
