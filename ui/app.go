@@ -66,6 +66,7 @@ func New(title string, specs []config.ServerSpec, backend Backend) Model {
 		c:        common{width: 100, height: 30, styles: DefaultStyles(true), keys: DefaultKeyMap()},
 		title:    title,
 		backend:  backend,
+		can:      capabilitiesOf(backend),
 		policies: model.Policies(),
 		profiles: model.DefaultProfiles(),
 		clients:  newClientSwitch(),

@@ -6,13 +6,6 @@ import (
 	"github.com/mcplens/mcplens/model"
 )
 
-// A reconnector is a backend that can connect a server again with another
-// handshake, reporting whether the handshake differed from the one the
-// server was connected with (a *loader.Session is one).
-type reconnector interface {
-	Reconnect(label string, h model.Handshake) bool
-}
-
 // clientSwitch is the client profile c cycles through, and where the
 // servers' reconnecting stands.
 type clientSwitch struct {
@@ -77,9 +70,9 @@ func (m *Model) cycleClient(step int) {
 	cs.pending = map[string]bool{}
 	labels := m.live.labels()
 	cs.reconnected, cs.of = 0, len(labels)
-	r, can := m.backend.(reconnector)
+	r := m.can.reconnect
 	for _, label := range labels {
-		if can && r.Reconnect(label, h) {
+		if r != nil && r.Reconnect(label, h) {
 			cs.pending[label] = true
 			cs.reconnected++
 		}

@@ -52,7 +52,9 @@ type env struct {
 	// nobody is asked.
 	questions *Questions
 	backend   Backend
-	login     Login // runs an OAuth login (login.go); nil: L does nothing
+	// can is what backend can do beyond Backend (backend.go).
+	can   capabilities
+	login Login // runs an OAuth login (login.go); nil: L does nothing
 
 	live     *liveState
 	policies []model.Policy

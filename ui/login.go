@@ -18,12 +18,6 @@ import (
 // (SetLogin); without it L does nothing.
 type Login func(ctx context.Context, label string, show func(url string)) error
 
-// A retrier is a backend that connects a server again with the handshake
-// it had, as after a login (a *loader.Session is one).
-type retrier interface {
-	Retry(label string) bool
-}
-
 // loginBudget bounds a login started with L: the user has this long to
 // finish in the browser.
 const loginBudget = 10 * time.Minute
@@ -126,7 +120,7 @@ func (m *Model) loginNews(msg loginMsg) tea.Cmd {
 		st.done, st.err = true, msg.err.Error()
 	default:
 		st.done = true
-		if r, ok := m.backend.(retrier); ok {
+		if r := m.can.retry; r != nil {
 			r.Retry(msg.label)
 		}
 	}

@@ -14,14 +14,6 @@ import (
 	"github.com/mcplens/mcplens/model"
 )
 
-// A LogBackend is a Backend that also keeps the servers' log messages
-// (notifications/message) and asks them for a level. A *loader.Session is
-// one; a backend that is not shows an empty log pane.
-type LogBackend interface {
-	Logs(server string) ([]loader.LogMessage, int)
-	SetLogLevel(server, level string) error
-}
-
 // A logView is the log pane: the log messages of every server or of one,
 // newest last. It follows the newest messages until it is scrolled up, and
 // again once scrolled back to the end.
@@ -57,8 +49,8 @@ func (v *logView) SetSize(width, height int) { v.width, v.height = width, height
 // refresh takes a fresh copy of the servers' log messages, and merges the
 // messages shown once for all of them.
 func (v *logView) refresh(servers ...string) {
-	b, ok := v.e.backend.(LogBackend)
-	if !ok {
+	b := v.e.can.logs
+	if b == nil {
 		return
 	}
 	for _, server := range servers {
@@ -119,14 +111,14 @@ func (v *logView) Update(msg tea.Msg) tea.Cmd {
 // setLevel returns the command that asks every server shown that declared
 // the logging capability for level.
 func (v *logView) setLevel(level string) tea.Cmd {
-	b, ok := v.e.backend.(LogBackend)
+	b := v.e.can.logs
 	var servers []string
 	for _, sv := range v.e.live.snap.Servers {
 		if slices.Contains(sv.Facts.Capabilities, "logging") && slices.Contains(v.scope(), sv.Label()) {
 			servers = append(servers, sv.Label())
 		}
 	}
-	if !ok || len(servers) == 0 {
+	if b == nil || len(servers) == 0 {
 		v.status = "log level " + level + ": no server declares logging"
 		return nil
 	}

@@ -12,17 +12,6 @@ import (
 	"github.com/mcplens/mcplens/model"
 )
 
-// An ObservedBackend is a Backend that shows what a real client did
-// through a tap (a recording opened offline, or mcplens watch): the calls
-// it made, and the clientInfo it sent.
-type ObservedBackend interface {
-	Observed() []capture.Call
-	// Unkept counts what could not be kept of what the taps passed,
-	// shown where the calls are.
-	Unkept() capture.Unkept
-	Client() (model.ClientInfo, model.Client, bool)
-}
-
 // observedCalls are the calls a tap shows a real client made.
 type observedCalls []capture.Call
 
@@ -38,8 +27,8 @@ func (m *Model) PickPolicy(name string) bool {
 // time it knows the client, and neither a client nor a policy was chosen,
 // takes that client's profile and policy.
 func (m *Model) takeObserved() {
-	b, ok := m.backend.(ObservedBackend)
-	if !ok {
+	b := m.can.observed
+	if b == nil {
 		return
 	}
 	m.observed, m.unkept = b.Observed(), b.Unkept()
@@ -125,7 +114,7 @@ func (v *callsView) View() string {
 	if m.client != "" {
 		info += " · client " + model.Sanitize(m.client)
 	}
-	if _, ok := m.backend.(ObservedBackend); !ok {
+	if m.can.observed == nil {
 		info = " none: this pane shows a tapped client's calls (mcplens watch, or a recording opened)"
 	}
 	title := c.styles.PaneTitle.Render("CLIENT CALLS") + c.styles.Muted.Render(info)
@@ -158,7 +147,7 @@ func (m *Model) toggleCalls() {
 
 // noServers is what the servers view says while it has none.
 func (e *env) noServers() string {
-	if _, ok := e.backend.(ObservedBackend); ok {
+	if e.can.observed != nil {
 		return "No tap has started yet: run a client whose config runs mcplens tap (mcplens tap install CONFIG)."
 	}
 	return "No servers: the config declares none."

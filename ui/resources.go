@@ -1,15 +1,12 @@
 package ui
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/mcplens/mcplens/loader"
 )
 
 // The resources & prompts view (key 6): per server, the resources,
@@ -18,18 +15,6 @@ import (
 // (surface.Assessment.Prompts: computed there, read here). enter reads a
 // resource, fills a template's variables or a prompt's arguments in a
 // form (resourcesform.go), u subscribes to a resource.
-
-// An offersBackend is what the view needs of the session beyond Backend.
-// A *loader.Session is one; a backend that is not gets a message saying so.
-type offersBackend interface {
-	ReadResource(ctx context.Context, server, uri string) (loader.ResourceRead, error)
-	GetPrompt(ctx context.Context, server, name string, args map[string]string) (loader.PromptResult, error)
-	Complete(ctx context.Context, server string, ref loader.CompletionRef, arg, value string, known map[string]string) (loader.Completion, error)
-	Subscribe(ctx context.Context, server, uri string) error
-	Unsubscribe(ctx context.Context, server, uri string) error
-	Subscribed(server, uri string) bool
-	ResourceUpdates(server string) ([]loader.ResourceUpdate, int)
-}
 
 // An offerKind is what one line of the view shows.
 type offerKind int
@@ -60,8 +45,8 @@ type offersView struct {
 func newOffersView(e *env) offersView { return offersView{list: list{e: e}} }
 
 func (v *offersView) backend() (offersBackend, bool) {
-	b, ok := v.e.backend.(offersBackend)
-	return b, ok
+	b := v.e.can.offers
+	return b, b != nil
 }
 
 // lines are the view's lines, servers in declaration order.

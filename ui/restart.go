@@ -5,16 +5,6 @@ import (
 	"github.com/mcplens/mcplens/surface"
 )
 
-// A restarter is a Backend that restarts, disconnects and connects one
-// server (a *loader.Session): x restarts the selected server, X
-// disconnects it, or connects it when it is disconnected or failed. The
-// loader's events say how it goes; the surface gives the status.
-type restarter interface {
-	Restart(label string) bool
-	Disconnect(label string) bool
-	Connect(label string) bool
-}
-
 // restartKey restarts the selected row's server (x), or disconnects or
 // connects it (X), saying in the footer what it did.
 func (m *Model) restartKey(restart bool) {
@@ -23,9 +13,9 @@ func (m *Model) restartKey(restart bool) {
 	if m.view == viewServers {
 		i, ok = m.servers.server()
 	}
-	b, can := m.backend.(restarter)
+	b := m.can.restart
 	switch {
-	case !can:
+	case b == nil:
 		m.say("this view's servers are not mcplens's to restart")
 		return
 	case !ok || i < 0 || i >= len(m.live.snap.Servers):

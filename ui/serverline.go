@@ -16,7 +16,7 @@ func (v *serversView) serverLine(i int) string {
 	st := e.live.statusOf(i)
 	r := e.live.results[i]
 	icon, state := e.spin, s.Muted.Render("connecting"+countdown(st.deadline))
-	if _, watching := e.backend.(ObservedBackend); watching {
+	if e.can.observed != nil {
 		state = s.Muted.Render("waiting for its tap") // a tap's client connects it, not mcplens
 	}
 	switch st.status {
