@@ -197,19 +197,12 @@ func run(args []string, guard *procguard.Guard, hooks Hooks, stderr io.Writer) i
 	session := loader.Open(cfg, g.who.session(cfg, loader.Options{Timeout: g.timeout, Limits: g.limits, Answers: loader.Answers{Ask: questions.Ask}}))
 	defer session.Close()
 
-	m := ui.New(cfg.Path, cfg.Servers, session)
-	m.SetQuestions(questions)
-	if err := m.SetHistory(*historyPath); err != nil {
-		fmt.Fprintf(stderr, "mcplens: %v\n", err)
-		return 2
-	}
-	m.SetLogin(uiLogin(cfg))
-	m.SetConfigFindings(cfg.Findings)
-	m.SetPolicy(g.policy)
-	m.SetClient(g.who.name(), g.who.why())
-	if lock != nil {
-		m.SetLock(*lockPath, lock)
-	}
+	m := ui.New(ui.Options{
+		Title: cfg.Path, Servers: cfg.Servers, Backend: session, ConfigFindings: cfg.Findings,
+		Policy: g.policy, Client: g.who.name(), ClientWhy: g.who.why(),
+		Lock: lock, LockPath: *lockPath,
+		History: *historyPath, Questions: questions, Login: uiLogin(cfg),
+	})
 	p := tea.NewProgram(hooks.wrap(m))
 
 	signals := make(chan os.Signal, 1)

@@ -9,9 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/loader"
-	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/mcpsession"
-	"github.com/mcplens/mcplens/model"
 )
 
 // A pane is what the bottom of the screen shows.
@@ -57,58 +55,6 @@ type Model struct {
 	reading // the reader, the last result of each row, what y or o did (reading.go)
 
 	navigation // the gated view, the / prompt, help's scroll, the footer's notes (search.go)
-}
-
-// New returns the interface for the servers of cfg, fed by backend. title
-// names the config in the header.
-func New(title string, specs []config.ServerSpec, backend Backend) Model {
-	e := &env{
-		c:        common{width: 100, height: 30, styles: DefaultStyles(true), keys: DefaultKeyMap()},
-		title:    title,
-		backend:  backend,
-		can:      capabilitiesOf(backend),
-		policies: model.Policies(),
-		profiles: model.DefaultProfiles(),
-		clients:  newClientSwitch(),
-	}
-	e.live = newLiveState(specs, e.policies)
-	e.live.profiles = e.profiles
-	e.c.redact = e.live.snap.Redact
-	m := Model{
-		env:        e,
-		servers:    serversView{list: list{e: e}},
-		registry:   registryView{list{e: e}},
-		compare:    newCompareView(e),
-		collisions: collisionsView{list: list{e: e}},
-		findings:   newFindingsView(e),
-		offers:     newOffersView(e),
-		navigation: newNavigation(e),
-		wire:       newWireView(e),
-		logs:       newLogView(e),
-		stderr:     newStderrView(e),
-		calls:      callsView{e: e},
-		help:       help.New(),
-		spinner:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
-	}
-	// lockChange reads the lock through e, which every copy of m shares.
-	m.servers.lockChange = m.lockChange
-	e.spin = m.spinner.View()
-	e.live.rebuild(e.policy)
-	m.layout()
-	return m
-}
-
-// SetPolicy makes the named policy active, reporting whether it exists.
-func (m *Model) SetPolicy(name string) bool {
-	for i, p := range m.policies {
-		if p.Name == name {
-			m.policy = i
-			m.live.rebuild(i)
-			m.servers.refresh()
-			return true
-		}
-	}
-	return false
 }
 
 // Init starts listening to the backend and requests the background colour.

@@ -34,12 +34,12 @@ func (c *clientSwitch) active() (model.Client, bool) {
 	return c.all[c.at], true
 }
 
-// SetClient names the client profile the servers were connected as
+// setClient names the client profile the servers were connected as
 // (NAME@VERSION) in the header; "" names none: mcplens connected as itself.
 // why says how it was chosen when the user did not choose it ("the config
 // is in vscode's format; ..."), said once in the help screen and the
 // report; c and C cycle on from this profile.
-func (m *Model) SetClient(key, why string) {
+func (m *Model) setClient(key, why string) {
 	m.client, m.clientWhy = key, why
 	m.clients.at = -1
 	for i, c := range m.clients.all {
@@ -63,7 +63,7 @@ func (m *Model) cycleClient(step int) {
 	if ok {
 		h, m.client = c.Handshake, c.Key()
 		if !cs.policyPicked {
-			m.SetPolicy(c.Policy)
+			m.setPolicy(c.Policy)
 		}
 	}
 	cs.policyPicked = false

@@ -157,3 +157,15 @@ func Derive(m tea.Model) tea.Cmd {
 	mm := m.(Model)
 	return mm.derive()
 }
+
+// SetPolicy makes the named policy active in m, as Options.Policy does
+// when the interface is made, reporting whether it exists.
+func SetPolicy(m tea.Model, name string) (tea.Model, bool) {
+	mm := m.(Model)
+	ok := mm.setPolicy(name)
+	return mm, ok
+}
+
+// OpenHistory keeps m's calls in the file at path, as Options.History
+// does, returning what could not be read.
+func OpenHistory(m tea.Model, path string) error { return m.(Model).openHistory(path) }

@@ -71,10 +71,10 @@ type placedCall struct {
 // historyWrittenMsg says whether the history file was written.
 type historyWrittenMsg struct{ err error }
 
-// SetHistory keeps the calls in the file at path (JSON Lines, mode 0600)
+// openHistory keeps the calls in the file at path (JSON Lines, mode 0600)
 // and starts from the calls already there. The error says what could not
 // be read; the records that could are kept.
-func (m Model) SetHistory(path string) error {
+func (m Model) openHistory(path string) error {
 	l, err := history.Open(path)
 	m.hist.log, m.hist.file = l, &fileWrites{}
 	if err != nil {

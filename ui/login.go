@@ -15,7 +15,7 @@ import (
 // A Login runs the OAuth login of the server of the label, telling show
 // the authorization URL as soon as it has one, and returns when the
 // browser came back (or the login failed). main gives the interface one
-// (SetLogin); without it L does nothing.
+// (Options.Login); without it L does nothing.
 type Login func(ctx context.Context, label string, show func(url string)) error
 
 // loginBudget bounds a login started with L: the user has this long to
@@ -40,9 +40,6 @@ type loginMsg struct {
 	done       bool
 	next       <-chan loginMsg
 }
-
-// SetLogin gives the interface the login L runs.
-func (m *Model) SetLogin(run Login) { m.login = run }
 
 // startLogin logs in the selected row's server when it needs a login,
 // else the next server that does: the others keep working meanwhile.

@@ -15,11 +15,11 @@ import (
 // observedCalls are the calls a tap shows a real client made.
 type observedCalls []capture.Call
 
-// PickPolicy makes the policy named the one shown, as p does: a client
+// pickPolicy makes the policy named the one shown, as p does: a client
 // the backend then shows does not change it. It reports whether the
 // policy exists.
-func (m *Model) PickPolicy(name string) bool {
-	m.clients.policyPicked = m.SetPolicy(name)
+func (m *Model) pickPolicy(name string) bool {
+	m.clients.policyPicked = m.setPolicy(name)
 	return m.clients.policyPicked
 }
 
@@ -36,8 +36,8 @@ func (m *Model) takeObserved() {
 		return
 	}
 	if _, p, ok := b.Client(); ok {
-		m.SetClient(p.Key(), "")
-		m.SetPolicy(p.Policy)
+		m.setClient(p.Key(), "")
+		m.setPolicy(p.Policy)
 	}
 }
 

@@ -36,12 +36,12 @@ type pinning struct {
 	wrote bool
 }
 
-// SetLock makes the interface compare each server's tools with l, read
+// setLock makes the interface compare each server's tools with l, read
 // from path: a changed tool's detail pane says what changed, field by
 // field, and the comparison follows every relisting. A lock of an older
 // version, which may hold secrets in clear, is read and the footer says
 // to rewrite it.
-func (m *Model) SetLock(path string, l *model.Lock) {
+func (m *Model) setLock(path string, l *model.Lock) {
 	m.pins.lock, m.pins.path = l, path
 	m.live.lock, m.live.lockPath = l, path
 	m.live.dropFindings()
@@ -50,9 +50,9 @@ func (m *Model) SetLock(path string, l *model.Lock) {
 	}
 }
 
-// SetConfigFindings gives the findings view, and the report, what the
+// setConfigFindings gives the findings view, and the report, what the
 // config file says as a whole (config.Config.Findings).
-func (m *Model) SetConfigFindings(fs []string) {
+func (m *Model) setConfigFindings(fs []string) {
 	m.live.snap.File = fs
 	m.live.invalidate()
 	m.live.rebuild(m.policy)
