@@ -5,6 +5,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcplens/mcplens/ui/kit"
 )
 
 // A scroller is the one scroll mechanism of the interface: a cursor over n
@@ -15,26 +17,14 @@ type scroller struct {
 	cursor, offset int
 }
 
-// moved returns where a movement key takes pos, on lines 0 to last, a
-// page being page lines; ok is false when msg is not a movement key.
+// moved returns where a movement key takes pos (kit.Moved).
 func moved(msg tea.KeyPressMsg, k KeyMap, pos, last, page int) (int, bool) {
-	switch {
-	case key.Matches(msg, k.Up):
-		pos--
-	case key.Matches(msg, k.Down):
-		pos++
-	case key.Matches(msg, k.PageUp):
-		pos -= page
-	case key.Matches(msg, k.PageDown):
-		pos += page
-	case key.Matches(msg, k.Top):
-		pos = 0
-	case key.Matches(msg, k.Bottom):
-		pos = last
-	default:
-		return pos, false
-	}
-	return max(0, min(pos, last)), true
+	return kit.Moved(msg, k.nav(), pos, last, page)
+}
+
+// nav are the movement keys of k, as the components under ui take them.
+func (k KeyMap) nav() kit.Nav {
+	return kit.Nav{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Top: k.Top, Bottom: k.Bottom}
 }
 
 // isMove reports whether msg is a movement key.

@@ -6,10 +6,11 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcplens/mcplens/ui/kit"
 )
 
 // ReaderKeys are the keys of the reader and of what opens it.
@@ -76,7 +77,7 @@ type reader struct {
 	// top is the first line shown.
 	top int
 
-	q       queryLine
+	q       kit.Query
 	matches []readerMatch
 	// byLine indexes the matches of each line that has some.
 	byLine map[int][]int
@@ -90,7 +91,7 @@ type reader struct {
 type readerMatch struct{ line, start, end int }
 
 func newReader(e *env, title string, draw func() []string) *reader {
-	r := &reader{e: e, title: title, draw: draw, vp: viewport.New(), q: newQueryLine()}
+	r := &reader{e: e, title: title, draw: draw, vp: viewport.New(), q: kit.NewQuery()}
 	r.vp.SoftWrap = false
 	r.vp.KeyMap = viewport.KeyMap{} // the reader maps mcplens's keys itself
 	r.SetSize(e.c.width, max(3, e.c.height-3))
@@ -110,7 +111,7 @@ func (r *reader) SetSize(width, height int) {
 	r.width, r.height = width, height
 	r.vp.SetWidth(width)
 	r.vp.SetHeight(r.body())
-	r.q.input.SetWidth(max(1, width-2))
+	r.q.Input.SetWidth(max(1, width-2))
 	if rewrap {
 		r.styled, r.plain, r.src = wrapLines(r.draw(), width)
 		r.find()
@@ -159,15 +160,15 @@ func wrapLines(lines []string, width int) (styled, plain []string, src []int) {
 // find looks for the query in every line, case-insensitively.
 func (r *reader) find() {
 	r.matches, r.byLine = r.matches[:0], nil
-	if r.q.query == "" {
+	if r.q.Text == "" {
 		return
 	}
 	r.byLine = map[int][]int{}
-	lower := strings.ToLower(r.q.query)
+	lower := strings.ToLower(r.q.Text)
 	for i, l := range r.plain {
 		low, q := strings.ToLower(l), lower
 		if len(low) != len(l) {
-			low, q = l, r.q.query // lower-casing moved bytes: match exactly
+			low, q = l, r.q.Text // lower-casing moved bytes: match exactly
 		}
 		for off := 0; len(q) > 0; {
 			j := strings.Index(low[off:], q)
@@ -230,8 +231,8 @@ func (r *reader) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	keys, rk := r.e.c.keys, r.e.c.keys.Reader
-	if r.q.typing {
-		cmd, changed := r.q.key(k, keys)
+	if r.q.Typing {
+		cmd, changed := r.q.Key(k, keys.Cancel, keys.Reader.Done)
 		if changed {
 			r.at = 0
 			r.find()
@@ -242,14 +243,14 @@ func (r *reader) Update(msg tea.Msg) tea.Cmd {
 	r.note = ""
 	switch {
 	case key.Matches(k, keys.Cancel):
-		if r.q.query != "" {
-			r.q.query = ""
+		if r.q.Text != "" {
+			r.q.Text = ""
 			r.find()
 		} else {
 			r.closed = true
 		}
 	case key.Matches(k, rk.Search):
-		return r.q.start()
+		return r.q.Start()
 	case key.Matches(k, rk.Next):
 		r.jump(r.at + 1)
 	case key.Matches(k, rk.Previous):
@@ -300,14 +301,14 @@ func (r *reader) View() string {
 	head += " " + s.Muted.Render(strings.Repeat("─", max(0, r.width-textWidth(head)-1)))
 	var foot string
 	switch {
-	case r.q.typing:
-		foot = r.q.input.View()
-	case r.q.query != "" && len(r.matches) == 0:
-		foot = s.WarnText.Render("/" + c.quote(r.q.query) + ": no match")
-	case r.q.query != "":
-		foot = s.Muted.Render(fmt.Sprintf("/%s: match %d of %d", c.quote(r.q.query), r.at+1, len(r.matches)))
+	case r.q.Typing:
+		foot = r.q.Input.View()
+	case r.q.Text != "" && len(r.matches) == 0:
+		foot = s.WarnText.Render("/" + c.quote(r.q.Text) + ": no match")
+	case r.q.Text != "":
+		foot = s.Muted.Render(fmt.Sprintf("/%s: match %d of %d", c.quote(r.q.Text), r.at+1, len(r.matches)))
 	}
-	if r.note != "" && !r.q.typing {
+	if r.note != "" && !r.q.Typing {
 		// What a key just did (copied, saved) comes first, a kept search after.
 		foot = strings.TrimSuffix(r.note+"  "+foot, "  ")
 	}
@@ -320,11 +321,11 @@ func (r *reader) View() string {
 // esc close outlasts the keys a narrow footer drops.
 func (r *reader) ShortHelp() []key.Binding {
 	k := r.e.c.keys
-	if r.q.typing {
+	if r.q.Typing {
 		return []key.Binding{k.Reader.Done, k.Cancel}
 	}
 	keys := []key.Binding{k.Cancel, k.Down, k.Bottom, k.Reader.Search}
-	if r.q.query != "" {
+	if r.q.Text != "" {
 		keys = append(keys, k.Reader.Next)
 	}
 	if r.clip != "" {
@@ -348,43 +349,4 @@ func (r *reader) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Reader.Search, k.Reader.Next, k.Reader.Copy, k.Reader.Save, k.Reader.Linked, k.Reader.Pair, k.Cancel},
 	}
-}
-
-// A queryLine is the line a search or a filter is typed on.
-type queryLine struct {
-	input  textinput.Model
-	typing bool
-	query  string
-}
-
-func newQueryLine() queryLine {
-	in := textinput.New()
-	in.Prompt = "/"
-	return queryLine{input: in}
-}
-
-// start begins typing a new query: the one kept stays until a key
-// changes the line, and enter on the empty line keeps it.
-func (q *queryLine) start() tea.Cmd {
-	q.typing = true
-	q.input.SetValue("")
-	return q.input.Focus()
-}
-
-// key takes a key while typing: esc drops the query, enter keeps it, any
-// other edits it. changed reports whether the query changed.
-func (q *queryLine) key(k tea.KeyPressMsg, keys KeyMap) (cmd tea.Cmd, changed bool) {
-	switch {
-	case key.Matches(k, keys.Cancel):
-		q.typing = false
-		q.input.Blur()
-		changed, q.query = q.query != "", ""
-	case key.Matches(k, keys.Reader.Done):
-		q.typing = false
-		q.input.Blur()
-	default:
-		q.input, cmd = q.input.Update(k)
-		changed, q.query = q.query != q.input.Value(), q.input.Value()
-	}
-	return cmd, changed
 }

@@ -58,7 +58,7 @@ func BenchmarkReaderSearch(b *testing.B) {
 	e := benchEnv()
 	r := (&callView{msg: bigResult(10_000)}).reader(e)
 	for b.Loop() {
-		r.q.query = "line 009999"
+		r.q.Text = "line 009999"
 		r.find()
 		r.jump(r.nearest())
 	}

@@ -23,7 +23,7 @@ type reading struct {
 // the wire pane does not take them.
 func (m *Model) readingTakes(msg tea.KeyPressMsg) bool {
 	switch {
-	case m.reader != nil, m.pane == paneWire && m.wire.q.typing:
+	case m.reader != nil, m.pane == paneWire && m.wire.q.Typing:
 		return true
 	case m.pane == paneWire && m.wire.takes(msg):
 		return false
@@ -36,7 +36,7 @@ func (m *Model) updateReading(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case m.reader != nil:
 		return m.updateReader(msg)
-	case m.pane == paneWire && m.wire.q.typing:
+	case m.pane == paneWire && m.wire.q.Typing:
 		return m.wire.Update(msg)
 	}
 	return m.openReader(msg)
@@ -129,7 +129,7 @@ func (m *Model) openReader(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) updateReader(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.keys
 	switch {
-	case m.reader.q.typing:
+	case m.reader.q.Typing:
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
 	case key.Matches(msg, k.Help):

@@ -11,6 +11,8 @@ import (
 
 	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
+
+	"github.com/mcplens/mcplens/ui/kit"
 )
 
 // A wireView is the wire pane: the frames that crossed the wire, for every
@@ -38,16 +40,16 @@ type wireView struct {
 	back bool
 
 	// q filters the frames (reader.go).
-	q queryLine
+	q kit.Query
 }
 
 func newWireView(e *env) wireView {
-	return wireView{e: e, frames: map[string][]mcpsession.Frame{}, only: -1, q: newQueryLine(), metas: metaCache{}}
+	return wireView{e: e, frames: map[string][]mcpsession.Frame{}, only: -1, q: kit.NewQuery(), metas: metaCache{}}
 }
 
 func (w *wireView) SetSize(width, height int) {
 	w.width, w.height = width, height
-	w.q.input.SetWidth(max(1, width-2))
+	w.q.Input.SetWidth(max(1, width-2))
 }
 
 // refresh takes a fresh snapshot of the servers' frames, and merges the
@@ -87,7 +89,7 @@ func (w *wireView) merge() {
 // case-insensitive), all of them when there is none.
 func (w *wireView) applyFilter() {
 	w.rows = w.rows[:0]
-	q := strings.ToLower(w.q.query)
+	q := strings.ToLower(w.q.Text)
 	for i, f := range w.shown {
 		if q == "" || strings.Contains(strings.ToLower(w.meta[i].method+" "+w.meta[i].tool), q) ||
 			strings.Contains(strings.ToLower(string(f.Bytes)), q) {
@@ -103,8 +105,8 @@ func (w *wireView) applyFilter() {
 // takes reports whether msg is a key of the pane.
 func (w *wireView) takes(msg tea.KeyPressMsg) bool {
 	k := w.e.c.keys
-	return w.q.typing || isMove(msg, k) || key.Matches(msg, k.WireServer, k.Reader.Open, k.Reader.Search, k.Reader.Linked, k.Reader.Copy) ||
-		w.q.query != "" && key.Matches(msg, k.Cancel)
+	return w.q.Typing || isMove(msg, k) || key.Matches(msg, k.WireServer, k.Reader.Open, k.Reader.Search, k.Reader.Linked, k.Reader.Copy) ||
+		w.q.Text != "" && key.Matches(msg, k.Cancel)
 }
 
 // Update moves the cursor, changes the server shown, filters, or opens,
@@ -115,8 +117,8 @@ func (w *wireView) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	keys, rk := w.e.c.keys, w.e.c.keys.Reader
-	if w.q.typing {
-		cmd, changed := w.q.key(k, keys)
+	if w.q.Typing {
+		cmd, changed := w.q.Key(k, keys.Cancel, keys.Reader.Done)
 		if changed {
 			w.back = false
 			w.applyFilter()
@@ -132,10 +134,10 @@ func (w *wireView) Update(msg tea.Msg) tea.Cmd {
 		w.back = false
 		w.merge()
 	case key.Matches(k, keys.Cancel):
-		w.q.query, w.back = "", false
+		w.q.Text, w.back = "", false
 		w.applyFilter()
 	case key.Matches(k, rk.Search):
-		return w.q.start()
+		return w.q.Start()
 	case len(w.rows) == 0:
 	case key.Matches(k, rk.Open):
 		r := w.frameReader(w.rows[w.sc.cursor])
@@ -163,7 +165,7 @@ func (w *wireView) selectFrame(i int) {
 			return
 		}
 	}
-	w.q.query = ""
+	w.q.Text = ""
 	w.back = true
 	w.applyFilter()
 	w.sc.cursor, w.back = i, i < len(w.rows)-1
@@ -210,8 +212,8 @@ func (w *wireView) View() string {
 		scope = w.e.live.label(w.only)
 	}
 	count := strconv.Itoa(len(w.shown)) + " frames"
-	if w.q.query != "" {
-		count = fmt.Sprintf("%d of %d frames match /%s", len(w.rows), len(w.shown), c.quote(w.q.query))
+	if w.q.Text != "" {
+		count = fmt.Sprintf("%d of %d frames match /%s", len(w.rows), len(w.shown), c.quote(w.q.Text))
 	}
 	title := s.PaneTitle.Render("WIRE") + s.Muted.Render(" "+model.Sanitize(scope)+" · "+count)
 	lines := []string{title + " " + s.Muted.Render(strings.Repeat("─", max(0, c.width-textWidth(title)-1)))}
@@ -222,8 +224,8 @@ func (w *wireView) View() string {
 	for len(lines) < w.height-1 {
 		lines = append(lines, "")
 	}
-	if w.q.typing {
-		lines = append(lines, w.q.input.View())
+	if w.q.Typing {
+		lines = append(lines, w.q.Input.View())
 	} else {
 		lines = append(lines, "")
 	}
