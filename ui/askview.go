@@ -36,7 +36,7 @@ type asking struct {
 	// shows it whole while open.
 	text   []string
 	shown  preview
-	reader *reader
+	reader *readerView
 	form   *formView
 	url    string
 	// refused says why url is not opened (opener.Check), nil when it may be.
@@ -120,7 +120,7 @@ func (a *asking) Update(msg tea.Msg) (tea.Cmd, *loader.Reply) {
 	k := a.e.c.keys
 	if a.reader != nil {
 		cmd := a.reader.Update(msg)
-		if a.reader.closed {
+		if a.reader.Closed() {
 			a.reader = nil
 		}
 		return cmd, nil

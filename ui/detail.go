@@ -175,7 +175,7 @@ const maxDetailText = 256 << 10
 // detailReader opens the selected row's detail in the reader: the pane's
 // lines, then the whole description, and the input and output schemas
 // pretty-printed.
-func (m *Model) detailReader() *reader {
+func (m *Model) detailReader() *readerView {
 	r, ok := m.selected()
 	o, t, found := m.live.outcomeAt(r)
 	if !ok || !found {
@@ -184,7 +184,7 @@ func (m *Model) detailReader() *reader {
 	s := m.c.styles
 	title := s.PaneTitle.Render("DETAIL") + " " + s.Section.Render(model.Sanitize(o.Server)+" · "+model.Sanitize(o.Wire))
 	rd := newReader(m.env, title, func() []string { return m.detailFull(o, t) })
-	rd.clip, rd.clipName = string(t.Raw), "the tool's definition"
+	rd.Clip, rd.ClipName = string(t.Raw), "the tool's definition"
 	return rd
 }
 

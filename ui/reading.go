@@ -11,7 +11,7 @@ import (
 // reading is the root's state of reading.
 type reading struct {
 	// reader is what is read in full, if anything (reader.go).
-	reader *reader
+	reader *readerView
 	// results keeps the last result of each row invoked (result.go).
 	results lastResults
 	// note says what y or o did (copy.go), until the next key.
@@ -129,7 +129,7 @@ func (m *Model) openReader(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) updateReader(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.keys
 	switch {
-	case m.reader.q.Typing:
+	case m.reader.Typing():
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
 	case key.Matches(msg, k.Help):
@@ -137,7 +137,7 @@ func (m *Model) updateReader(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	cmd := m.reader.Update(msg)
-	if m.reader.closed {
+	if m.reader.Closed() {
 		m.reader = nil
 	}
 	return cmd
@@ -146,7 +146,7 @@ func (m *Model) updateReader(msg tea.KeyPressMsg) tea.Cmd {
 // setNote shows what y or o did, in the reader when it is open.
 func (m *Model) setNote(note string) {
 	if m.reader != nil {
-		m.reader.note = note
+		m.reader.SetNote(note)
 		return
 	}
 	m.note = note

@@ -25,7 +25,7 @@ type offerPanel struct {
 	read string
 	form *offerForm
 	// answer is the reader the form's last answer opened.
-	answer *reader
+	answer *readerView
 	busy   bool
 	width  int
 }
@@ -298,7 +298,7 @@ func (p *offerPanel) formKey(msg tea.KeyPressMsg, k KeyMap) tea.Cmd {
 
 // reading reports whether the answer the form sent for is open in the
 // reader: the reader takes the keys until its esc.
-func (p *offerPanel) reading() bool { return p.answer != nil && !p.answer.closed }
+func (p *offerPanel) reading() bool { return p.answer != nil && !p.answer.Closed() }
 
 func (p *offerPanel) help(k KeyMap) []key.Binding {
 	if p.form == nil {

@@ -7,6 +7,8 @@ import (
 	"github.com/mcplens/mcplens/internal/jsonx"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/surface"
+
+	"github.com/mcplens/mcplens/ui/kit"
 )
 
 // A callView is one call's result as the reader shows it: first whether it
@@ -118,7 +120,7 @@ func (c common) frameText(b []byte) string {
 func (v *callView) view(c common, height int, box func(string, []string, int) string) string {
 	lines, _ := v.lines(c)
 	if v.drawn.wrapped == nil || v.drawn.width != c.width {
-		v.drawn.wrapped, _, _ = wrapLines(lines, c.width)
+		v.drawn.wrapped, _, _ = kit.Wrap(lines, c.width)
 		v.drawn.width = c.width
 	}
 	wrapped := v.drawn.wrapped
@@ -131,15 +133,15 @@ func (v *callView) view(c common, height int, box func(string, []string, int) st
 }
 
 // reader opens the result in the reader.
-func (v *callView) reader(e *env) *reader {
+func (v *callView) reader(e *env) *readerView {
 	title := e.c.styles.PaneTitle.Render("RESULT") + " " + e.c.styles.RenamedText.Render(model.Sanitize(v.msg.route.Name))
 	r := newReader(e, title, func() []string {
 		l, _ := v.lines(e.c)
 		return l
 	})
-	_, r.saves = v.lines(e.c)
-	r.saveName = v.msg.route.Wire
-	r.clipName, r.clip = v.clip()
+	_, saves := v.lines(e.c)
+	saveWith(r, v.msg.route.Wire, saves)
+	r.ClipName, r.Clip = v.clip()
 	return r
 }
 

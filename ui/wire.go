@@ -177,7 +177,7 @@ func (w *wireView) body() int { return max(1, w.height-2) }
 // readMsg opens the reader on something a component built, or on the
 // frame of the wire pane named by frame.
 type readMsg struct {
-	r     *reader
+	r     *readerView
 	frame *frameKey
 	// pair opens frame beside the frame it links to (wirepair.go).
 	pair bool

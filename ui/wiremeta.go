@@ -124,7 +124,7 @@ func unquote(raw []byte) string {
 
 // frameReader opens frame i of those shown in the reader: what it is, then
 // its bytes, JSON pretty-printed.
-func (w *wireView) frameReader(i int) *reader {
+func (w *wireView) frameReader(i int) *readerView {
 	c := w.e.c
 	s := c.styles
 	f, m := w.shown[i], w.meta[i]
@@ -141,10 +141,10 @@ func (w *wireView) frameReader(i int) *reader {
 	}
 	title := s.PaneTitle.Render("FRAME") + " " + model.Sanitize(f.Server) + arrow + c.quote(what)
 	r := newReader(w.e, title, func() []string { return w.frameLines(f, m) })
-	r.clip, r.clipName = string(f.Bytes), "the frame"
+	r.Clip, r.ClipName = string(f.Bytes), "the frame"
 	if m.link >= 0 {
 		k, self := keyOf(w.shown[m.link]), keyOf(f)
-		r.linked, r.self = &k, &self
+		r.Linked, r.Pair = readFrameCmd(k, false), readFrameCmd(self, true)
 	}
 	return r
 }
@@ -173,7 +173,7 @@ func (w *wireView) frameLines(f mcpsession.Frame, m frameMeta) []string {
 
 // openFrame selects the frame named k and opens it in the reader; nil
 // when it is no longer held.
-func (w *wireView) openFrame(k frameKey) *reader {
+func (w *wireView) openFrame(k frameKey) *readerView {
 	for i, f := range w.shown {
 		if keyOf(f) == k {
 			w.selectFrame(i)

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/mcplens/mcplens/model"
+
+	"github.com/mcplens/mcplens/ui/kit"
 )
 
 // pairWidth is the narrowest screen that shows a request and its
@@ -13,7 +15,7 @@ const pairWidth = 120
 // openPair opens the frame named k beside the frame it links to: the
 // request on the left, its response on the right. The frame is selected
 // in the pane; nil when it is no longer held or has no link.
-func (w *wireView) openPair(k frameKey) *reader {
+func (w *wireView) openPair(k frameKey) *readerView {
 	for i, f := range w.shown {
 		if keyOf(f) == k && w.meta[i].link >= 0 {
 			w.selectFrame(i)
@@ -26,7 +28,7 @@ func (w *wireView) openPair(k frameKey) *reader {
 // pairReader is the reader of frame i and its linked frame, side by side
 // when the screen is pairWidth columns wide, else stacked, the request
 // first. It draws them again at each width.
-func (w *wireView) pairReader(i int) *reader {
+func (w *wireView) pairReader(i int) *readerView {
 	c := w.e.c
 	s := c.styles
 	req, resp := min(i, w.meta[i].link), max(i, w.meta[i].link) // a request comes before its answer
@@ -46,15 +48,15 @@ func (w *wireView) pairReader(i int) *reader {
 		}
 		return sideBySide(left, right, (width-3)/2)
 	})
-	r.clip, r.clipName = string(fq.Bytes)+"\n"+string(fr.Bytes), "the request and its response"
+	r.Clip, r.ClipName = string(fq.Bytes)+"\n"+string(fr.Bytes), "the request and its response"
 	return r
 }
 
 // sideBySide lays left and right in two columns of width each, wrapped,
 // a rule between them.
 func sideBySide(left, right []string, width int) []string {
-	l, _, _ := wrapLines(left, width)
-	r, _, _ := wrapLines(right, width)
+	l, _, _ := kit.Wrap(left, width)
+	r, _, _ := kit.Wrap(right, width)
 	out := make([]string, max(len(l), len(r)))
 	for k := range out {
 		a, b := "", ""

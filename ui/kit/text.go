@@ -177,3 +177,32 @@ func Cell(s string, w int) string {
 	s = Truncate(s, w, "…")
 	return s + strings.Repeat(" ", max(0, w-Width(s)))
 }
+
+// Wrap wraps every line to width, word by word where it can, and
+// returns the lines with and without their styles, and the line each
+// comes from.
+func Wrap(lines []string, width int) (styled, plain []string, src []int) {
+	width = max(10, width)
+	styled = make([]string, 0, len(lines))
+	src = make([]int, 0, len(lines))
+	for i, l := range lines {
+		if Width(l) > width {
+			wrapped := strings.Split(ansi.Wrap(l, width, ""), "\n")
+			styled = append(styled, wrapped...)
+			for range wrapped {
+				src = append(src, i)
+			}
+		} else {
+			styled = append(styled, l)
+			src = append(src, i)
+		}
+	}
+	plain = make([]string, len(styled))
+	for i, l := range styled {
+		plain[i] = l
+		if strings.IndexByte(l, 0x1b) >= 0 {
+			plain[i] = ansi.Strip(l)
+		}
+	}
+	return styled, plain, src
+}
