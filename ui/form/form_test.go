@@ -31,7 +31,7 @@ func TestHostileSchemaFits(t *testing.T) {
 		"type": "object",
 		"properties": map[string]any{
 			"a\x1b]52;c;ZXZpbA==\x07" + long: map[string]any{"type": "string", "description": "\x1b[2J\r" + long},
-			"on": map[string]any{"type": "boolean", "description": "say \x00yes"},
+			"on":                             map[string]any{"type": "boolean", "description": "say \x00yes"},
 		},
 		"required": []string{"on"},
 	})
