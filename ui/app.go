@@ -175,7 +175,7 @@ func (m *Model) handleEvents(evs ...mcpsession.Event) {
 	}
 	m.takeObserved()
 	if m.pane == paneWire {
-		m.wire.refresh(servers...)
+		m.wire.Refresh(servers...)
 	}
 	if m.pane == paneLog {
 		m.logs.refresh(servers...)
@@ -249,9 +249,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.pane = paneDetail
 		} else {
 			m.pane = paneWire
-			m.wire.refresh(m.live.labels()...)
+			m.wire.Refresh(m.live.labels()...)
 		}
-	case m.pane == paneWire && m.wire.takes(msg):
+	case m.pane == paneWire && m.wire.Takes(msg):
 		return m.wire.Update(msg)
 	case key.Matches(msg, k.Logs):
 		m.toggleLogs()

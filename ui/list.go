@@ -9,13 +9,16 @@ import (
 	"github.com/mcplens/mcplens/ui/kit"
 )
 
-// A scroller is the one scroll mechanism of the interface: a cursor over n
-// rows and the first line shown. Lists move the cursor and keep it in
-// sight (move, show); the wire pane, which has no cursor, moves what is
-// shown (scroll). Only visible lines are ever rendered.
+// A scroller is the one scroll mechanism of the interface (kit.Scroller,
+// whose Move, Scroll and Show its methods are): a cursor over n rows and
+// the first line shown.
 type scroller struct {
 	cursor, offset int
 }
+
+// kit returns s as the kit's Scroller, and put takes it back.
+func (s *scroller) kit() kit.Scroller  { return kit.Scroller{Cursor: s.cursor, Offset: s.offset} }
+func (s *scroller) put(k kit.Scroller) { s.cursor, s.offset = k.Cursor, k.Offset }
 
 // moved returns where a movement key takes pos (kit.Moved).
 func moved(msg tea.KeyPressMsg, k KeyMap, pos, last, page int) (int, bool) {
@@ -33,32 +36,29 @@ func isMove(msg tea.KeyPressMsg, k KeyMap) bool {
 	return ok
 }
 
-// move applies a movement key to the cursor over n rows shown height at a
-// time, reporting whether msg was one. The caller keeps the cursor in
-// sight with show.
+// move applies a movement key to the cursor (kit.Scroller.Move).
 func (s *scroller) move(msg tea.KeyPressMsg, k KeyMap, n, height int) bool {
-	c, ok := moved(msg, k, s.cursor, n-1, max(1, height-1))
-	s.cursor = c
+	ks := s.kit()
+	ok := ks.Move(msg, k.nav(), n, height)
+	s.put(ks)
 	return ok
 }
 
-// scroll applies a movement key to the first of n lines shown height at a
-// time, reporting whether msg was one.
+// scroll applies a movement key to the first line shown
+// (kit.Scroller.Scroll).
 func (s *scroller) scroll(msg tea.KeyPressMsg, k KeyMap, n, height int) bool {
-	o, ok := moved(msg, k, s.offset, n-height, max(1, height-1))
-	s.offset = o
+	ks := s.kit()
+	ok := ks.Scroll(msg, k.nav(), n, height)
+	s.put(ks)
 	return ok
 }
 
-// show keeps line at of n lines inside a window of height lines.
+// show keeps line at of n lines inside a window of height lines
+// (kit.Scroller.Show).
 func (s *scroller) show(at, n, height int) {
-	if at < s.offset {
-		s.offset = at
-	}
-	if at >= s.offset+height {
-		s.offset = at - height + 1
-	}
-	s.offset = max(0, min(s.offset, n-height))
+	ks := s.kit()
+	ks.Show(at, n, height)
+	s.put(ks)
 }
 
 // listView draws a titled list, width columns wide: a column header, then

@@ -44,9 +44,3 @@ func saveWith(r *readerView, name string, items []saveable) {
 		r.Save = saveItems(name, items)
 	}
 }
-
-// readFrame returns the command that reads the frame k in the reader,
-// beside the frame linked to it when pair is set.
-func readFrameCmd(k frameKey, pair bool) tea.Cmd {
-	return func() tea.Msg { return readMsg{frame: &k, pair: pair} }
-}

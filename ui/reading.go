@@ -23,9 +23,9 @@ type reading struct {
 // the wire pane does not take them.
 func (m *Model) readingTakes(msg tea.KeyPressMsg) bool {
 	switch {
-	case m.reader != nil, m.pane == paneWire && m.wire.q.Typing:
+	case m.reader != nil, m.pane == paneWire && m.wire.Typing():
 		return true
-	case m.pane == paneWire && m.wire.takes(msg):
+	case m.pane == paneWire && m.wire.Takes(msg):
 		return false
 	}
 	return m.readerKey(msg)
@@ -36,7 +36,7 @@ func (m *Model) updateReading(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case m.reader != nil:
 		return m.updateReader(msg)
-	case m.pane == paneWire && m.wire.q.Typing:
+	case m.pane == paneWire && m.wire.Typing():
 		return m.wire.Update(msg)
 	}
 	return m.openReader(msg)
@@ -49,9 +49,9 @@ func (m *Model) readingDone(msg tea.Msg) {
 	case readMsg:
 		switch {
 		case msg.frame != nil && msg.pair:
-			msg.r = m.wire.openPair(*msg.frame)
+			msg.r = m.wire.OpenPair(*msg.frame)
 		case msg.frame != nil:
-			msg.r = m.wire.openFrame(*msg.frame)
+			msg.r = m.wire.OpenFrame(*msg.frame)
 		}
 		if msg.r != nil {
 			m.reader = msg.r
