@@ -14,7 +14,7 @@ type ReaderKeys struct {
 	// LastResult shows the last result of the selected tool again.
 	LastResult key.Binding
 	// Linked jumps between a request and its response in the wire pane;
-	// Pair shows them side by side (wirepair.go).
+	// Pair shows them side by side (ui/wire/pair.go).
 	Linked, Pair key.Binding
 	// Done ends typing a search.
 	Done key.Binding

@@ -10,7 +10,7 @@ import (
 
 // reading is the root's state of reading.
 type reading struct {
-	// reader is what is read in full, if anything (reader.go).
+	// reader is what is read in full, if anything (ui/reader).
 	reader *readerView
 	// results keeps the last result of each row invoked (result.go).
 	results lastResults

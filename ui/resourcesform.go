@@ -14,7 +14,7 @@ import (
 )
 
 // An offerPanel is what the resources & prompts view shows over its list:
-// the form of a template's variables or a prompt's arguments (form.go's
+// the form of a template's variables or a prompt's arguments (ui/form's
 // form of a schema with one string property each; tab asks the server to
 // complete the field), or the wait for a read. What the server answers opens in the reader; its esc comes back
 // to the form.
@@ -53,7 +53,7 @@ type offerArg struct {
 }
 
 // newOfferForm is the form of args: the schema of an object with one
-// string property each, in their order, drawn and edited by form.go.
+// string property each, in their order, drawn and edited by ui/form.
 func newOfferForm(e *env, f *offerForm, args []offerArg) *offerForm {
 	var props []string
 	required := []string{}

@@ -20,7 +20,7 @@ type (
 type readMsg struct {
 	r     *readerView
 	frame *frameKey
-	// pair opens frame beside the frame it links to (wirepair.go).
+	// pair opens frame beside the frame it links to (ui/wire/pair.go).
 	pair bool
 }
 
