@@ -126,8 +126,7 @@ func drive(m tea.Model, cmd tea.Cmd) tea.Model {
 // interfaceOf is the interface as main opens it on r's config, fed r's
 // events, on a screen large enough to show every line.
 func interfaceOf(r *session) tea.Model {
-	m := ui.New(r.cfg.Path, r.cfg.Servers, replayOf(r.events))
-	m.SetConfigFindings(r.cfg.Findings)
+	m := ui.New(ui.Options{Title: r.cfg.Path, Servers: r.cfg.Servers, Backend: replayOf(r.events), ConfigFindings: r.cfg.Findings})
 	var tm tea.Model = m
 	tm = drive(tm, tm.Init())
 	// Every server line, tool row and finding fits: a few lines per row,

@@ -149,18 +149,12 @@ func (c *lensCommand) Run(ctx context.Context, std stdio) error {
 	session := loader.Open(cfg, g.who.session(cfg, loader.Options{Timeout: g.timeout, Limits: g.limits, Answers: loader.Answers{Ask: questions.Ask}}))
 	defer session.Close()
 
-	m := ui.New(cfg.Path, cfg.Servers, session)
-	m.SetQuestions(questions)
-	if err := m.SetHistory(c.historyPath); err != nil {
-		return usageError(err)
-	}
-	m.SetLogin(uiLogin(cfg))
-	m.SetConfigFindings(cfg.Findings)
-	m.SetPolicy(g.policy)
-	m.SetClient(g.who.name(), g.who.why())
-	if lock != nil {
-		m.SetLock(c.lockPath, lock)
-	}
+	m := ui.New(ui.Options{
+		Title: cfg.Path, Servers: cfg.Servers, Backend: session, ConfigFindings: cfg.Findings,
+		Policy: g.policy, Client: g.who.name(), ClientWhy: g.who.why(),
+		Lock: lock, LockPath: c.lockPath,
+		History: c.historyPath, Questions: questions, Login: uiLogin(cfg),
+	})
 	p := tea.NewProgram(c.hooks.wrap(m))
 
 	signals := make(chan os.Signal, 1)

@@ -159,9 +159,7 @@ func clientOf(info model.ClientInfo, profile model.Client, known bool) string {
 
 // offlineUI opens the interface on a capture.
 func offlineUI(cfg *config.Config, c *capture.Capture, policy, who string, hooks Hooks) error {
-	m := ui.New(cfg.Path+" (offline recording)", cfg.Servers, capture.NewBackend(c))
-	m.SetPolicy(policy)
-	m.SetClient(who, "")
+	m := ui.New(ui.Options{Title: cfg.Path + " (offline recording)", Servers: cfg.Servers, Backend: capture.NewBackend(c), Policy: policy, Client: who})
 	if _, err := tea.NewProgram(hooks.wrap(m)).Run(); err != nil {
 		return failError(err)
 	}

@@ -153,10 +153,7 @@ func watchUI(ctx context.Context, dir, policy string, cfg *config.Config, hooks 
 	if cfg != nil {
 		title, specs = cfg.Path+" (watching its taps)", cfg.Servers
 	}
-	m := ui.New(title, specs, capture.NewLive(ctx, dir))
-	if policy != "" {
-		m.PickPolicy(policy)
-	}
+	m := ui.New(ui.Options{Title: title, Servers: specs, Backend: capture.NewLive(ctx, dir), Policy: policy, PolicyPicked: policy != ""})
 	p := tea.NewProgram(hooks.wrap(m), tea.WithContext(ctx))
 	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && ctx.Err() == nil {
 		return failError(err)

@@ -9,9 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/loader"
-	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/mcpsession"
-	"github.com/mcplens/mcplens/model"
 )
 
 // A pane is what the bottom of the screen shows.
@@ -61,58 +59,6 @@ type Model struct {
 	navigation // the gated view, the / prompt, help's scroll, the footer's notes (search.go)
 }
 
-// New returns the interface for the servers of cfg, fed by backend. title
-// names the config in the header.
-func New(title string, specs []config.ServerSpec, backend Backend) Model {
-	e := &env{
-		c:        common{width: 100, height: 30, styles: DefaultStyles(true), keys: DefaultKeyMap()},
-		title:    title,
-		backend:  backend,
-		policies: model.Policies(),
-		profiles: model.DefaultProfiles(),
-		clients:  newClientSwitch(),
-	}
-	e.surface = newSurface(specs, e.policies)
-	e.surface.profiles = e.profiles
-	e.c.redact = e.surface.snap.Redact
-	m := Model{
-		env:        e,
-		servers:    serversView{list: list{e: e}},
-		registry:   registryView{list{e: e}},
-		compare:    newCompareView(e),
-		collisions: collisionsView{list: list{e: e}},
-		findings:   newFindingsView(e),
-		offers:     newOffersView(e),
-		navigation: newNavigation(e),
-		wire:       newWireView(e),
-		logs:       newLogView(e),
-		stderr:     newStderrView(e),
-		tasks:      tasksView{e: e},
-		calls:      callsView{e: e},
-		help:       help.New(),
-		spinner:    spinner.New(spinner.WithSpinner(spinner.MiniDot)),
-	}
-	// lockChange reads the lock through e, which every copy of m shares.
-	m.servers.lockChange = m.lockChange
-	e.spin = m.spinner.View()
-	e.surface.rebuild(e.policy)
-	m.layout()
-	return m
-}
-
-// SetPolicy makes the named policy active, reporting whether it exists.
-func (m *Model) SetPolicy(name string) bool {
-	for i, p := range m.policies {
-		if p.Name == name {
-			m.policy = i
-			m.surface.rebuild(i)
-			m.servers.refresh()
-			return true
-		}
-	}
-	return false
-}
-
 // Init starts listening to the backend and requests the background colour.
 func (m Model) Init() tea.Cmd {
 	return tea.Batch(waitEvent(m.backend.Events()), m.spinner.Tick, tea.RequestBackgroundColor, waitAsk(m.questions))
@@ -124,7 +70,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
 	m.layout()
 	derive := m.derive()
-	return m, tea.Batch(cmd, derive, m.surface.match())
+	return m, tea.Batch(cmd, derive, m.live.match())
 }
 
 // derive brings the view shown up to date, returning the command that
@@ -158,8 +104,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case derivedMsg[foundList]:
 		return m.findings.Update(msg)
 	case relistedMsg:
-		if m.surface.adoptRelisted(msg) {
-			m.surface.layout()
+		if m.live.adoptRelisted(msg) {
+			m.live.layout()
 			m.servers.refresh()
 		}
 		return m.diffRelists()
@@ -229,19 +175,19 @@ func (m *Model) handleEvents(evs ...mcpsession.Event) {
 		if ev.State == mcpsession.Ready || ev.State == mcpsession.Failed {
 			m.clients.settled(ev.Server)
 		}
-		if !ev.Frames && m.surface.apply(ev) {
+		if !ev.Frames && m.live.apply(ev) {
 			changed = true
 		}
 	}
 	m.takeObserved()
 	if m.pane == paneWire {
-		m.wire.refresh(servers...)
+		m.wire.Refresh(servers...)
 	}
 	if m.pane == paneLog {
 		m.logs.refresh(servers...)
 	}
 	if changed {
-		m.surface.rebuild(m.policy)
+		m.live.rebuild(m.policy)
 		m.servers.refresh()
 		m.sight()
 	}
@@ -309,9 +255,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.pane = paneDetail
 		} else {
 			m.pane = paneWire
-			m.wire.refresh(m.surface.labels()...)
+			m.wire.Refresh(m.live.labels()...)
 		}
-	case m.pane == paneWire && m.wire.takes(msg):
+	case m.pane == paneWire && m.wire.Takes(msg):
 		return m.wire.Update(msg)
 	case key.Matches(msg, k.Logs):
 		m.toggleLogs()
@@ -360,7 +306,7 @@ func (m *Model) cyclePolicy(step int) {
 	m.clients.policyPicked = true
 	n := len(m.policies)
 	m.policy = (m.policy + step + n) % n
-	m.surface.rebuild(m.policy)
+	m.live.rebuild(m.policy)
 	m.servers.refresh()
 }
 

@@ -20,7 +20,7 @@ type Questions struct {
 }
 
 // NewQuestions returns the link between a session's Answers.Ask and the
-// interface given it with SetQuestions.
+// interface given it in Options.Questions.
 func NewQuestions() *Questions {
 	return &Questions{asks: make(chan askMsg), open: opener.Open}
 }
@@ -57,10 +57,6 @@ func waitAsk(q *Questions) tea.Cmd {
 	}
 	return func() tea.Msg { return <-q.asks }
 }
-
-// SetQuestions makes the interface answer the questions of q: a form for
-// an elicitation, the conversation and a reply for a sampling request.
-func (m *Model) SetQuestions(q *Questions) { m.questions = q }
 
 // answer sends the reply to the question shown, closes it, and waits for
 // the next.

@@ -41,7 +41,7 @@ func bigQuestion(method string, size int) loader.Question {
 
 // fresh returns a 200×60 interface with nothing asked yet.
 func fresh() tea.Model {
-	var m tea.Model = ui.New("bench", nil, benchBackend{events: make(chan mcpsession.Event)})
+	var m tea.Model = ui.New(ui.Options{Title: "bench", Backend: benchBackend{events: make(chan mcpsession.Event)}})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	return m
 }

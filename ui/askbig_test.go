@@ -21,7 +21,7 @@ import (
 // arrives.
 func askedAt(t *testing.T, q loader.Question) (tea.Model, <-chan loader.Reply) {
 	t.Helper()
-	var m tea.Model = ui.New("big", nil, benchBackend{events: make(chan mcpsession.Event)})
+	var m tea.Model = ui.New(ui.Options{Title: "big", Backend: benchBackend{events: make(chan mcpsession.Event)}})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	qs := ui.NewQuestions()
 	replies := make(chan loader.Reply, 1)

@@ -134,8 +134,7 @@ func askerSession(t *testing.T) (tea.Model, *loader.Session, *ui.Questions) {
 	q := ui.NewQuestions()
 	sess := loader.Open(cfg, loader.Options{Timeout: 20 * time.Second, Handshake: vscode.Handshake, Answers: loader.Answers{Ask: q.Ask}})
 	t.Cleanup(func() { sess.Close() })
-	m := ui.New("asker.json", cfg.Servers, sess)
-	m.SetQuestions(q)
+	m := ui.New(ui.Options{Title: "asker.json", Servers: cfg.Servers, Backend: sess, Questions: q})
 	return settle(t, m, cfg, sess), sess, q
 }
 

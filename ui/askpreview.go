@@ -77,5 +77,5 @@ func (a *asking) readAll() {
 		}
 		return lines
 	})
-	a.reader.clip, a.reader.clipName = strings.Join(a.text, "\n\n"), "the question's text"
+	a.reader.Clip, a.reader.ClipName = strings.Join(a.text, "\n\n"), "the question's text"
 }

@@ -36,7 +36,7 @@ type asking struct {
 	// shows it whole while open.
 	text   []string
 	shown  preview
-	reader *reader
+	reader *readerView
 	form   *formView
 	url    string
 	// refused says why url is not opened (opener.Check), nil when it may be.
@@ -85,7 +85,7 @@ func (a *asking) focus() tea.Cmd {
 	case askSampling:
 		return a.reply.Focus()
 	case askForm:
-		return a.form.focus()
+		return a.form.Focus()
 	}
 	return nil
 }
@@ -120,7 +120,7 @@ func (a *asking) Update(msg tea.Msg) (tea.Cmd, *loader.Reply) {
 	k := a.e.c.keys
 	if a.reader != nil {
 		cmd := a.reader.Update(msg)
-		if a.reader.closed {
+		if a.reader.Closed() {
 			a.reader = nil
 		}
 		return cmd, nil
@@ -158,12 +158,12 @@ func (a *asking) Update(msg tea.Msg) (tea.Cmd, *loader.Reply) {
 
 // accept is the form's content, or the form again with what is wrong.
 func (a *asking) accept() (tea.Cmd, *loader.Reply) {
-	c, err := content(a.form.form)
+	c, err := content(a.form.Form())
 	if err != nil {
 		a.problem = err.Error()
 		return nil, nil
 	}
-	if v, err := a.form.form.Value(); err == nil && !a.armed {
+	if v, err := a.form.Form().Value(); err == nil && !a.armed {
 		if ps, _ := a.schema.Check(v); len(ps) > 0 {
 			a.problem = ps[0].String() + " (ctrl+s again accepts anyway)"
 			a.armed = true
@@ -197,7 +197,7 @@ func (a *asking) View() string {
 		body = append(body, s.Muted.Render("reply (enter starts a new line):"))
 		body = append(body, strings.Split(a.reply.View(), "\n")...)
 	default:
-		foot = append(foot, "", s.Muted.Render(fmt.Sprintf("* required · field %d of %d", a.form.focused+1, len(a.form.rows))))
+		foot = append(foot, "", s.Muted.Render(fmt.Sprintf("* required · field %d of %d", a.form.Focused()+1, a.form.Len())))
 	}
 	if a.problem != "" {
 		foot = append(foot, s.ErrorText.Render(truncate(c.quote(cut(c, a.problem, 4*inner)), inner, "…")))
@@ -221,8 +221,7 @@ func (a *asking) View() string {
 	}
 	head = append(head, "")
 	if a.kind == askForm {
-		a.form.width = inner
-		a.form.height = max(1, room-len(head)-len(foot))
+		a.form.SetSize(inner, max(1, room-len(head)-len(foot)))
 		body = strings.Split(a.form.View(), "\n")
 	}
 	return box(s, head, body, foot, len(body)-1, c.width, height)

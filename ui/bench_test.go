@@ -63,7 +63,7 @@ func benchSurface(rows int) ([]config.ServerSpec, []mcpsession.Event) {
 // burst.
 func loaded(rows int) tea.Model {
 	specs, events := benchSurface(rows)
-	var m tea.Model = ui.New("bench", specs, benchBackend{events: make(chan mcpsession.Event)})
+	var m tea.Model = ui.New(ui.Options{Title: "bench", Servers: specs, Backend: benchBackend{events: make(chan mcpsession.Event)}})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	m, _ = m.Update(ui.EventsMsg(events...))
 	return m
@@ -105,7 +105,7 @@ func BenchmarkOpen(b *testing.B) {
 					b.ReportAllocs()
 					for b.Loop() {
 						b.StopTimer()
-						var m tea.Model = ui.New("bench", specs, benchBackend{events: make(chan mcpsession.Event)})
+						var m tea.Model = ui.New(ui.Options{Title: "bench", Servers: specs, Backend: benchBackend{events: make(chan mcpsession.Event)}})
 						m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 						m, _ = m.Update(ui.EventsMsg(events...))
 						b.StartTimer()

@@ -149,7 +149,7 @@ func TestEditorBoxesFit(t *testing.T) {
 // demo fit every size, their borders and their ways out shown.
 func TestDemoBoxesFit(t *testing.T) {
 	cfg, sess := demoSession(t)
-	var base tea.Model = ui.New("demo config", cfg.Servers, sess)
+	var base tea.Model = ui.New(ui.Options{Title: "demo config", Servers: cfg.Servers, Backend: sess})
 	base, _ = base.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	base = settle(t, base, cfg, sess)
 	for _, sz := range boxSizes {

@@ -8,6 +8,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcplens/mcplens/model"
+
+	"github.com/mcplens/mcplens/ui/kit"
 )
 
 // columns is the width of each column of a tool table.
@@ -37,7 +39,7 @@ func (e *env) columns(width int) columns {
 		c = columns{profile: max(3, len(e.profiles)), packed: true}
 	}
 	rest := width - 3 - c.profileWidth(len(e.profiles)) - 3
-	need := e.surface.widest
+	need := e.live.widest
 	want := [3]int{
 		clamp(need.wire, len("WIRE NAME"), 64),
 		clamp(need.name, len("REGISTERED AS"), 72),
@@ -122,11 +124,8 @@ func (e *env) checks(c columns, o model.Outcome) string {
 
 func clamp(v, lo, hi int) int { return max(lo, min(v, hi)) }
 
-// cell fits s into exactly w columns.
-func cell(s string, w int) string {
-	s = truncate(s, w, "…")
-	return s + strings.Repeat(" ", max(0, w-textWidth(s)))
-}
+// cell fits s into exactly w columns (kit.Cell).
+func cell(s string, w int) string { return kit.Cell(s, w) }
 
 // countdown is " 17s" while a connect has time left before its deadline.
 func countdown(deadline time.Time) string {

@@ -16,12 +16,11 @@ import (
 // were connected as, and no client when mcplens connected as itself.
 func TestHeaderNamesClient(t *testing.T) {
 	specs := []config.ServerSpec{{Label: "alpha"}}
-	m := ui.New("cfg.json", specs, benchBackend{events: make(chan mcpsession.Event)})
-	m.SetPolicy("vscode")
+	m := ui.New(ui.Options{Title: "cfg.json", Servers: specs, Backend: benchBackend{events: make(chan mcpsession.Event)}, Policy: "vscode"})
 	if got := screen(tea.Model(m)); strings.Contains(got, "client:") {
 		t.Errorf("header names a client without one:\n%s", got)
 	}
-	m.SetClient("vscode@1.105", "")
+	m = ui.New(ui.Options{Title: "cfg.json", Servers: specs, Backend: benchBackend{events: make(chan mcpsession.Event)}, Policy: "vscode", Client: "vscode@1.105"})
 	if got := screen(tea.Model(m)); !strings.Contains(got, "cfg.json · client: vscode@1.105 · policy: vscode") {
 		t.Errorf("header does not name the client:\n%s", got)
 	}
@@ -47,7 +46,7 @@ func TestClientCycles(t *testing.T) {
 	specs := []config.ServerSpec{{Label: "alpha"}, {Label: "beta"}}
 	var asked []string
 	b := reconnectBackend{benchBackend{events: make(chan mcpsession.Event)}, map[string]bool{"alpha": true}, &asked}
-	var m tea.Model = ui.New("cfg.json", specs, b)
+	var m tea.Model = ui.New(ui.Options{Title: "cfg.json", Servers: specs, Backend: b})
 	first := model.Clients()[0]
 	m, _ = m.Update(ui.KeyPress("c"))
 	got := screen(m)
@@ -88,10 +87,9 @@ func TestHeaderKeepsClientAndPolicy(t *testing.T) {
 	k := len(all) / 2
 	c := all[k]
 	specs := []config.ServerSpec{{Label: "alpha"}, {Label: "beta"}}
-	m := ui.New("a config with a long name.json", specs, benchBackend{events: make(chan mcpsession.Event)})
-	m.SetPolicy(c.Policy)
 	why := "the config is in " + c.Name + "'s format; --client mcplens connects as mcplens"
-	m.SetClient(c.Key(), why)
+	m := ui.New(ui.Options{Title: "a config with a long name.json", Servers: specs, Backend: benchBackend{events: make(chan mcpsession.Event)},
+		Policy: c.Policy, Client: c.Key(), ClientWhy: why})
 	for _, w := range []int{160, 80, 60} {
 		got, _ := tea.Model(m).Update(tea.WindowSizeMsg{Width: w, Height: 24})
 		head := strings.SplitN(screen(got), "\n", 2)[0]
@@ -125,7 +123,7 @@ func TestHeaderKeepsClientAndPolicy(t *testing.T) {
 // in the footer, where it did nothing.
 func TestLoginWithNothingToDo(t *testing.T) {
 	specs := []config.ServerSpec{{Label: "alpha"}}
-	var m tea.Model = ui.New("cfg.json", specs, benchBackend{events: make(chan mcpsession.Event)})
+	var m tea.Model = ui.New(ui.Options{Title: "cfg.json", Servers: specs, Backend: benchBackend{events: make(chan mcpsession.Event)}})
 	m, cmd := m.Update(ui.KeyPress("L"))
 	if cmd == nil {
 		t.Fatal("L returned no command: it says nothing")

@@ -6,13 +6,6 @@ import (
 	"github.com/mcplens/mcplens/model"
 )
 
-// A reconnector is a backend that can connect a server again with another
-// handshake, reporting whether the handshake differed from the one the
-// server was connected with (a *loader.Session is one).
-type reconnector interface {
-	Reconnect(label string, h model.Handshake) bool
-}
-
 // clientSwitch is the client profile c cycles through, and where the
 // servers' reconnecting stands.
 type clientSwitch struct {
@@ -41,12 +34,12 @@ func (c *clientSwitch) active() (model.Client, bool) {
 	return c.all[c.at], true
 }
 
-// SetClient names the client profile the servers were connected as
+// setClient names the client profile the servers were connected as
 // (NAME@VERSION) in the header; "" names none: mcplens connected as itself.
 // why says how it was chosen when the user did not choose it ("the config
 // is in vscode's format; ..."), said once in the help screen and the
 // report; c and C cycle on from this profile.
-func (m *Model) SetClient(key, why string) {
+func (m *Model) setClient(key, why string) {
 	m.client, m.clientWhy = key, why
 	m.clients.at = -1
 	for i, c := range m.clients.all {
@@ -70,16 +63,16 @@ func (m *Model) cycleClient(step int) {
 	if ok {
 		h, m.client = c.Handshake, c.Key()
 		if !cs.policyPicked {
-			m.SetPolicy(c.Policy)
+			m.setPolicy(c.Policy)
 		}
 	}
 	cs.policyPicked = false
 	cs.pending = map[string]bool{}
-	labels := m.surface.labels()
+	labels := m.live.labels()
 	cs.reconnected, cs.of = 0, len(labels)
-	r, can := m.backend.(reconnector)
+	r := m.can.reconnect
 	for _, label := range labels {
-		if can && r.Reconnect(label, h) {
+		if r != nil && r.Reconnect(label, h) {
 			cs.pending[label] = true
 			cs.reconnected++
 		}

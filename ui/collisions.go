@@ -31,7 +31,7 @@ func (v *collisionsView) Update(msg tea.Msg) tea.Cmd {
 
 // refresh reads the active registry's collisions when it changed.
 func (v *collisionsView) refresh() tea.Cmd {
-	if reg := v.e.surface.reg; reg != v.reg {
+	if reg := v.e.live.reg; reg != v.reg {
 		v.lines, v.reg = collisionLines(reg), reg
 	}
 	return nil
@@ -60,7 +60,7 @@ func collisionLines(reg *model.Registry) []collisionLine {
 func (v *collisionsView) selected() (ref, bool) {
 	if c := v.sc.cursor; c < len(v.lines) && v.lines[c].member >= 0 {
 		o := v.lines[c].collision.Rows[v.lines[c].member]
-		return v.e.surface.refOf(o.Server, o.Index)
+		return v.e.live.refOf(o.Server, o.Index)
 	}
 	return ref{}, false
 }

@@ -39,7 +39,7 @@ func newCompareView(e *env) compareView {
 
 // rows are the rows shown, nil while the table is computed.
 func (v *compareView) rows() []ref {
-	if !v.table.ready(v.e.surface.gen) {
+	if !v.table.ready(v.e.live.gen) {
 		return nil
 	}
 	if v.all {
@@ -52,7 +52,7 @@ func (v *compareView) Update(msg tea.Msg) tea.Cmd {
 	k := v.e.c.keys
 	switch msg := msg.(type) {
 	case derivedMsg[*compareTable]:
-		v.table.adopt(msg, v.e.surface.gen)
+		v.table.adopt(msg, v.e.live.gen)
 	case tea.KeyPressMsg:
 		switch {
 		case key.Matches(msg, k.Left):
@@ -111,7 +111,7 @@ func (v *compareView) jumpServer(step int) {
 // refresh returns the command applying every policy to the surface as it
 // is now, unless the table is there or being computed.
 func (v *compareView) refresh() tea.Cmd {
-	s := v.e.surface
+	s := v.e.live
 	return v.table.need(s.gen, func() func() *compareTable { return compareOf(s) })
 }
 
@@ -186,17 +186,17 @@ func (v *compareView) View() string {
 		notes = append(notes, "only disagreements")
 	}
 	note := s.Muted.Render(truncate("  "+strings.Join(notes, " · "), v.width, "…"))
-	if !v.table.ready(e.surface.gen) {
+	if !v.table.ready(e.live.gen) {
 		return note + "\n" + e.pendingView(head, v.width, height-1, "applying every policy")
 	}
 	t := v.table.value
 	table := e.c.listView(head, v.width, height-1, len(rows), v.sc, func(k int) string {
 		r := rows[k]
 		wire := "(no name)"
-		if t, ok := e.surface.toolAt(r); ok && t.NameOK {
+		if t, ok := e.live.toolAt(r); ok && t.NameOK {
 			wire = t.Name
 		}
-		label := e.surface.label(r.server)
+		label := e.live.label(r.server)
 		line := "  " + cell(model.Sanitize(label), sw) + " " + cell(model.Sanitize(wire), ww)
 		for _, i := range shown {
 			c := t.cells[i][t.start[r.server]+r.row]
@@ -248,11 +248,11 @@ func (v *compareView) cellsView(r ref) string {
 	s := e.c.styles
 	t := v.table.value
 	wire := "(no name)"
-	if tool, ok := e.surface.toolAt(r); ok && tool.NameOK {
+	if tool, ok := e.live.toolAt(r); ok && tool.NameOK {
 		wire = tool.Name
 	}
 	w := max(10, v.width-4)
-	lines := []string{s.PaneTitle.Render(truncate(model.Sanitize(e.surface.label(r.server))+" · "+model.Sanitize(wire), w, "…")) +
+	lines := []string{s.PaneTitle.Render(truncate(model.Sanitize(e.live.label(r.server))+" · "+model.Sanitize(wire), w, "…")) +
 		s.Muted.Render("  (enter or esc closes)")}
 	width := 0
 	for _, p := range e.policies {

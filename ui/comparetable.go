@@ -27,7 +27,7 @@ type compareEntry struct {
 
 // compareOf takes what building the table reads of s now, and returns the
 // computation.
-func compareOf(s *surface) func() *compareTable {
+func compareOf(s *liveState) func() *compareTable {
 	cats := s.snap.Catalogues() // the listed servers', in order
 	policies := s.policies
 	start := make([]int, len(s.snap.Servers))

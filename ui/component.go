@@ -52,9 +52,11 @@ type env struct {
 	// nobody is asked.
 	questions *Questions
 	backend   Backend
-	login     Login // runs an OAuth login (login.go); nil: L does nothing
+	// can is what backend can do beyond Backend (backend.go).
+	can   capabilities
+	login Login // runs an OAuth login (login.go); nil: L does nothing
 
-	surface  *surface
+	live     *liveState
 	policies []model.Policy
 	policy   int
 	profiles []model.Profile

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/mcplens/mcplens/internal/jsonx"
+
+	"github.com/mcplens/mcplens/ui/kit"
 )
 
 // A call's result is shown as a user expects to read it: text as text,
@@ -223,12 +225,4 @@ func (c common) colourJSON(line string) string {
 }
 
 // humanSize spells n bytes as a reader reads it: 812 B, 1.9 KB, 3.2 MB.
-func humanSize(n int64) string {
-	switch {
-	case n < 1024:
-		return fmt.Sprintf("%d B", n)
-	case n < 1<<20:
-		return fmt.Sprintf("%.1f KB", float64(n)/1024)
-	}
-	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-}
+func humanSize(n int64) string { return kit.Size(n) }

@@ -77,7 +77,7 @@ func (e *env) pendingView(head string, width, height int, what string) string {
 	s := e.c.styles
 	out := make([]string, 0, height)
 	out = append(out, s.ColumnHead.Render(truncate(head, width, "")))
-	out = append(out, s.Muted.Render(truncate(fmt.Sprintf("  %s %s for %d rows…", e.spin, what, e.surface.rowCount()), width, "…")))
+	out = append(out, s.Muted.Render(truncate(fmt.Sprintf("  %s %s for %d rows…", e.spin, what, e.live.rowCount()), width, "…")))
 	for len(out) < height {
 		out = append(out, "")
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/mcplens/mcplens/internal/jsonx"
 	"github.com/mcplens/mcplens/model"
-	live "github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/surface"
 )
 
 // detailView describes the selected row: its annotations as badges, its
@@ -20,7 +20,7 @@ func (m *Model) detailView(height int) string {
 	s := m.c.styles
 	r, ok := m.selected()
 	var lines []string
-	if o, t, found := m.surface.outcomeAt(r); ok && found {
+	if o, t, found := m.live.outcomeAt(r); ok && found {
 		lines = m.detailLines(o, t)
 	} else {
 		lines = []string{s.Muted.Render("no tool selected")}
@@ -82,11 +82,11 @@ func (m *Model) detailLines(o model.Outcome, t model.Tool) []string {
 // factLines describe the row's server: its title, website, capabilities
 // and instructions (surface.Facts), sanitized, masked and wrapped.
 func (m *Model) factLines(label string) []string {
-	i, ok := m.surface.snap.Index(label)
+	i, ok := m.live.snap.Index(label)
 	if !ok {
 		return nil
 	}
-	facts := live.Facts(live.MaskFacts(m.surface.snap.Servers[i].Facts, m.c.redact), max(20, m.c.width-16), 4)
+	facts := surface.Facts(surface.MaskFacts(m.live.snap.Servers[i].Facts, m.c.redact), max(20, m.c.width-16), 4)
 	lines := make([]string, 0, len(facts))
 	for _, f := range facts {
 		label := f[0]
@@ -105,7 +105,7 @@ func (m *Model) routeLine(o model.Outcome) string {
 	if o.Name == "" {
 		return s.ErrorText.Render("no registered name: unreachable")
 	}
-	r, ok := m.surface.reg.Lookup(o.Name)
+	r, ok := m.live.reg.Lookup(o.Name)
 	switch {
 	case !ok:
 		return s.ErrorText.Render(fmt.Sprintf("%s is not in the registry: %s's %s is unreachable", san(o.Name), san(o.Server), san(o.Wire)))
@@ -150,11 +150,11 @@ func firstLine(s string, n int) string {
 // re-listed (after tools/list_changed).
 func (m *Model) relistLines(o model.Outcome) []string {
 	s := m.c.styles
-	i, ok := m.surface.snap.Index(o.Server)
+	i, ok := m.live.snap.Index(o.Server)
 	if !ok || o.Wire == "" {
 		return nil
 	}
-	c, ok := m.surface.relistedOf(i).Tool(o.Wire)
+	c, ok := m.live.relistedOf(i).Tool(o.Wire)
 	switch {
 	case !ok:
 		return nil
@@ -175,16 +175,16 @@ const maxDetailText = 256 << 10
 // detailReader opens the selected row's detail in the reader: the pane's
 // lines, then the whole description, and the input and output schemas
 // pretty-printed.
-func (m *Model) detailReader() *reader {
+func (m *Model) detailReader() *readerView {
 	r, ok := m.selected()
-	o, t, found := m.surface.outcomeAt(r)
+	o, t, found := m.live.outcomeAt(r)
 	if !ok || !found {
 		return nil
 	}
 	s := m.c.styles
 	title := s.PaneTitle.Render("DETAIL") + " " + s.Section.Render(model.Sanitize(o.Server)+" · "+model.Sanitize(o.Wire))
 	rd := newReader(m.env, title, func() []string { return m.detailFull(o, t) })
-	rd.clip, rd.clipName = string(t.Raw), "the tool's definition"
+	rd.Clip, rd.ClipName = string(t.Raw), "the tool's definition"
 	return rd
 }
 

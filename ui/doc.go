@@ -24,29 +24,52 @@
 // when the backend can change them (a SetRoots method).
 //
 // The argument editor (invoke.go, invokeview.go) edits one
-// schemaform.Form two ways: as JSON text and as a form (form.go, the same
-// formView an elicitation's form is), checks the arguments with argcheck
+// schemaform.Form two ways: as JSON text and as a form (ui/form, the same
+// form.Model an elicitation's form is), checks the arguments with argcheck
 // before sending, and records each call in the history (history.go), kept
 // in a file with --history.
-// What is too long for its pane is read in one reader (reader.go, opened
+// What is too long for its pane is read in one reader (ui/reader, opened
 // from reading.go): a call's result rendered for reading (result.go,
-// content.go), a wire frame (wire.go), a tool's whole detail (detail.go),
+// content.go), a wire frame (ui/wire), a tool's whole detail (detail.go),
 // a resource read or a prompt got (resourcescontent.go).
 // It scrolls, searches, copies and saves; what it shows is drawn by the
 // component that opened it, masked and sanitized as everywhere else.
 //
-// The root Model (app.go) routes messages and lays out the screen. Each view
+// The root Model (app.go) routes messages and lays out the screen
+// (screen.go); New (options.go) makes it from one Options. Each view
 // (servers.go, registry.go, compare.go, collisions.go, findings.go,
-// gated.go), the
-// wire pane (wire.go) and the argument editor (invoke.go) is a component
-// (component.go): it is given its size, owns its cursor, scroll and cache,
-// and says which keys work in it, so the footer and the help screen come
-// from the focused component. The sixth view (resources.go) lists what
-// servers offer beside tools; the seventh (gated.go) the tools some clients
-// see and others do not. An eighth view is a type that implements
-// listing, a case in Model.listing and a key in KeyMap.Views. The / prompt
-// (search.go) takes every key while a query is typed; the query filters
-// the servers view's rows, which the surface lays out (state.go).
+// resources.go, gated.go) and each bottom pane (ui/wire, logpane.go,
+// stderrpane.go, observed.go) is a component (component.go): it is given
+// its size, owns its cursor, scroll and cache, and says which keys work in
+// it, so the footer and the help screen come from the focused component.
+// A view is a type that implements listing, a case in Model.listing and a
+// key in KeyMap.Views. The / prompt (search.go) takes every key while a
+// query is typed; the query filters the servers view's rows, which the
+// live state lays out (state.go: liveState, the snapshot, its assessment
+// and the servers view's lines).
+//
+// Components come in two kinds. Those that read the session (the views,
+// the panes but the wire pane, the argument editor) live in this package
+// and are given the *env: what the root holds (the live state, the
+// policy, the backend and its capabilities) and every component reads.
+// Those that stand alone live in packages of their own under ui, the way
+// bubbles' components do: ui/form (a schemaform.Form edited, row by row),
+// ui/reader (one long thing read whole) and ui/wire (the wire pane, which
+// reads the frames through a wire.Source rather than the env). Such a
+// package has a Model with SetSize, Update, View, ShortHelp and FullHelp,
+// and its own KeyMap and Styles, given in a Config; it imports ui/kit
+// (text measuring and cutting, masking, the movement keys, the scroller,
+// the query line) and never ui. One small file here fills its Config from
+// the interface's keys, styles and redactor (forms.go, readers.go,
+// wires.go) and names its type for the rest of the package (formView,
+// readerView, wireView). A new piece that needs the session goes in a
+// file here; a new piece that does not goes in a package under ui.
+//
+// What the interface asks of what feeds it is in one file (backend.go):
+// Backend, which every backend is, and the optional capabilities (reconnect,
+// retry after a login, logs, a tap's client, resources, restart, roots),
+// found once when the Model is made and read from env.can; a component
+// never asserts the backend's type.
 //
 // The tasks pane (tasks.go) lists the calls that became tasks, their
 // statuses as the loader reports them, and cancels one or reads its result.

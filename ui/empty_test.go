@@ -19,7 +19,7 @@ func TestNoServers(t *testing.T) {
 	cfg := &config.Config{Path: "empty"}
 	sess := loader.Open(cfg, loader.Options{Timeout: 5 * time.Second})
 	t.Cleanup(func() { sess.Close() })
-	var m tea.Model = ui.New(cfg.Path, nil, sess)
+	var m tea.Model = ui.New(ui.Options{Title: cfg.Path, Backend: sess})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	for _, k := range []string{"1", "2", "3", "4", "5", "6", "7", "j", "e", "esc", "w", "enter", "esc", "/", "x", "esc", "?"} {
 		m = press(m, k)

@@ -106,8 +106,8 @@ func Settle(m tea.Model) tea.Model {
 // command for it was made already.
 func (m Model) relistsLacking() []tea.Cmd {
 	var cmds []tea.Cmd
-	for i := range m.surface.relists {
-		r, sv := &m.surface.relists[i], &m.surface.snap.Servers[i]
+	for i := range m.live.relists {
+		r, sv := &m.live.relists[i], &m.live.snap.Servers[i]
 		if !r.pending || sv.Prev == nil {
 			continue
 		}
@@ -122,7 +122,7 @@ func (m Model) relistsLacking() []tea.Cmd {
 // lacking returns the command computing what the view shown lacks, even
 // when a command for it was made already; nil when it lacks nothing.
 func (m Model) lacking() tea.Cmd {
-	s := m.surface
+	s := m.live
 	switch {
 	case m.view == viewCompare && !m.compare.table.ready(s.gen):
 		return deriveCmd(s.gen, func() func() *compareTable { return compareOf(s) })
@@ -157,3 +157,15 @@ func Derive(m tea.Model) tea.Cmd {
 	mm := m.(Model)
 	return mm.derive()
 }
+
+// SetPolicy makes the named policy active in m, as Options.Policy does
+// when the interface is made, reporting whether it exists.
+func SetPolicy(m tea.Model, name string) (tea.Model, bool) {
+	mm := m.(Model)
+	ok := mm.setPolicy(name)
+	return mm, ok
+}
+
+// OpenHistory keeps m's calls in the file at path, as Options.History
+// does, returning what could not be read.
+func OpenHistory(m tea.Model, path string) error { return m.(Model).openHistory(path) }

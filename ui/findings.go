@@ -4,7 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/model"
-	live "github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/surface"
 )
 
 // A findingsView lists every finding of the active policy's assessment
@@ -18,9 +18,9 @@ type findingsView struct {
 }
 
 // A foundList is the findings view's list, and the snapshot's observed
-// findings it was made from (live.Observed), which no policy changes.
+// findings it was made from (surface.Observed), which no policy changes.
 type foundList struct {
-	list     []live.Finding
+	list     []surface.Finding
 	observed []model.Finding
 	gen      int // the snapshot's generation observed is for
 }
@@ -32,7 +32,7 @@ func newFindingsView(e *env) findingsView {
 // findingsOf takes what the findings of s read now, and returns the
 // computation; the observed findings are looked for again only when the
 // snapshot changed.
-func findingsOf(s *surface) func() foundList {
+func findingsOf(s *liveState) func() foundList {
 	a := *s.a
 	a.Profiles, a.Lock, a.LockPath, a.Gated = s.profiles, s.lock, s.lockPath, s.sights.gated
 	observed, gen := s.observed, s.gen
@@ -41,7 +41,7 @@ func findingsOf(s *surface) func() foundList {
 	}
 	return func() foundList {
 		if observed == nil {
-			observed = live.Observed(a.Snapshot)
+			observed = surface.Observed(a.Snapshot)
 		}
 		return foundList{list: a.FindingsWith(observed), observed: observed, gen: gen}
 	}
@@ -49,8 +49,8 @@ func findingsOf(s *surface) func() foundList {
 
 // shown returns the list the view shows, when it is that of the surface
 // as it is now.
-func (v *findingsView) shown() ([]live.Finding, bool) {
-	if !v.found.ready(v.e.surface.version) {
+func (v *findingsView) shown() ([]surface.Finding, bool) {
+	if !v.found.ready(v.e.live.version) {
 		return nil, false
 	}
 	return v.found.value.list, true
@@ -59,7 +59,7 @@ func (v *findingsView) shown() ([]live.Finding, bool) {
 func (v *findingsView) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case derivedMsg[foundList]:
-		s := v.e.surface
+		s := v.e.live
 		if msg.value.gen == s.gen {
 			s.observed, s.observedAt = msg.value.observed, msg.value.gen
 		}
@@ -74,14 +74,14 @@ func (v *findingsView) Update(msg tea.Msg) tea.Cmd {
 // refresh returns the command looking for the findings of the surface as
 // it is now, unless they are there or being looked for.
 func (v *findingsView) refresh() tea.Cmd {
-	s := v.e.surface
+	s := v.e.live
 	return v.found.need(s.version, func() func() foundList { return findingsOf(s) })
 }
 
 func (v *findingsView) selected() (ref, bool) {
 	f, _ := v.shown()
 	if c := v.sc.cursor; c < len(f) && f[c].Tool != "" {
-		return v.e.surface.refOfWire(f[c].Server, f[c].Tool)
+		return v.e.live.refOfWire(f[c].Server, f[c].Tool)
 	}
 	return ref{}, false
 }
@@ -100,9 +100,9 @@ func (v *findingsView) View() string {
 		x := f[i]
 		sev := s.Muted.Render(cell(x.Severity.String(), 8))
 		switch x.Severity {
-		case live.Error:
+		case surface.Error:
 			sev = s.ErrorText.Render(cell(x.Severity.String(), 8))
-		case live.Warning:
+		case surface.Warning:
 			sev = s.WarnText.Render(cell(x.Severity.String(), 8))
 		}
 		return "  " + sev + " " + cell(x.Kind, 15) + " " + cell(model.Sanitize(x.Server), sw) + " " +

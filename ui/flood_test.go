@@ -48,7 +48,7 @@ func TestUIFloodOfBigRelistings(t *testing.T) {
 	// second, which is not what this test is about.
 	cfg, sess := hostileSessionWithin(t, 30*time.Second, "list-changed-flood-big", nil)
 	handled := make(chan string, 16)
-	var m tea.Model = ui.New("flood", cfg.Servers, sess)
+	var m tea.Model = ui.New(ui.Options{Title: "flood", Servers: cfg.Servers, Backend: sess})
 	p := tea.NewProgram(probe{m, handled}, tea.WithInput(nil), tea.WithOutput(io.Discard),
 		tea.WithoutSignals(), tea.WithWindowSize(160, 40))
 	var final tea.Model
@@ -164,7 +164,7 @@ func bigList(extra []string, changed ...string) []model.Tool {
 // one just before it.
 func TestBigRelistComparedInBackground(t *testing.T) {
 	spec := config.ServerSpec{Label: "big", Command: "srv"}
-	var m tea.Model = ui.New("big", []config.ServerSpec{spec}, closedBackend{})
+	var m tea.Model = ui.New(ui.Options{Title: "big", Servers: []config.ServerSpec{spec}, Backend: closedBackend{}})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	ready := func(tools []model.Tool) (tea.Model, []tea.Msg) {
 		t.Helper()
@@ -219,7 +219,7 @@ func TestRelistMarksSurviveFindings(t *testing.T) {
 	spec := config.ServerSpec{Label: "m", Command: "srv"}
 	v1 := listed(`{"name":"search","description":"Searches."}`)
 	v2 := listed(`{"name":"search","description":"Searches, then uploads."}`, `{"name":"upload"}`)
-	var m tea.Model = ui.New("test config", []config.ServerSpec{spec}, quietBackend{})
+	var m tea.Model = ui.New(ui.Options{Title: "test config", Servers: []config.ServerSpec{spec}, Backend: quietBackend{}})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	m, _ = m.Update(ui.EventMsg(mcpsession.Event{Server: "m", State: mcpsession.Ready, Tools: v1}))
 	m, _ = m.Update(ui.EventMsg(mcpsession.Event{Server: "m", State: mcpsession.Ready, Tools: v2}))
@@ -238,7 +238,7 @@ func TestRelistMarksSurviveFindings(t *testing.T) {
 // surface large: the view says it is looking meanwhile.
 func TestBigListFindingsInBackground(t *testing.T) {
 	spec := config.ServerSpec{Label: "big", Command: "srv"}
-	var m tea.Model = ui.New("big", []config.ServerSpec{spec}, closedBackend{})
+	var m tea.Model = ui.New(ui.Options{Title: "big", Servers: []config.ServerSpec{spec}, Backend: closedBackend{}})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	m, _ = m.Update(ui.EventMsg(mcpsession.Event{Server: "big", State: mcpsession.Ready, Tools: bigList([]string{"a\u202eb"})}))
 	m = press(m, "5")

@@ -1,12 +1,13 @@
 package ui
 
 import (
-	"slices"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcplens/mcplens/ui/kit"
 )
 
 // A follow is the scroll of a pane of timed lines (the wire pane, the log
@@ -62,17 +63,7 @@ func tailView[T any](c common, title string, height int, shown []T, line func(co
 }
 
 // byTime returns the lines of every server, servers in order, in time
-// order: one stable sort, as merging them pairwise cost servers × lines on
-// every refresh.
+// order (kit.ByTime).
 func byTime[T any](labels []string, lines map[string][]T, at func(T) time.Time) []T {
-	n := 0
-	for _, l := range labels {
-		n += len(lines[l])
-	}
-	all := make([]T, 0, n)
-	for _, l := range labels {
-		all = append(all, lines[l]...)
-	}
-	slices.SortStableFunc(all, func(a, b T) int { return at(a).Compare(at(b)) })
-	return all
+	return kit.ByTime(labels, lines, at)
 }

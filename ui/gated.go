@@ -6,7 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/model"
-	live "github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/surface"
 )
 
 // sightings are what the servers showed each client profile the session
@@ -15,16 +15,16 @@ import (
 // interface runs no handshake of its own for that, so a client is compared
 // once the user has connected as it.
 type sightings struct {
-	by  []live.Sighting
+	by  []surface.Sighting
 	gen []int // the snapshot generation each sighting was taken at
 	// gated is surface.Gated of by.
-	gated []live.GatedTool
+	gated []surface.GatedTool
 }
 
 // sight keeps the snapshot as the sighting of the client connected as,
 // once every server has settled and no reconnect is pending.
 func (m *Model) sight() {
-	snap := m.surface.snap
+	snap := m.live.snap
 	if len(m.clients.pending) > 0 || !snap.Settled() {
 		return
 	}
@@ -32,7 +32,7 @@ func (m *Model) sight() {
 	if who == "" {
 		who = "mcplens"
 	}
-	sg := &m.surface.sights
+	sg := &m.live.sights
 	at := -1
 	for i, s := range sg.by {
 		if s.Clients[0] == who {
@@ -41,15 +41,15 @@ func (m *Model) sight() {
 	}
 	switch {
 	case at < 0:
-		sg.by = append(sg.by, live.Sighting{Clients: []string{who}, Snap: snap.Clone()})
+		sg.by = append(sg.by, surface.Sighting{Clients: []string{who}, Snap: snap.Clone()})
 		sg.gen = append(sg.gen, snap.Gen())
 	case sg.gen[at] == snap.Gen():
 		return
 	default:
 		sg.by[at].Snap, sg.gen[at] = snap.Clone(), snap.Gen()
 	}
-	sg.gated = live.Gated(sg.by)
-	m.surface.dropFindings()
+	sg.gated = surface.Gated(sg.by)
+	m.live.dropFindings()
 }
 
 // clientsSeen names the clients compared, in the order connected as.
@@ -66,7 +66,7 @@ func (sg *sightings) clientsSeen() []string {
 // side.
 type gatedView struct{ list }
 
-func (v *gatedView) tools() []live.GatedTool { return v.e.surface.sights.gated }
+func (v *gatedView) tools() []surface.GatedTool { return v.e.live.sights.gated }
 
 func (v *gatedView) Update(msg tea.Msg) tea.Cmd {
 	v.moveKey(msg, len(v.tools()))
@@ -80,7 +80,7 @@ func (v *gatedView) refresh() tea.Cmd { return nil }
 func (v *gatedView) selected() (ref, bool) {
 	tools := v.tools()
 	if c := v.sc.cursor; c < len(tools) {
-		return v.e.surface.refOfWire(tools[c].Server, tools[c].Tool)
+		return v.e.live.refOfWire(tools[c].Server, tools[c].Tool)
 	}
 	return ref{}, false
 }
@@ -88,7 +88,7 @@ func (v *gatedView) selected() (ref, bool) {
 // note is the view's explanation line: which clients are compared, and
 // how to add one (e reads it whole).
 func (v *gatedView) note() string {
-	seen := v.e.surface.sights.clientsSeen()
+	seen := v.e.live.sights.clientsSeen()
 	if len(seen) < 2 {
 		return "connected as " + strings.Join(seen, "") + " only: c connects as another client, and what each is advertised is compared here (check --clients all compares every client at once)"
 	}

@@ -7,7 +7,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/mcplens/mcplens/model"
-	live "github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/surface"
 )
 
 // headerView counts the servers by status, names the config, the client
@@ -98,25 +98,25 @@ func (m *Model) tabsView() string {
 func (m *Model) countsView(named bool) string {
 	s := m.c.styles
 	kinds := []struct {
-		status live.Status
+		status surface.Status
 		style  lipgloss.Style
 	}{
-		{live.OK, s.OKText}, {live.Incomplete, s.WarnText}, {live.PolicyFailed, s.ErrorText}, {live.Failed, s.ErrorText}, {live.NeedsLogin, s.WarnText},
-		{live.Disconnected, s.Muted},
+		{surface.OK, s.OKText}, {surface.Incomplete, s.WarnText}, {surface.PolicyFailed, s.ErrorText}, {surface.Failed, s.ErrorText}, {surface.NeedsLogin, s.WarnText},
+		{surface.Disconnected, s.Muted},
 	}
 	out := ""
 	for _, k := range kinds {
 		var names []string
-		for i, v := range m.surface.a.Servers {
+		for i, v := range m.live.a.Servers {
 			if v.Status == k.status {
-				names = append(names, model.Sanitize(m.surface.label(i)))
+				names = append(names, model.Sanitize(m.live.label(i)))
 			}
 		}
-		if len(names) == 0 && k.status != live.OK {
+		if len(names) == 0 && k.status != surface.OK {
 			continue
 		}
 		text := strconv.Itoa(len(names)) + " " + string(k.status)
-		if named && k.status != live.OK && len(names) <= 3 {
+		if named && k.status != surface.OK && len(names) <= 3 {
 			text += " (" + strings.Join(names, ", ") + ")"
 		}
 		out += s.HeaderMuted.Render(" · ") + k.style.Render(text)

@@ -58,7 +58,7 @@ func TestUIEscapesHiddenCharacters(t *testing.T) {
 	sess := loader.Open(cfg, loader.Options{Timeout: 20 * time.Second})
 	t.Cleanup(func() { sess.Close() })
 
-	var m tea.Model = ui.New("hidden", cfg.Servers, sess)
+	var m tea.Model = ui.New(ui.Options{Title: "hidden", Servers: cfg.Servers, Backend: sess})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 400, Height: 50})
 	m = settle(t, m, cfg, sess)
 	var seen strings.Builder

@@ -71,10 +71,10 @@ type placedCall struct {
 // historyWrittenMsg says whether the history file was written.
 type historyWrittenMsg struct{ err error }
 
-// SetHistory keeps the calls in the file at path (JSON Lines, mode 0600)
+// openHistory keeps the calls in the file at path (JSON Lines, mode 0600)
 // and starts from the calls already there. The error says what could not
 // be read; the records that could are kept.
-func (m Model) SetHistory(path string) error {
+func (m Model) openHistory(path string) error {
 	l, err := history.Open(path)
 	m.hist.log, m.hist.file = l, &fileWrites{}
 	if err != nil {
@@ -200,7 +200,7 @@ func (m *Model) updateHistory(msg tea.KeyPressMsg) tea.Cmd {
 		m.hist.cursor = min(len(rs)-1, m.hist.cursor+1)
 	case key.Matches(msg, k.HistoryEdit, k.HistorySend) && m.hist.cursor < len(rs):
 		r := rs[m.hist.cursor]
-		at, ok := m.surface.refOfWire(r.Server, r.Tool)
+		at, ok := m.live.refOfWire(r.Server, r.Tool)
 		if !ok {
 			m.hist.status = fmt.Sprintf("%s does not list %s now: nothing to call", r.Server, r.Tool)
 			return nil
@@ -213,8 +213,8 @@ func (m *Model) updateHistory(msg tea.KeyPressMsg) tea.Cmd {
 			}
 			return m.invoke.focus()
 		}
-		o, _, _ := m.surface.outcomeAt(at)
-		route, routed := m.surface.reg.Lookup(o.Name)
+		o, _, _ := m.live.outcomeAt(at)
+		route, routed := m.live.reg.Lookup(o.Name)
 		if o.Name == "" || !routed || route.Server != r.Server || route.Wire != r.Tool {
 			// Sent as it stands it would reach another tool, or none: the
 			// editor says where it goes.

@@ -101,7 +101,7 @@ func TestUIUnderHostileServers(t *testing.T) {
 				flags = []string{"-tools", "10000", "-page", "1000"}
 			}
 			cfg, sess := hostileSession(t, mode, nil, flags...)
-			var m tea.Model = ui.New("hostile "+mode, cfg.Servers, sess)
+			var m tea.Model = ui.New(ui.Options{Title: "hostile " + mode, Servers: cfg.Servers, Backend: sess})
 			m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 			// Keys work while the servers are still connecting.
 			m = answersKeys(t, m, keyLimit)
@@ -283,7 +283,7 @@ func forward(cmd tea.Cmd, msgs chan tea.Msg) {
 // terminal: each shows escaped instead.
 func TestUIEscapesServerText(t *testing.T) {
 	cfg, sess := hostileSession(t, "escapes", nil)
-	var m tea.Model = ui.New("escapes", cfg.Servers, sess)
+	var m tea.Model = ui.New(ui.Options{Title: "escapes", Servers: cfg.Servers, Backend: sess})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
 	m, _ = pump(t, m, cfg, sess, 0)
 	// Call the tool whose error carries escapes.
@@ -325,7 +325,7 @@ func TestUIEscapesServerText(t *testing.T) {
 // secrets, and checks no view or pane shows them.
 func TestUINeverShowsSecrets(t *testing.T) {
 	cfg, sess := hostileSession(t, "ok", []config.EnvVar{{Key: "API_KEY", Value: "sk-SECRET-ENV"}}, "-token", "SECRET-ARG")
-	var m tea.Model = ui.New("secrets", cfg.Servers, sess)
+	var m tea.Model = ui.New(ui.Options{Title: "secrets", Servers: cfg.Servers, Backend: sess})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
 	m, _ = pump(t, m, cfg, sess, 0)
 	if got := screen(m); !strings.Contains(got, "h  stdio  ") || !strings.Contains(got, "echo") {
@@ -345,7 +345,7 @@ func TestUINeverShowsSecrets(t *testing.T) {
 func TestUINoCallWithoutSend(t *testing.T) {
 	record := filepath.Join(t.TempDir(), "methods")
 	cfg, sess := hostileSession(t, "bad-rows", nil, "-record", record)
-	var m tea.Model = ui.New("no calls", cfg.Servers, sess)
+	var m tea.Model = ui.New(ui.Options{Title: "no calls", Servers: cfg.Servers, Backend: sess})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	m, _ = pump(t, m, cfg, sess, 0)
 	for _, k := range []string{"G", "i", "esc", "g", "enter", "esc", "p", "p", "2", "i", "esc", "3", "4", "5", "1", "w", "w", "?", "?"} {

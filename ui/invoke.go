@@ -77,11 +77,11 @@ func (m *Model) openInvoke() {
 // openInvokeOn opens the editor on row r under the active policy, on args
 // when given (a call of the history), else as openInvoke does.
 func (m *Model) openInvokeOn(r ref, args json.RawMessage) {
-	o, t, ok := m.surface.outcomeAt(r)
+	o, t, ok := m.live.outcomeAt(r)
 	if !ok || o.Name == "" {
 		return
 	}
-	route, ok := m.surface.reg.Lookup(o.Name)
+	route, ok := m.live.reg.Lookup(o.Name)
 	form := schemaform.New(t.InputSchema, true)
 	text := schemaform.Format(form.Value())
 	if args == nil {
@@ -109,9 +109,9 @@ func (v *invoke) focus() tea.Cmd {
 	compile := v.schema.start()
 	if v.mode == modeForm {
 		v.editor.Blur()
-		return tea.Batch(compile, v.form.focus())
+		return tea.Batch(compile, v.form.Focus())
 	}
-	v.form.blur()
+	v.form.Blur()
 	return tea.Batch(compile, v.editor.Focus())
 }
 
@@ -204,7 +204,7 @@ func (v *invoke) Update(msg tea.Msg) tea.Cmd {
 // not JSON (with its line and column) or not what the form's fields say.
 func (v *invoke) arguments() ([]byte, error) {
 	if v.mode == modeForm {
-		return v.form.form.Value()
+		return v.form.Form().Value()
 	}
 	text := []byte(strings.TrimSpace(v.editor.Value()))
 	if len(text) == 0 {
@@ -232,11 +232,11 @@ func (v *invoke) switchMode() tea.Cmd {
 		v.err = "arguments: " + err.Error()
 		return nil
 	case v.mode == modeJSON:
-		if err := v.form.form.Fill(args); err != nil {
+		if err := v.form.Form().Fill(args); err != nil {
 			v.err = err.Error()
 			return nil
 		}
-		v.form.layout()
+		v.form.Layout()
 		v.mode = modeForm
 	default:
 		v.editor.SetValue(schemaform.Format(args, nil))

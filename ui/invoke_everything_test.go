@@ -21,7 +21,7 @@ func TestInvokeEverything(t *testing.T) {
 	cfg := &config.Config{Servers: []config.ServerSpec{{Label: "everything", Transport: config.TransportStdio, Command: "node", Args: []string{entry, "stdio"}}}}
 	sess := loader.Open(cfg, loader.Options{Timeout: 30 * time.Second})
 	t.Cleanup(func() { sess.Close() })
-	var m tea.Model = ui.New("everything.json", cfg.Servers, sess)
+	var m tea.Model = ui.New(ui.Options{Title: "everything.json", Servers: cfg.Servers, Backend: sess})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 140, Height: 40})
 	m = settle(t, m, cfg, sess)
 

@@ -203,7 +203,7 @@ func TestInvokeEscAsks(t *testing.T) {
 func TestHistorySurvivesARestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "calls.jsonl")
 	m, _, _ := askerSession(t)
-	if err := m.(ui.Model).SetHistory(path); err != nil {
+	if err := ui.OpenHistory(m, path); err != nil {
 		t.Fatal(err)
 	}
 	m = openTrip(t, m)
@@ -218,7 +218,7 @@ func TestHistorySurvivesARestart(t *testing.T) {
 	next, sess2, _ := askerSession(t)
 	next, _ = next.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	mm := next.(ui.Model)
-	if err := mm.SetHistory(path); err != nil {
+	if err := ui.OpenHistory(mm, path); err != nil {
 		t.Fatal(err)
 	}
 	next = openTrip(t, mm)
@@ -299,8 +299,8 @@ func TestHistoryRefusesAForeignFile(t *testing.T) {
 	}
 	m, _, _ := askerSession(t)
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
-	if err := m.(ui.Model).SetHistory(path); err == nil {
-		t.Fatal("SetHistory(a file of notes) said nothing")
+	if err := ui.OpenHistory(m, path); err == nil {
+		t.Fatal("opening a file of notes as the history said nothing")
 	}
 	m = openTrip(t, m)
 	m = sendAndWrite(t, m)

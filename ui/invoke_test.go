@@ -43,7 +43,7 @@ func send(t *testing.T, m tea.Model) tea.Model {
 // in the exact request frame, and the server that answered.
 func TestInvokeRoutes(t *testing.T) {
 	cfg, sess := demoSession(t)
-	var m tea.Model = ui.New("demo config", cfg.Servers, sess)
+	var m tea.Model = ui.New(ui.Options{Title: "demo config", Servers: cfg.Servers, Backend: sess})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
 	m = settle(t, m, cfg, sess)
 
@@ -84,11 +84,10 @@ func TestInvokeRoutes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			mm := m.(ui.Model)
-			if !mm.SetPolicy(tt.policy) {
+			m, ok := ui.SetPolicy(m, tt.policy)
+			if !ok {
 				t.Fatalf("no policy %s", tt.policy)
 			}
-			var m tea.Model = mm
 			m = press(m, "g")
 			m = press(m, tt.keys...)
 			m = press(m, "i")
@@ -131,7 +130,7 @@ func (cutBackend) Call(context.Context, string, string, json.RawMessage) (mcpses
 // A call whose answer was cut says so under the frame, as `mcplens call`
 // does, beside the error naming the limit.
 func TestInvokeShowsCutAnswer(t *testing.T) {
-	var m tea.Model = ui.New("test config", []config.ServerSpec{{Label: "a", Command: "srv"}}, cutBackend{})
+	var m tea.Model = ui.New(ui.Options{Title: "test config", Servers: []config.ServerSpec{{Label: "a", Command: "srv"}}, Backend: cutBackend{}})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
 	m, _ = m.Update(ui.EventMsg(mcpsession.Event{Server: "a", State: mcpsession.Ready, Tools: listed(`{"name":"big"}`)}))
 	m = send(t, press(m, "i"))
@@ -146,7 +145,7 @@ func TestInvokeShowsCutAnswer(t *testing.T) {
 // The argument editor follows the window: opened on a wide screen, it fits
 // a narrow one once the window shrinks.
 func TestInvokeEditorFollowsWindow(t *testing.T) {
-	var m tea.Model = ui.New("test config", []config.ServerSpec{{Label: "a", Command: "srv"}}, cutBackend{})
+	var m tea.Model = ui.New(ui.Options{Title: "test config", Servers: []config.ServerSpec{{Label: "a", Command: "srv"}}, Backend: cutBackend{}})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
 	m, _ = m.Update(ui.EventMsg(mcpsession.Event{Server: "a", State: mcpsession.Ready, Tools: listed(`{"name":"big"}`)}))
 	m = press(m, "i")

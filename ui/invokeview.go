@@ -46,7 +46,7 @@ func (v *invoke) View() string {
 	left := max(3, room-len(head)-len(foot)-1)
 	var body []string
 	if v.mode == modeForm {
-		v.form.width, v.form.height = inner, left
+		v.form.SetSize(inner, left)
 		head = append(head, s.Muted.Render("arguments (form):"))
 		body = strings.Split(v.form.View(), "\n")
 	} else {

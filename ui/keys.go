@@ -66,7 +66,7 @@ type KeyMap struct {
 	History, Rerun           key.Binding
 	// In the call history: edit the chosen call, or send it again.
 	HistoryEdit, HistorySend key.Binding
-	// Reader is the keys of the reader and of what opens it (reader.go).
+	// Reader is the keys of the reader and of what opens it (ui/reader, readerkeys.go).
 	Reader ReaderKeys
 
 	// Answer and Skip are the keys of the inputs asked before the

@@ -5,36 +5,29 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcplens/mcplens/ui/kit"
 )
 
-// A scroller is the one scroll mechanism of the interface: a cursor over n
-// rows and the first line shown. Lists move the cursor and keep it in
-// sight (move, show); the wire pane, which has no cursor, moves what is
-// shown (scroll). Only visible lines are ever rendered.
+// A scroller is the one scroll mechanism of the interface (kit.Scroller,
+// whose Move, Scroll and Show its methods are): a cursor over n rows and
+// the first line shown.
 type scroller struct {
 	cursor, offset int
 }
 
-// moved returns where a movement key takes pos, on lines 0 to last, a
-// page being page lines; ok is false when msg is not a movement key.
+// kit returns s as the kit's Scroller, and put takes it back.
+func (s *scroller) kit() kit.Scroller  { return kit.Scroller{Cursor: s.cursor, Offset: s.offset} }
+func (s *scroller) put(k kit.Scroller) { s.cursor, s.offset = k.Cursor, k.Offset }
+
+// moved returns where a movement key takes pos (kit.Moved).
 func moved(msg tea.KeyPressMsg, k KeyMap, pos, last, page int) (int, bool) {
-	switch {
-	case key.Matches(msg, k.Up):
-		pos--
-	case key.Matches(msg, k.Down):
-		pos++
-	case key.Matches(msg, k.PageUp):
-		pos -= page
-	case key.Matches(msg, k.PageDown):
-		pos += page
-	case key.Matches(msg, k.Top):
-		pos = 0
-	case key.Matches(msg, k.Bottom):
-		pos = last
-	default:
-		return pos, false
-	}
-	return max(0, min(pos, last)), true
+	return kit.Moved(msg, k.nav(), pos, last, page)
+}
+
+// nav are the movement keys of k, as the components under ui take them.
+func (k KeyMap) nav() kit.Nav {
+	return kit.Nav{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Top: k.Top, Bottom: k.Bottom}
 }
 
 // isMove reports whether msg is a movement key.
@@ -43,32 +36,29 @@ func isMove(msg tea.KeyPressMsg, k KeyMap) bool {
 	return ok
 }
 
-// move applies a movement key to the cursor over n rows shown height at a
-// time, reporting whether msg was one. The caller keeps the cursor in
-// sight with show.
+// move applies a movement key to the cursor (kit.Scroller.Move).
 func (s *scroller) move(msg tea.KeyPressMsg, k KeyMap, n, height int) bool {
-	c, ok := moved(msg, k, s.cursor, n-1, max(1, height-1))
-	s.cursor = c
+	ks := s.kit()
+	ok := ks.Move(msg, k.nav(), n, height)
+	s.put(ks)
 	return ok
 }
 
-// scroll applies a movement key to the first of n lines shown height at a
-// time, reporting whether msg was one.
+// scroll applies a movement key to the first line shown
+// (kit.Scroller.Scroll).
 func (s *scroller) scroll(msg tea.KeyPressMsg, k KeyMap, n, height int) bool {
-	o, ok := moved(msg, k, s.offset, n-height, max(1, height-1))
-	s.offset = o
+	ks := s.kit()
+	ok := ks.Scroll(msg, k.nav(), n, height)
+	s.put(ks)
 	return ok
 }
 
-// show keeps line at of n lines inside a window of height lines.
+// show keeps line at of n lines inside a window of height lines
+// (kit.Scroller.Show).
 func (s *scroller) show(at, n, height int) {
-	if at < s.offset {
-		s.offset = at
-	}
-	if at >= s.offset+height {
-		s.offset = at - height + 1
-	}
-	s.offset = max(0, min(s.offset, n-height))
+	ks := s.kit()
+	ks.Show(at, n, height)
+	s.put(ks)
 }
 
 // listView draws a titled list, width columns wide: a column header, then

@@ -24,7 +24,7 @@ func TestLogPaneOneServer(t *testing.T) {
 		"api": {{At: at(1), Server: "api", Level: "info", Data: `"from api"`}},
 		"db":  {{At: at(2), Server: "db", Level: "info", Data: `"from db"`}},
 	}}
-	var m tea.Model = ui.New("logs", specs, b)
+	var m tea.Model = ui.New(ui.Options{Title: "logs", Servers: specs, Backend: b})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
 	for _, label := range []string{"api", "db"} {
 		m, _ = m.Update(ui.EventMsg(mcpsession.Event{Server: label, State: mcpsession.Ready, ServerName: label, Facts: mcpsession.ServerFacts{Capabilities: []string{"tools", "logging"}}}))

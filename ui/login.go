@@ -9,20 +9,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/model"
-	live "github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/surface"
 )
 
 // A Login runs the OAuth login of the server of the label, telling show
 // the authorization URL as soon as it has one, and returns when the
 // browser came back (or the login failed). main gives the interface one
-// (SetLogin); without it L does nothing.
+// (Options.Login); without it L does nothing.
 type Login func(ctx context.Context, label string, show func(url string)) error
-
-// A retrier is a backend that connects a server again with the handshake
-// it had, as after a login (a *loader.Session is one).
-type retrier interface {
-	Retry(label string) bool
-}
 
 // loginBudget bounds a login started with L: the user has this long to
 // finish in the browser.
@@ -47,13 +41,10 @@ type loginMsg struct {
 	next       <-chan loginMsg
 }
 
-// SetLogin gives the interface the login L runs.
-func (m *Model) SetLogin(run Login) { m.login = run }
-
 // startLogin logs in the selected row's server when it needs a login,
 // else the next server that does: the others keep working meanwhile.
 func (e *env) startLogin(at ref, selected bool) tea.Cmd {
-	s := e.surface
+	s := e.live
 	if e.login == nil || len(s.a.Servers) == 0 {
 		return noted("no server needs a login")
 	}
@@ -112,7 +103,7 @@ func waitLogin(next <-chan loginMsg) tea.Cmd {
 // loginNews takes a login's news: the URL is shown (and offered to the
 // terminal's clipboard); once logged in, the server connects again.
 func (m *Model) loginNews(msg loginMsg) tea.Cmd {
-	s := m.surface
+	s := m.live
 	st := s.logins[msg.label]
 	if st == nil {
 		return nil
@@ -127,7 +118,7 @@ func (m *Model) loginNews(msg loginMsg) tea.Cmd {
 	default:
 		st.done = true
 		delete(s.stepUps, msg.label)
-		if r, ok := m.backend.(retrier); ok {
+		if r := m.can.retry; r != nil {
 			r.Retry(msg.label)
 		}
 	}
@@ -137,7 +128,7 @@ func (m *Model) loginNews(msg loginMsg) tea.Cmd {
 }
 
 // loginLines are the lines under server i of the login L started.
-func (s *surface) loginLines(i int) {
+func (s *liveState) loginLines(i int) {
 	st := s.logins[s.label(i)]
 	switch {
 	case st == nil:
@@ -162,7 +153,7 @@ func (s *surface) loginLines(i int) {
 // loginStatus is the footer's note on the logins running, "" when none is.
 func (m *Model) loginStatus() string {
 	running := 0
-	for _, st := range m.surface.logins {
+	for _, st := range m.live.logins {
 		if !st.done {
 			running++
 		}
@@ -175,6 +166,6 @@ func (m *Model) loginStatus() string {
 
 // needsLogin reports whether a server waits for a login L can start.
 func (e *env) needsLogin() bool {
-	return e.login != nil && (len(e.surface.stepUps) > 0 ||
-		slices.ContainsFunc(e.surface.a.Servers, func(s live.Verdict) bool { return s.Status == live.NeedsLogin }))
+	return e.login != nil && (len(e.live.stepUps) > 0 ||
+		slices.ContainsFunc(e.live.a.Servers, func(s surface.Verdict) bool { return s.Status == surface.NeedsLogin }))
 }

@@ -30,15 +30,15 @@ func (b retryBackend) Retry(label string) bool {
 func TestLoginKey(t *testing.T) {
 	specs := []config.ServerSpec{{Label: "ok"}, {Label: "remote", Transport: config.TransportHTTP}, {Label: "other", Transport: config.TransportHTTP}}
 	var retried []string
-	model := ui.New("cfg.json", specs, retryBackend{benchBackend{events: make(chan mcpsession.Event)}, &retried})
 	url := "https://as.example/authorize?client_id=dyn&code_challenge=" + strings.Repeat("x", 100) + "&end=1"
 	back := make(chan error, 1)
-	model.SetLogin(func(ctx context.Context, label string, show func(string)) error {
+	login := func(ctx context.Context, label string, show func(string)) error {
 		if label == "remote" {
 			show(url)
 		}
 		return <-back
-	})
+	}
+	model := ui.New(ui.Options{Title: "cfg.json", Servers: specs, Backend: retryBackend{benchBackend{events: make(chan mcpsession.Event)}, &retried}, Login: login})
 	var m tea.Model = model
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m, _ = m.Update(ui.EventMsg(mcpsession.Event{Server: "ok", State: mcpsession.Ready, Tools: nil}))

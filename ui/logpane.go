@@ -14,14 +14,6 @@ import (
 	"github.com/mcplens/mcplens/model"
 )
 
-// A LogBackend is a Backend that also keeps the servers' log messages
-// (notifications/message) and asks them for a level. A *loader.Session is
-// one; a backend that is not shows an empty log pane.
-type LogBackend interface {
-	Logs(server string) ([]loader.LogMessage, int)
-	SetLogLevel(server, level string) error
-}
-
 // A logView is the log pane: the log messages of every server or of one,
 // newest last. It follows the newest messages until it is scrolled up, and
 // again once scrolled back to the end.
@@ -57,8 +49,8 @@ func (v *logView) SetSize(width, height int) { v.width, v.height = width, height
 // refresh takes a fresh copy of the servers' log messages, and merges the
 // messages shown once for all of them.
 func (v *logView) refresh(servers ...string) {
-	b, ok := v.e.backend.(LogBackend)
-	if !ok {
+	b := v.e.can.logs
+	if b == nil {
 		return
 	}
 	for _, server := range servers {
@@ -70,17 +62,17 @@ func (v *logView) refresh(servers ...string) {
 // merged returns the messages shown, in time order.
 func (v *logView) merged() []loader.LogMessage {
 	if v.only >= 0 {
-		return v.msgs[v.e.surface.label(v.only)]
+		return v.msgs[v.e.live.label(v.only)]
 	}
-	return byTime(v.e.surface.labels(), v.msgs, func(m loader.LogMessage) time.Time { return m.At })
+	return byTime(v.e.live.labels(), v.msgs, func(m loader.LogMessage) time.Time { return m.At })
 }
 
 // scope is the servers shown: one label, or every one.
 func (v *logView) scope() []string {
 	if v.only >= 0 {
-		return []string{v.e.surface.label(v.only)}
+		return []string{v.e.live.label(v.only)}
 	}
-	return v.e.surface.labels()
+	return v.e.live.labels()
 }
 
 // takes reports whether msg is a key of the pane.
@@ -104,7 +96,7 @@ func (v *logView) Update(msg tea.Msg) tea.Cmd {
 			return v.setLevel(loader.LogLevels[v.level])
 		}
 		if key.Matches(msg, v.e.c.keys.LogServer) {
-			if v.only++; v.only >= len(v.e.surface.snap.Servers) {
+			if v.only++; v.only >= len(v.e.live.snap.Servers) {
 				v.only = -1
 			}
 			v.back = false
@@ -119,14 +111,14 @@ func (v *logView) Update(msg tea.Msg) tea.Cmd {
 // setLevel returns the command that asks every server shown that declared
 // the logging capability for level.
 func (v *logView) setLevel(level string) tea.Cmd {
-	b, ok := v.e.backend.(LogBackend)
+	b := v.e.can.logs
 	var servers []string
-	for _, sv := range v.e.surface.snap.Servers {
+	for _, sv := range v.e.live.snap.Servers {
 		if slices.Contains(sv.Facts.Capabilities, "logging") && slices.Contains(v.scope(), sv.Label()) {
 			servers = append(servers, sv.Label())
 		}
 	}
-	if !ok || len(servers) == 0 {
+	if b == nil || len(servers) == 0 {
 		v.status = "log level " + level + ": no server declares logging"
 		return nil
 	}
@@ -167,7 +159,7 @@ func (v *logView) View() string {
 	start, end := v.window(len(v.shown), v.height-1)
 	scope := "all servers"
 	if v.only >= 0 {
-		scope = model.Sanitize(v.e.surface.label(v.only))
+		scope = model.Sanitize(v.e.live.label(v.only))
 	}
 	info := " " + scope + " · " + strconv.Itoa(len(v.shown)) + " messages"
 	if lost := v.sumLost(v.scope()...); lost > 0 {
@@ -218,7 +210,7 @@ func (m *Model) toggleLogs() {
 		return
 	}
 	m.pane = paneLog
-	m.logs.refresh(m.surface.labels()...)
+	m.logs.refresh(m.live.labels()...)
 }
 
 // logStatus is the footer's note on the level last asked for, while the

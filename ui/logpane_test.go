@@ -54,7 +54,7 @@ func TestLogPane(t *testing.T) {
 			{At: at(3), Server: "db", Level: "debug", Data: `"token s3cr3t-value"`},
 		},
 	}}
-	var m tea.Model = ui.New("logs", specs, b)
+	var m tea.Model = ui.New(ui.Options{Title: "logs", Servers: specs, Backend: b})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
 	m, _ = m.Update(ui.EventMsg(mcpsession.Event{Server: "api", State: mcpsession.Ready, ServerName: "api", Facts: mcpsession.ServerFacts{Capabilities: []string{"tools", "logging"}}}))
 	m, _ = m.Update(ui.EventMsg(mcpsession.Event{Server: "db", State: mcpsession.Ready, ServerName: "db", Facts: mcpsession.ServerFacts{Capabilities: []string{"tools"}}}))

@@ -23,7 +23,7 @@ func openConfig(t *testing.T, cfg *config.Config, w, h int) (tea.Model, *loader.
 	t.Helper()
 	sess := loader.Open(cfg, loader.Options{Timeout: 20 * time.Second})
 	t.Cleanup(func() { sess.Close() })
-	var m tea.Model = ui.New(cfg.Path, cfg.Servers, sess)
+	var m tea.Model = ui.New(ui.Options{Title: cfg.Path, Servers: cfg.Servers, Backend: sess})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return settle(t, m, cfg, sess), sess
 }
@@ -42,9 +42,8 @@ func failingConfig(t *testing.T) *config.Config {
 // its stderr at 160x48, and the header counts the servers by status.
 func TestFailedServerInSight(t *testing.T) {
 	m, _ := openConfig(t, failingConfig(t), 160, 48)
-	mm := m.(ui.Model)
-	mm.SetPolicy("claude-code") // the scale servers share names: qualified, all three are ok
-	m, _ = mm.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	m, _ = ui.SetPolicy(m, "claude-code") // the scale servers share names: qualified, all three are ok
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
 	got := screen(m)
 	for _, want := range []string{"3 ok · 1 failed (broken)", "✗ broken failed: initialize: server exited", "stderr: boom: missing API_KEY"} {
 		if !strings.Contains(got, want) {
@@ -167,7 +166,7 @@ func TestJumpFoldAndPinnedHeader(t *testing.T) {
 // headers, and enter shows the selected row's every cell in full.
 func TestCompareActiveFirstAndFullCells(t *testing.T) {
 	cfg, sess := demoSession(t)
-	var m tea.Model = ui.New("demo config", cfg.Servers, sess)
+	var m tea.Model = ui.New(ui.Options{Title: "demo config", Servers: cfg.Servers, Backend: sess})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m = settle(t, m, cfg, sess)
 	m = ui.Settle(press(m, "p", "p", "3"))
@@ -247,7 +246,7 @@ func TestNotesPassAndReportAsks(t *testing.T) {
 	if err := os.WriteFile(ui.ReportFile, []byte("# mcplens check: an earlier run\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var tm tea.Model = ui.New("test config", []config.ServerSpec{{Label: "a", Command: "srv"}}, quietBackend{})
+	var tm tea.Model = ui.New(ui.Options{Title: "test config", Servers: []config.ServerSpec{{Label: "a", Command: "srv"}}, Backend: quietBackend{}})
 	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
 	tm = pressRun(t, tm, "r")
 	if s := screen(tm); !strings.Contains(s, ui.ReportFile+" holds the report of an earlier run: overwrite "+ui.ReportFile+"? y/n") {
@@ -277,7 +276,7 @@ func TestNotesPassAndReportAsks(t *testing.T) {
 // At 80x24 the help screen scrolls to its end, and lays every group of
 // keys out, none cut off.
 func TestHelpScrollsAt80x24(t *testing.T) {
-	var m tea.Model = ui.New("test config", []config.ServerSpec{{Label: "a", Command: "srv"}}, quietBackend{})
+	var m tea.Model = ui.New(ui.Options{Title: "test config", Servers: []config.ServerSpec{{Label: "a", Command: "srv"}}, Backend: quietBackend{}})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m = press(m, "?")
 	top := screen(m)
@@ -305,7 +304,7 @@ func TestHelpScrollsAt80x24(t *testing.T) {
 // the screen, and the row called stays in sight.
 func TestCalledRowStaysInSight(t *testing.T) {
 	cfg, sess := demoSession(t)
-	var m tea.Model = ui.New("demo config", cfg.Servers, sess)
+	var m tea.Model = ui.New(ui.Options{Title: "demo config", Servers: cfg.Servers, Backend: sess})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m = settle(t, m, cfg, sess)
 	m = press(m, "G", "i")
@@ -328,7 +327,7 @@ func TestClientNotePasses(t *testing.T) {
 	specs := []config.ServerSpec{{Label: "alpha"}, {Label: "beta"}}
 	var asked []string
 	b := reconnectBackend{benchBackend{events: make(chan mcpsession.Event)}, map[string]bool{"alpha": true}, &asked}
-	var m tea.Model = ui.New("cfg.json", specs, b)
+	var m tea.Model = ui.New(ui.Options{Title: "cfg.json", Servers: specs, Backend: b})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 30})
 	m = press(m, "c")
 	now := time.Now()

@@ -12,25 +12,14 @@ import (
 	"github.com/mcplens/mcplens/model"
 )
 
-// An ObservedBackend is a Backend that shows what a real client did
-// through a tap (a recording opened offline, or mcplens watch): the calls
-// it made, and the clientInfo it sent.
-type ObservedBackend interface {
-	Observed() []capture.Call
-	// Unkept counts what could not be kept of what the taps passed,
-	// shown where the calls are.
-	Unkept() capture.Unkept
-	Client() (model.ClientInfo, model.Client, bool)
-}
-
 // observedCalls are the calls a tap shows a real client made.
 type observedCalls []capture.Call
 
-// PickPolicy makes the policy named the one shown, as p does: a client
+// pickPolicy makes the policy named the one shown, as p does: a client
 // the backend then shows does not change it. It reports whether the
 // policy exists.
-func (m *Model) PickPolicy(name string) bool {
-	m.clients.policyPicked = m.SetPolicy(name)
+func (m *Model) pickPolicy(name string) bool {
+	m.clients.policyPicked = m.setPolicy(name)
 	return m.clients.policyPicked
 }
 
@@ -38,8 +27,8 @@ func (m *Model) PickPolicy(name string) bool {
 // time it knows the client, and neither a client nor a policy was chosen,
 // takes that client's profile and policy.
 func (m *Model) takeObserved() {
-	b, ok := m.backend.(ObservedBackend)
-	if !ok {
+	b := m.can.observed
+	if b == nil {
 		return
 	}
 	m.observed, m.unkept = b.Observed(), b.Unkept()
@@ -47,8 +36,8 @@ func (m *Model) takeObserved() {
 		return
 	}
 	if _, p, ok := b.Client(); ok {
-		m.SetClient(p.Key(), "")
-		m.SetPolicy(p.Policy)
+		m.setClient(p.Key(), "")
+		m.setPolicy(p.Policy)
 	}
 }
 
@@ -82,7 +71,7 @@ func (m *Model) observedLines(o model.Outcome) []string {
 // registry shown predicts (model.JudgeCall), and why.
 func (e *env) verdict(server, wire string) string {
 	s := e.c.styles
-	v := model.JudgeCall(e.surface.reg, server, wire)
+	v := model.JudgeCall(e.live.reg, server, wire)
 	mark := s.OKText.Render("✓ matches")
 	if !v.Matches {
 		mark = s.ErrorText.Render("✗ contradicts")
@@ -125,7 +114,7 @@ func (v *callsView) View() string {
 	if m.client != "" {
 		info += " · client " + model.Sanitize(m.client)
 	}
-	if _, ok := m.backend.(ObservedBackend); !ok {
+	if m.can.observed == nil {
 		info = " none: this pane shows a tapped client's calls (mcplens watch, or a recording opened)"
 	}
 	title := c.styles.PaneTitle.Render("CLIENT CALLS") + c.styles.Muted.Render(info)
@@ -158,7 +147,7 @@ func (m *Model) toggleCalls() {
 
 // noServers is what the servers view says while it has none.
 func (e *env) noServers() string {
-	if _, ok := e.backend.(ObservedBackend); ok {
+	if e.can.observed != nil {
 		return "No tap has started yet: run a client whose config runs mcplens tap (mcplens tap install CONFIG)."
 	}
 	return "No servers: the config declares none."

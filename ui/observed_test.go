@@ -32,9 +32,7 @@ func openRecordings(t *testing.T, policy string, paths ...string) tea.Model {
 		t.Fatal(err)
 	}
 	b := capture.NewBackend(c)
-	m := ui.New("recordings (offline recording)", c.Specs(), b)
-	m.SetPolicy(policy)
-	m.SetClient("claude-code@2.1", "")
+	m := ui.New(ui.Options{Title: "recordings (offline recording)", Servers: c.Specs(), Backend: b, Policy: policy, Client: "claude-code@2.1"})
 	return readAll(m, b, 140, 40)
 }
 
@@ -171,7 +169,7 @@ func TestDeclaredServers(t *testing.T) {
 	events <- mcpsession.Event{Server: "gamma", State: mcpsession.Closed, Err: "the tap ended"}
 	close(events)
 	b := chanBackend{events: events}
-	m := readAll(ui.New("taps (watching)", nil, b), b, 120, 30)
+	m := readAll(ui.New(ui.Options{Title: "taps (watching)", Backend: b}), b, 120, 30)
 	if got := screen(m); !strings.Contains(got, "gamma") || !strings.Contains(got, "fetch") || !strings.Contains(got, "ended: as last listed") {
 		t.Fatalf("the declared server, its tool and the end of its tap are not shown:\n%s", got)
 	}

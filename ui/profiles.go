@@ -12,9 +12,9 @@ func profileSets() [][]string {
 	}
 }
 
-// SetProfiles shows the named provider profiles, reporting whether every
+// setProfiles shows the named provider profiles, reporting whether every
 // name is known.
-func (m *Model) SetProfiles(names []string) bool {
+func (m *Model) setProfiles(names []string) bool {
 	var ps []model.Profile
 	for _, n := range names {
 		p, ok := model.ProfileNamed(n)
@@ -27,13 +27,13 @@ func (m *Model) SetProfiles(names []string) bool {
 		return false
 	}
 	m.profiles = ps
-	m.surface.profiles = ps
-	m.surface.dropFindings()
+	m.live.profiles = ps
+	m.live.dropFindings()
 	return true
 }
 
 func (m *Model) cycleProfiles() {
 	sets := profileSets()
 	m.profileSet = (m.profileSet + 1) % len(sets)
-	m.SetProfiles(sets[m.profileSet])
+	m.setProfiles(sets[m.profileSet])
 }

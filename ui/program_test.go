@@ -15,7 +15,7 @@ import (
 // arrive by themselves, p switches policy, q ends the program.
 func TestProgramEndToEnd(t *testing.T) {
 	cfg, sess := demoSession(t)
-	tm := teatest.NewTestModel(t, ui.New("demo config", cfg.Servers, sess), teatest.WithInitialTermSize(150, 40))
+	tm := teatest.NewTestModel(t, ui.New(ui.Options{Title: "demo config", Servers: cfg.Servers, Backend: sess}), teatest.WithInitialTermSize(150, 40))
 	waitFor := func(what string) {
 		t.Helper()
 		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(what)) },

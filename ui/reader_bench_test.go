@@ -52,14 +52,3 @@ func BenchmarkResultPane(b *testing.B) {
 		_ = v.view(e.c, 14, box)
 	}
 }
-
-// BenchmarkReaderSearch types a search into a reader of 10 000 lines.
-func BenchmarkReaderSearch(b *testing.B) {
-	e := benchEnv()
-	r := (&callView{msg: bigResult(10_000)}).reader(e)
-	for b.Loop() {
-		r.q.query = "line 009999"
-		r.find()
-		r.jump(r.nearest())
-	}
-}

@@ -51,7 +51,7 @@ func readerModel(t *testing.T, bin string, width, height int) tea.Model {
 	cfg := &config.Config{Servers: []config.ServerSpec{{Label: "reader", Command: bin}}}
 	sess := loader.Open(cfg, loader.Options{Timeout: 20 * time.Second})
 	t.Cleanup(func() { sess.Close() })
-	var m tea.Model = ui.New("reader config", cfg.Servers, sess)
+	var m tea.Model = ui.New(ui.Options{Title: "reader config", Servers: cfg.Servers, Backend: sess})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: width, Height: height})
 	return settle(t, m, cfg, sess)
 }

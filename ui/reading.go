@@ -10,8 +10,8 @@ import (
 
 // reading is the root's state of reading.
 type reading struct {
-	// reader is what is read in full, if anything (reader.go).
-	reader *reader
+	// reader is what is read in full, if anything (ui/reader).
+	reader *readerView
 	// results keeps the last result of each row invoked (result.go).
 	results lastResults
 	// note says what y or o did (copy.go), until the next key.
@@ -23,9 +23,9 @@ type reading struct {
 // the wire pane does not take them.
 func (m *Model) readingTakes(msg tea.KeyPressMsg) bool {
 	switch {
-	case m.reader != nil, m.pane == paneWire && m.wire.q.typing:
+	case m.reader != nil, m.pane == paneWire && m.wire.Typing():
 		return true
-	case m.pane == paneWire && m.wire.takes(msg):
+	case m.pane == paneWire && m.wire.Takes(msg):
 		return false
 	}
 	return m.readerKey(msg)
@@ -36,7 +36,7 @@ func (m *Model) updateReading(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case m.reader != nil:
 		return m.updateReader(msg)
-	case m.pane == paneWire && m.wire.q.typing:
+	case m.pane == paneWire && m.wire.Typing():
 		return m.wire.Update(msg)
 	}
 	return m.openReader(msg)
@@ -49,9 +49,9 @@ func (m *Model) readingDone(msg tea.Msg) {
 	case readMsg:
 		switch {
 		case msg.frame != nil && msg.pair:
-			msg.r = m.wire.openPair(*msg.frame)
+			msg.r = m.wire.OpenPair(*msg.frame)
 		case msg.frame != nil:
-			msg.r = m.wire.openFrame(*msg.frame)
+			msg.r = m.wire.OpenFrame(*msg.frame)
 		}
 		if msg.r != nil {
 			m.reader = msg.r
@@ -129,7 +129,7 @@ func (m *Model) openReader(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) updateReader(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.keys
 	switch {
-	case m.reader.q.typing:
+	case m.reader.Typing():
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
 	case key.Matches(msg, k.Help):
@@ -137,7 +137,7 @@ func (m *Model) updateReader(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	cmd := m.reader.Update(msg)
-	if m.reader.closed {
+	if m.reader.Closed() {
 		m.reader = nil
 	}
 	return cmd
@@ -146,7 +146,7 @@ func (m *Model) updateReader(msg tea.KeyPressMsg) tea.Cmd {
 // setNote shows what y or o did, in the reader when it is open.
 func (m *Model) setNote(note string) {
 	if m.reader != nil {
-		m.reader.note = note
+		m.reader.SetNote(note)
 		return
 	}
 	m.note = note
@@ -158,6 +158,6 @@ func (m *Model) selectedName() (string, bool) {
 	if !ok {
 		return "", false
 	}
-	o, _, ok := m.surface.outcomeAt(r)
+	o, _, ok := m.live.outcomeAt(r)
 	return o.Name, ok && o.Name != ""
 }

@@ -13,7 +13,7 @@ import (
 
 // findingReader reads the finding under the cursor whole; nil when there
 // is none.
-func (m *Model) findingReader() *reader {
+func (m *Model) findingReader() *readerView {
 	f, ok := m.findings.shown()
 	c := m.findings.sc.cursor
 	if !ok || c >= len(f) {
@@ -32,13 +32,13 @@ func (m *Model) findingReader() *reader {
 		lines = append(lines, m.c.textLines(x.Evidence)...)
 		return append(lines, m.toolAfter()...)
 	})
-	r.clip, r.clipName = x.Evidence, "the evidence"
+	r.Clip, r.ClipName = x.Evidence, "the evidence"
 	return r
 }
 
 // gatedReader reads the gated view's explanation whole, then the gated
 // tool under the cursor, if any.
-func (m *Model) gatedReader() *reader {
+func (m *Model) gatedReader() *readerView {
 	s := m.c.styles
 	v := &m.gated
 	note := v.note()
@@ -52,7 +52,7 @@ func (m *Model) gatedReader() *reader {
 		}
 		return append(lines, m.toolAfter()...)
 	})
-	r.clip, r.clipName = note, "the explanation"
+	r.Clip, r.ClipName = note, "the explanation"
 	return r
 }
 
@@ -60,7 +60,7 @@ func (m *Model) gatedReader() *reader {
 // none when no tool is selected.
 func (m *Model) toolAfter() []string {
 	r, ok := m.selected()
-	o, t, found := m.surface.outcomeAt(r)
+	o, t, found := m.live.outcomeAt(r)
 	if !ok || !found {
 		return nil
 	}

@@ -14,7 +14,7 @@ import (
 // closes the reader.
 func TestReadMore(t *testing.T) {
 	cfg, sess := demoSession(t)
-	var base tea.Model = ui.New("demo config", cfg.Servers, sess)
+	var base tea.Model = ui.New(ui.Options{Title: "demo config", Servers: cfg.Servers, Backend: sess})
 	base, _ = base.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	base = settle(t, base, cfg, sess)
 	for _, sz := range [][2]int{{60, 20}, {80, 24}} {

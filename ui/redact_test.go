@@ -51,7 +51,7 @@ func TestUIMasksSecretsInErrors(t *testing.T) {
 	}}
 	sess := loader.Open(cfg, loader.Options{})
 	t.Cleanup(func() { sess.Close() })
-	var m tea.Model = ui.New("secrets", cfg.Servers, sess)
+	var m tea.Model = ui.New(ui.Options{Title: "secrets", Servers: cfg.Servers, Backend: sess})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 400, Height: 50})
 	m = settle(t, m, cfg, sess)
 
@@ -151,9 +151,7 @@ func TestFindingsAgree(t *testing.T) {
 		t.Fatalf("servers did not settle: %v", err)
 	}
 	cancel()
-	view := ui.New("hostile", cfg.Servers, teeBackend{sess, toUI})
-	view.SetConfigFindings(cfg.Findings)
-	view.SetPolicy("lionagi")
+	view := ui.New(ui.Options{Title: "hostile", Servers: cfg.Servers, Backend: teeBackend{sess, toUI}, ConfigFindings: cfg.Findings, Policy: "lionagi"})
 	var m tea.Model = view
 	for ev := range toUI {
 		m, _ = m.Update(ui.EventMsg(ev))

@@ -10,7 +10,7 @@ import (
 // model: registered name → server and wire name, in registration order.
 type registryView struct{ list }
 
-func (v *registryView) routes() []model.Route { return v.e.surface.reg.Routes }
+func (v *registryView) routes() []model.Route { return v.e.live.reg.Routes }
 
 func (v *registryView) Update(msg tea.Msg) tea.Cmd {
 	v.moveKey(msg, len(v.routes()))
@@ -22,7 +22,7 @@ func (v *registryView) refresh() tea.Cmd { return nil }
 func (v *registryView) selected() (ref, bool) {
 	routes := v.routes()
 	if c := v.sc.cursor; c < len(routes) {
-		return v.e.surface.refOf(routes[c].Server, routes[c].Index)
+		return v.e.live.refOf(routes[c].Server, routes[c].Index)
 	}
 	return ref{}, false
 }

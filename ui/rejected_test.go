@@ -26,7 +26,7 @@ func TestRejectedToolShown(t *testing.T) {
 	h.ProtocolVersion = model.Revision20260728
 	sess := loader.Open(cfg, loader.Options{Timeout: 20 * time.Second, Handshake: h})
 	t.Cleanup(func() { sess.Close() })
-	var m tea.Model = ui.New("headers", cfg.Servers, sess)
+	var m tea.Model = ui.New(ui.Options{Title: "headers", Servers: cfg.Servers, Backend: sess})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
 	m = ui.Settle(settle(t, m, cfg, sess))
 	var shown string

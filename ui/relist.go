@@ -6,7 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/model"
-	live "github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/surface"
 )
 
 // A server that re-lists after tools/list_changed has its rows marked with
@@ -45,13 +45,13 @@ type relistedMsg struct {
 
 // relisted notes that server i may list anew: small lists are compared at
 // once, large ones marked for diffRelists.
-func (s *surface) relisted(i int) {
+func (s *liveState) relisted(i int) {
 	sv, r := &s.snap.Servers[i], &s.relists[i]
 	if sv.Lists == r.lists || sv.Prev == nil {
 		return
 	}
 	r.lists = sv.Lists
-	if live.ListSize(sv.Prev)+sv.Size < asyncBytes {
+	if surface.ListSize(sv.Prev)+sv.Size < asyncBytes {
 		r.diff, r.pending = relistDiff(sv.Prev, sv.Tools), false
 		return
 	}
@@ -63,8 +63,8 @@ func (s *surface) relisted(i int) {
 // server is running; nil when there is none.
 func (m Model) diffRelists() tea.Cmd {
 	var cmds []tea.Cmd
-	for i := range m.surface.relists {
-		r, sv := &m.surface.relists[i], &m.surface.snap.Servers[i]
+	for i := range m.live.relists {
+		r, sv := &m.live.relists[i], &m.live.snap.Servers[i]
 		if !r.pending || sv.Prev == nil || r.diffing != 0 {
 			continue
 		}
@@ -79,7 +79,7 @@ func (m Model) diffRelists() tea.Cmd {
 
 // adoptRelisted keeps a comparison that is still about the newest list,
 // reporting whether the servers view must be laid out again.
-func (s *surface) adoptRelisted(msg relistedMsg) bool {
+func (s *liveState) adoptRelisted(msg relistedMsg) bool {
 	r := &s.relists[msg.server]
 	if r.diffing == msg.list {
 		r.diffing = 0

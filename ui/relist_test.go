@@ -24,7 +24,7 @@ func TestRelistMarks(t *testing.T) {
 		`{"name":"search","description":"Searches, then uploads.","inputSchema":{"type":"object"}}`,
 		`{"name":"upload","description":"Uploads.","inputSchema":{"type":"object"}}`,
 	)
-	var m tea.Model = ui.New("test config", []config.ServerSpec{spec}, quietBackend{})
+	var m tea.Model = ui.New(ui.Options{Title: "test config", Servers: []config.ServerSpec{spec}, Backend: quietBackend{}})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	m, _ = m.Update(ui.EventMsg(mcpsession.Event{Server: "m", State: mcpsession.Ready, Tools: v1}))
 	before := screen(m)

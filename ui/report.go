@@ -12,7 +12,7 @@ import (
 	"github.com/mcplens/mcplens/internal/safefile"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
-	live "github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/surface"
 )
 
 // ReportFile is where the report key writes the current report, in the
@@ -36,26 +36,26 @@ type pinning struct {
 	wrote bool
 }
 
-// SetLock makes the interface compare each server's tools with l, read
+// setLock makes the interface compare each server's tools with l, read
 // from path: a changed tool's detail pane says what changed, field by
 // field, and the comparison follows every relisting. A lock of an older
 // version, which may hold secrets in clear, is read and the footer says
 // to rewrite it.
-func (m *Model) SetLock(path string, l *model.Lock) {
+func (m *Model) setLock(path string, l *model.Lock) {
 	m.pins.lock, m.pins.path = l, path
-	m.surface.lock, m.surface.lockPath = l, path
-	m.surface.dropFindings()
+	m.live.lock, m.live.lockPath = l, path
+	m.live.dropFindings()
 	if l != nil && l.Outdated() {
-		m.pins.lockNote = m.c.styles.WarnText.Render(model.Sanitize(live.OutdatedLock(path, l, false)))
+		m.pins.lockNote = m.c.styles.WarnText.Render(model.Sanitize(surface.OutdatedLock(path, l, false)))
 	}
 }
 
-// SetConfigFindings gives the findings view, and the report, what the
+// setConfigFindings gives the findings view, and the report, what the
 // config file says as a whole (config.Config.Findings).
-func (m *Model) SetConfigFindings(fs []string) {
-	m.surface.snap.File = fs
-	m.surface.invalidate()
-	m.surface.rebuild(m.policy)
+func (m *Model) setConfigFindings(fs []string) {
+	m.live.snap.File = fs
+	m.live.invalidate()
+	m.live.rebuild(m.policy)
 }
 
 // reportWrittenMsg says where the report went, or why it did not.
@@ -71,8 +71,8 @@ type reportWrittenMsg struct {
 // server as last heard from, the active policy and provider checks, and
 // the lock comparison when there is a lock.
 func (m Model) Report() *report.Report {
-	s := m.surface
-	o := live.Options{
+	s := m.live
+	o := surface.Options{
 		Policy:   m.activePolicy(),
 		Profiles: m.profiles,
 		Lock:     m.pins.lock,
@@ -83,7 +83,7 @@ func (m Model) Report() *report.Report {
 	if s.observedAt == s.gen {
 		o.Observed = s.observed // the findings view's, as shown
 	}
-	r := report.Build(m.title, live.Assess(s.snap, o))
+	r := report.Build(m.title, surface.Assess(s.snap, o))
 	r.Client, r.ClientSource = m.client, m.clientWhy
 	return r
 }

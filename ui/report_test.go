@@ -47,8 +47,7 @@ func TestLockLive(t *testing.T) {
 	approved.Apply(mcpsession.Event{Server: "m", State: mcpsession.Ready, Tools: v1})
 	lock := surface.UpdatedLock(nil, approved)
 
-	m := ui.New("test config", []config.ServerSpec{spec}, quietBackend{})
-	m.SetLock("mcplens.lock", lock)
+	m := ui.New(ui.Options{Title: "test config", Servers: []config.ServerSpec{spec}, Backend: quietBackend{}, Lock: lock, LockPath: "mcplens.lock"})
 	var tm tea.Model = m
 	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	tm, _ = tm.Update(ui.EventMsg(mcpsession.Event{Server: "m", State: mcpsession.Ready, Tools: v1}))
@@ -73,7 +72,7 @@ func TestReportKey(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 
-	m := ui.New("test config", []config.ServerSpec{{Label: "a", Command: "srv"}}, quietBackend{})
+	m := ui.New(ui.Options{Title: "test config", Servers: []config.ServerSpec{{Label: "a", Command: "srv"}}, Backend: quietBackend{}})
 	var tm tea.Model = m
 	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
 	tm, _ = tm.Update(ui.EventMsg(mcpsession.Event{Server: "a", State: mcpsession.Ready, Protocol: "2025-11-25",

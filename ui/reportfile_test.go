@@ -41,7 +41,7 @@ func TestReportKeyDoesNotFollowALink(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	var tm tea.Model = ui.New("test config", []config.ServerSpec{{Label: "a", Command: "srv"}}, quietBackend{})
+	var tm tea.Model = ui.New(ui.Options{Title: "test config", Servers: []config.ServerSpec{{Label: "a", Command: "srv"}}, Backend: quietBackend{}})
 	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
 	tm = pressRun(t, tm, "r")
 	if s := screen(tm); !strings.Contains(s, ui.ReportFile+" is a symbolic link: overwrite "+ui.ReportFile+"? y/n") {
@@ -84,7 +84,7 @@ func TestReportKeyAsksBeforeReplacing(t *testing.T) {
 	if err := os.WriteFile(ui.ReportFile, []byte(notes), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var tm tea.Model = ui.New("test config", []config.ServerSpec{{Label: "a", Command: "srv"}}, quietBackend{})
+	var tm tea.Model = ui.New(ui.Options{Title: "test config", Servers: []config.ServerSpec{{Label: "a", Command: "srv"}}, Backend: quietBackend{}})
 	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
 	tm = pressRun(t, tm, "r")
 	if s := screen(tm); !strings.Contains(s, ui.ReportFile+" was not written by mcplens: overwrite "+ui.ReportFile+"? y/n") {
@@ -102,8 +102,7 @@ func TestOutdatedLockFooter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := ui.New("test config", []config.ServerSpec{{Label: "a", Command: "srv"}}, quietBackend{})
-	m.SetLock("old.lock", l)
+	m := ui.New(ui.Options{Title: "test config", Servers: []config.ServerSpec{{Label: "a", Command: "srv"}}, Backend: quietBackend{}, Lock: l, LockPath: "old.lock"})
 	var tm tea.Model = m
 	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
 	if s := screen(tm); !strings.Contains(s, "lock old.lock is version 1 (it may hold secrets in clear); rewrite it with --update-lock") {

@@ -1,15 +1,12 @@
 package ui
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/mcplens/mcplens/loader"
 )
 
 // The resources & prompts view (key 6): per server, the resources,
@@ -18,18 +15,6 @@ import (
 // (surface.Assessment.Prompts: computed there, read here). enter reads a
 // resource, fills a template's variables or a prompt's arguments in a
 // form (resourcesform.go), u subscribes to a resource.
-
-// An offersBackend is what the view needs of the session beyond Backend.
-// A *loader.Session is one; a backend that is not gets a message saying so.
-type offersBackend interface {
-	ReadResource(ctx context.Context, server, uri string) (loader.ResourceRead, error)
-	GetPrompt(ctx context.Context, server, name string, args map[string]string) (loader.PromptResult, error)
-	Complete(ctx context.Context, server string, ref loader.CompletionRef, arg, value string, known map[string]string) (loader.Completion, error)
-	Subscribe(ctx context.Context, server, uri string) error
-	Unsubscribe(ctx context.Context, server, uri string) error
-	Subscribed(server, uri string) bool
-	ResourceUpdates(server string) ([]loader.ResourceUpdate, int)
-}
 
 // An offerKind is what one line of the view shows.
 type offerKind int
@@ -60,15 +45,15 @@ type offersView struct {
 func newOffersView(e *env) offersView { return offersView{list: list{e: e}} }
 
 func (v *offersView) backend() (offersBackend, bool) {
-	b, ok := v.e.backend.(offersBackend)
-	return b, ok
+	b := v.e.can.offers
+	return b, b != nil
 }
 
 // lines are the view's lines, servers in declaration order.
 func (v *offersView) lines() []offerLine {
 	var out []offerLine
-	for si := range v.e.surface.snap.Servers {
-		o := v.e.surface.snap.Servers[si].Offers
+	for si := range v.e.live.snap.Servers {
+		o := v.e.live.snap.Servers[si].Offers
 		out = append(out, offerLine{kind: offerServer, server: si})
 		for i := range o.Resources {
 			out = append(out, offerLine{offerResource, si, i})
@@ -138,7 +123,7 @@ func (v *offersView) Update(msg tea.Msg) tea.Cmd {
 // template's or a prompt's form.
 func (v *offersView) open(at offerLine) tea.Cmd {
 	b, ok := v.backend()
-	sv := &v.e.surface.snap.Servers[at.server]
+	sv := &v.e.live.snap.Servers[at.server]
 	if !ok {
 		r := answerReader(v.e, sv.Label(), offerShownMsg{title: "resources and prompts",
 			err: errors.New("this session cannot read resources or get prompts")})
@@ -166,7 +151,7 @@ func (v *offersView) open(at offerLine) tea.Cmd {
 // subscribe toggles the subscription to the resource of line at.
 func (v *offersView) subscribe(at offerLine) tea.Cmd {
 	b, ok := v.backend()
-	sv := &v.e.surface.snap.Servers[at.server]
+	sv := &v.e.live.snap.Servers[at.server]
 	if !ok || !sv.Offers.Subscribe {
 		v.note = "the server does not offer resource subscriptions"
 		return nil
@@ -216,14 +201,14 @@ func (v *offersView) View() string {
 
 // line draws one line of the view.
 func (v *offersView) line(e *env, b offersBackend, at offerLine, nameW, cmdW int) string {
-	sv := &e.surface.snap.Servers[at.server]
+	sv := &e.live.snap.Servers[at.server]
 	o := sv.Offers
 	switch at.kind {
 	case offerServer:
 		head := e.c.quote(sv.Label()) + "  " + count(len(o.Resources), "resource") + " · " +
 			count(len(o.Templates), "template") + " · " + count(len(o.Prompts), "prompt")
 		if !sv.Listed {
-			head = e.c.quote(sv.Label()) + "  " + string(e.surface.a.Servers[at.server].Status)
+			head = e.c.quote(sv.Label()) + "  " + string(e.live.a.Servers[at.server].Status)
 		}
 		for _, n := range o.Notes {
 			head += "  " + e.c.styles.WarnText.Render("⚠ "+e.c.text(n))
@@ -246,7 +231,7 @@ func (v *offersView) line(e *env, b offersBackend, at offerLine, nameW, cmdW int
 		name = "(" + pr.NameProblem + ")"
 	}
 	command, style := "-", e.c.styles.painters().muted
-	if res := e.surface.a.PromptResult(at.server); res != nil && at.i < len(res.Outcomes) {
+	if res := e.live.a.PromptResult(at.server); res != nil && at.i < len(res.Outcomes) {
 		oc := res.Outcomes[at.i]
 		if oc.Name != "" {
 			command = "/" + oc.Name

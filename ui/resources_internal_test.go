@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcplens/mcplens/loader"
@@ -50,7 +51,7 @@ func TestPromptFormValues(t *testing.T) {
 	}{
 		{"empty", func() {}, map[string]string{"who": ""}},
 		{"who typed", func() { f.setField("ada") }, map[string]string{"who": "ada"}},
-		{"both", func() { f.view.focused = 1; f.setField("x") }, map[string]string{"who": "ada", `odd "name"`: "x"}},
+		{"both", func() { f.view.Update(tea.KeyPressMsg{Code: tea.KeyDown}); f.setField("x") }, map[string]string{"who": "ada", `odd "name"`: "x"}},
 	} {
 		tt.set()
 		if got := f.values(); !maps.Equal(got, tt.want) {

@@ -64,8 +64,7 @@ func wantScreen(t *testing.T, m tea.Model, what string, wants ...string) {
 // template's resource; each answer opens in the reader.
 func TestResourcesView(t *testing.T) {
 	cfg, sess := promptSession(t)
-	mm := ui.New("prompts", cfg.Servers, sess)
-	mm.SetPolicy("gemini-cli")
+	mm := ui.New(ui.Options{Title: "prompts", Servers: cfg.Servers, Backend: sess, Policy: "gemini-cli"})
 	var m tea.Model = mm
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
 	m = settle(t, m, cfg, sess)

@@ -10,7 +10,7 @@ import (
 // (o saves it), y copies the answer as sent.
 
 // answerReader is the reader of what server answered msg.
-func answerReader(e *env, server string, msg offerShownMsg) *reader {
+func answerReader(e *env, server string, msg offerShownMsg) *readerView {
 	s := e.c.styles
 	title := s.PaneTitle.Render(e.c.quote(server)) + " " + e.c.quote(msg.title)
 	_, saves, clip := answerLines(e.c, msg)
@@ -18,9 +18,9 @@ func answerReader(e *env, server string, msg offerShownMsg) *reader {
 		lines, _, _ := answerLines(e.c, msg)
 		return lines
 	})
-	r.saves, r.saveName = saves, server+"-"+msg.name
+	saveWith(r, server+"-"+msg.name, saves)
 	if clip != nil {
-		r.clipName, r.clip = "the answer", string(clip)
+		r.ClipName, r.Clip = "the answer", string(clip)
 	}
 	return r
 }

@@ -17,7 +17,7 @@ func (v *offersView) detail() []string {
 		return []string{c.styles.Muted.Render("nothing selected")}
 	}
 	at := lines[v.sc.cursor]
-	sv := &v.e.surface.snap.Servers[at.server]
+	sv := &v.e.live.snap.Servers[at.server]
 	o := sv.Offers
 	var out []string
 	add := func(label, s string) {
@@ -63,7 +63,7 @@ func (v *offersView) detail() []string {
 	case offerPrompt:
 		p := o.Prompts[at.i]
 		out = append(out, c.styles.Section.Render(c.quote(sv.Label()+" · prompt "+p.Name)))
-		if res := v.e.surface.a.PromptResult(at.server); res != nil && at.i < len(res.Outcomes) {
+		if res := v.e.live.a.PromptResult(at.server); res != nil && at.i < len(res.Outcomes) {
 			oc := res.Outcomes[at.i]
 			command := oc.Kind.String()
 			if oc.Name != "" {

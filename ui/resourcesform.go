@@ -14,7 +14,7 @@ import (
 )
 
 // An offerPanel is what the resources & prompts view shows over its list:
-// the form of a template's variables or a prompt's arguments (form.go's
+// the form of a template's variables or a prompt's arguments (ui/form's
 // form of a schema with one string property each; tab asks the server to
 // complete the field), or the wait for a read. What the server answers opens in the reader; its esc comes back
 // to the form.
@@ -25,7 +25,7 @@ type offerPanel struct {
 	read string
 	form *offerForm
 	// answer is the reader the form's last answer opened.
-	answer *reader
+	answer *readerView
 	busy   bool
 	width  int
 }
@@ -53,7 +53,7 @@ type offerArg struct {
 }
 
 // newOfferForm is the form of args: the schema of an object with one
-// string property each, in their order, drawn and edited by form.go.
+// string property each, in their order, drawn and edited by ui/form.
 func newOfferForm(e *env, f *offerForm, args []offerArg) *offerForm {
 	var props []string
 	required := []string{}
@@ -109,7 +109,7 @@ func templateForm(e *env, t model.ResourceTemplate, completions bool) *offerForm
 // out.
 func (f *offerForm) values() map[string]string {
 	values := map[string]string{}
-	if raw, err := f.view.form.Value(); err == nil {
+	if raw, err := f.view.Form().Value(); err == nil {
 		_ = json.Unmarshal(raw, &values) // every property is a string
 	}
 	return values
@@ -117,18 +117,14 @@ func (f *offerForm) values() map[string]string {
 
 // field is the field of the form's focused row, nil when it has none.
 func (f *offerForm) field() *schemaform.Field {
-	if len(f.view.rows) == 0 {
-		return nil
-	}
-	return f.view.rows[f.view.focused].field
+	return f.view.Field()
 }
 
 // setField puts value in the focused field, as if typed.
 func (f *offerForm) setField(value string) {
 	fd := f.field()
 	fd.Text, fd.Set = value, true
-	f.view.input.SetValue(value)
-	f.view.input.CursorEnd()
+	f.view.SetText(value)
 }
 
 func (p *offerPanel) setWidth(w int) { p.width = w }
@@ -140,7 +136,7 @@ func (p *offerPanel) start(e *env) tea.Cmd {
 		p.busy = true
 		return p.readCmd(p.read)
 	}
-	return p.form.view.focus()
+	return p.form.view.Focus()
 }
 
 // offerShownMsg carries what a read or a prompts/get answered; name is
@@ -209,7 +205,7 @@ func (p *offerPanel) complete() tea.Cmd {
 		f.err = "the server does not offer completions"
 		return nil
 	}
-	if f.hintOf == f.view.focused && len(f.hints) > 1 {
+	if f.hintOf == f.view.Focused() && len(f.hints) > 1 {
 		// tab again: the next value offered
 		f.hint = (f.hint + 1) % len(f.hints)
 		f.setField(f.hints[f.hint])
@@ -226,7 +222,7 @@ func (p *offerPanel) complete() tea.Cmd {
 			delete(known, name)
 		}
 	}
-	b, server, field := p.backend, p.server, f.view.focused
+	b, server, field := p.backend, p.server, f.view.Focused()
 	arg, value := fd.Name, fd.Text
 	return func() tea.Msg {
 		ctx, cancel := callContext()
@@ -251,7 +247,7 @@ func (p *offerPanel) update(e *env, msg tea.Msg) (*offerPanel, tea.Cmd) {
 		p.answer = r
 		return p, open
 	case completedMsg:
-		if f := p.form; f != nil && msg.field == f.view.focused {
+		if f := p.form; f != nil && msg.field == f.view.Focused() {
 			f.err, f.hints, f.hint, f.hintOf = "", nil, 0, msg.field
 			switch {
 			case msg.err != nil:
@@ -294,7 +290,7 @@ func (p *offerPanel) formKey(msg tea.KeyPressMsg, k KeyMap) tea.Cmd {
 		return p.complete()
 	}
 	cmd, changed := f.view.Update(msg)
-	if changed && f.hintOf == f.view.focused {
+	if changed && f.hintOf == f.view.Focused() {
 		f.hints = nil // typed: the next tab asks again
 	}
 	return cmd
@@ -302,7 +298,7 @@ func (p *offerPanel) formKey(msg tea.KeyPressMsg, k KeyMap) tea.Cmd {
 
 // reading reports whether the answer the form sent for is open in the
 // reader: the reader takes the keys until its esc.
-func (p *offerPanel) reading() bool { return p.answer != nil && !p.answer.closed }
+func (p *offerPanel) reading() bool { return p.answer != nil && !p.answer.Closed() }
 
 func (p *offerPanel) help(k KeyMap) []key.Binding {
 	if p.form == nil {
@@ -318,15 +314,15 @@ func (p *offerPanel) view(c common, width, height int) string {
 	}
 	f := p.form
 	var foot []string
-	if f.hintOf == f.view.focused && len(f.hints) > 1 {
+	if f.hintOf == f.view.Focused() && len(f.hints) > 1 {
 		foot = append(foot, c.styles.Muted.Render("tab: "+strings.Join(f.hints, " · ")))
 	}
 	if f.err != "" {
 		foot = append(foot, c.styles.ErrorText.Render(c.text(f.err)))
 	}
 	lines := []string{c.styles.Muted.Render("no arguments: ctrl+s sends")}
-	if len(f.view.rows) > 0 {
-		f.view.height = max(1, height-1-len(foot))
+	if f.view.Len() > 0 {
+		f.view.SetSize(0, max(1, height-1-len(foot)))
 		lines = strings.Split(f.view.View(), "\n")
 	}
 	return contentBox(c, c.quote(p.server+" · "+f.title), append(lines, foot...), width, height)

@@ -2,18 +2,8 @@ package ui
 
 import (
 	"github.com/mcplens/mcplens/model"
-	live "github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/surface"
 )
-
-// A restarter is a Backend that restarts, disconnects and connects one
-// server (a *loader.Session): x restarts the selected server, X
-// disconnects it, or connects it when it is disconnected or failed. The
-// loader's events say how it goes; the surface gives the status.
-type restarter interface {
-	Restart(label string) bool
-	Disconnect(label string) bool
-	Connect(label string) bool
-}
 
 // restartKey restarts the selected row's server (x), or disconnects or
 // connects it (X), saying in the footer what it did.
@@ -23,23 +13,23 @@ func (m *Model) restartKey(restart bool) {
 	if m.view == viewServers {
 		i, ok = m.servers.server()
 	}
-	b, can := m.backend.(restarter)
+	b := m.can.restart
 	switch {
-	case !can:
+	case b == nil:
 		m.say("this view's servers are not mcplens's to restart")
 		return
-	case !ok || i < 0 || i >= len(m.surface.snap.Servers):
+	case !ok || i < 0 || i >= len(m.live.snap.Servers):
 		m.say("no server selected")
 		return
 	}
-	label := m.surface.label(i)
+	label := m.live.label(i)
 	name := model.Sanitize(label)
-	switch status := m.surface.a.Servers[i].Status; {
+	switch status := m.live.a.Servers[i].Status; {
 	case restart && b.Restart(label):
 		m.say("restarting " + name + ": stopped, starting it again")
 	case restart:
 		m.say(name + " cannot be restarted now (mcplens is closing)")
-	case status == live.Disconnected || status == live.Failed || status == live.NeedsLogin:
+	case status == surface.Disconnected || status == surface.Failed || status == surface.NeedsLogin:
 		if b.Connect(label) {
 			m.say("connecting " + name)
 		} else {

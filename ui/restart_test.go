@@ -33,7 +33,7 @@ func until(t *testing.T, m tea.Model, sess *loader.Session, want string) tea.Mod
 // footer says each, and the header's counts stay true throughout.
 func TestRestartKeys(t *testing.T) {
 	cfg, sess := demoSession(t)
-	var m tea.Model = ui.New("demo config", cfg.Servers, sess)
+	var m tea.Model = ui.New(ui.Options{Title: "demo config", Servers: cfg.Servers, Backend: sess})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m = settle(t, m, cfg, sess)
 	alpha, beta := sess.Pid("alpha"), sess.Pid("beta")

@@ -6,7 +6,9 @@ import (
 
 	"github.com/mcplens/mcplens/internal/jsonx"
 	"github.com/mcplens/mcplens/model"
-	live "github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/surface"
+
+	"github.com/mcplens/mcplens/ui/kit"
 )
 
 // A callView is one call's result as the reader shows it: first whether it
@@ -19,7 +21,7 @@ type callView struct {
 	msg callDoneMsg
 	at  time.Time
 	// findings are the result's output-schema findings (surface).
-	findings []live.Finding
+	findings []surface.Finding
 	// drawn caches the lines and saves for the styles drawn with, and
 	// the lines wrapped to the width last drawn at.
 	drawn struct {
@@ -35,9 +37,9 @@ type callView struct {
 // against the outputSchema of the tool that answered.
 func (m *Model) newCallView(msg callDoneMsg) *callView {
 	v := &callView{msg: msg, at: time.Now()}
-	if si, ok := m.surface.snap.Index(msg.route.Server); ok && msg.err == nil && len(msg.result.Result) > 0 {
-		if t, ok := m.surface.toolAt(ref{server: si, row: msg.route.Index}); ok {
-			v.findings = live.OutputFindings(msg.route.Server, t, msg.result.Result, m.c.redact)
+	if si, ok := m.live.snap.Index(msg.route.Server); ok && msg.err == nil && len(msg.result.Result) > 0 {
+		if t, ok := m.live.toolAt(ref{server: si, row: msg.route.Index}); ok {
+			v.findings = surface.OutputFindings(msg.route.Server, t, msg.result.Result, m.c.redact)
 		}
 	}
 	return v
@@ -118,7 +120,7 @@ func (c common) frameText(b []byte) string {
 func (v *callView) view(c common, height int, box func(string, []string, int) string) string {
 	lines, _ := v.lines(c)
 	if v.drawn.wrapped == nil || v.drawn.width != c.width {
-		v.drawn.wrapped, _, _ = wrapLines(lines, c.width)
+		v.drawn.wrapped, _, _ = kit.Wrap(lines, c.width)
 		v.drawn.width = c.width
 	}
 	wrapped := v.drawn.wrapped
@@ -131,15 +133,15 @@ func (v *callView) view(c common, height int, box func(string, []string, int) st
 }
 
 // reader opens the result in the reader.
-func (v *callView) reader(e *env) *reader {
+func (v *callView) reader(e *env) *readerView {
 	title := e.c.styles.PaneTitle.Render("RESULT") + " " + e.c.styles.RenamedText.Render(model.Sanitize(v.msg.route.Name))
 	r := newReader(e, title, func() []string {
 		l, _ := v.lines(e.c)
 		return l
 	})
-	_, r.saves = v.lines(e.c)
-	r.saveName = v.msg.route.Wire
-	r.clipName, r.clip = v.clip()
+	_, saves := v.lines(e.c)
+	saveWith(r, v.msg.route.Wire, saves)
+	r.ClipName, r.Clip = v.clip()
 	return r
 }
 
@@ -187,7 +189,7 @@ func (m *Model) remember(v *callView) {
 	if m.results == nil {
 		m.results = lastResults{}
 	}
-	if si, ok := m.surface.snap.Index(v.msg.row.Server); ok {
+	if si, ok := m.live.snap.Index(v.msg.row.Server); ok {
 		m.results[ref{server: si, row: v.msg.row.Index}] = v
 	}
 }

@@ -21,14 +21,6 @@ import (
 	"github.com/mcplens/mcplens/model"
 )
 
-// A rooter is a backend whose roots can change during the run (a
-// *loader.Session is one): SetRoots answers roots/list with dirs from now
-// on and returns the servers sent notifications/roots/list_changed.
-type rooter interface {
-	Roots() []string
-	SetRoots(dirs []string) []string
-}
-
 // A rootsEditor is the open roots editor.
 type rootsEditor struct {
 	text textarea.Model
@@ -50,8 +42,8 @@ type rootsSetMsg struct {
 // openRoots opens the editor on the roots answered now; a backend whose
 // roots cannot change says so in the footer.
 func (m *Model) openRoots() tea.Cmd {
-	r, ok := m.backend.(rooter)
-	if !ok {
+	r := m.can.roots
+	if r == nil {
 		m.say("roots: this session cannot change them")
 		return nil
 	}
@@ -77,7 +69,7 @@ func (m *Model) updateRoots(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.ApplyRoots):
 		ed.applying, ed.problem = true, ""
-		return applyRoots(m.backend.(rooter), ed.text.Value())
+		return applyRoots(m.can.roots, ed.text.Value())
 	}
 	var cmd tea.Cmd
 	ed.text, cmd = ed.text.Update(msg)
@@ -182,8 +174,8 @@ func (m *Model) rootsOverlay(body string) string {
 // element ("· roots: api, web"), "" when there are none or the backend
 // cannot say.
 func (m *Model) rootsHeader() string {
-	r, ok := m.backend.(rooter)
-	if !ok {
+	r := m.can.roots
+	if r == nil {
 		return ""
 	}
 	dirs := r.Roots()

@@ -94,7 +94,7 @@ func TestRootsEditorEverything(t *testing.T) {
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var m tea.Model = ui.New("everything.json", cfg.Servers, sess)
+	var m tea.Model = ui.New(ui.Options{Title: "everything.json", Servers: cfg.Servers, Backend: sess})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
 	m = settle(t, m, cfg, sess)
 	if got := screen(m); !strings.Contains(got, "roots: before-root") {
@@ -167,7 +167,7 @@ func TestRootsEditorGolden(t *testing.T) {
 	}
 	sess := loader.Open(cfg, loader.Options{Timeout: 20 * time.Second, Answers: loader.Answers{Roots: []string{"/srv/project/api", "/srv/project/web"}}})
 	t.Cleanup(func() { sess.Close() })
-	var m tea.Model = ui.New("project.json", cfg.Servers, sess)
+	var m tea.Model = ui.New(ui.Options{Title: "project.json", Servers: cfg.Servers, Backend: sess})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 24})
 	m = settle(t, m, cfg, sess)
 	if got := screen(m); !strings.Contains(got, "roots: api, web") {
@@ -225,7 +225,7 @@ func TestRootDirs(t *testing.T) {
 // key: the footer says server-everything, connected as VS Code, was told.
 func TestRootsProgram(t *testing.T) {
 	cfg, sess, _, after := everythingWithRoots(t)
-	tm := teatest.NewTestModel(t, ui.New("everything.json", cfg.Servers, sess), teatest.WithInitialTermSize(160, 40))
+	tm := teatest.NewTestModel(t, ui.New(ui.Options{Title: "everything.json", Servers: cfg.Servers, Backend: sess}), teatest.WithInitialTermSize(160, 40))
 	waitFor := func(what string) {
 		t.Helper()
 		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(what)) },

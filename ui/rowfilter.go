@@ -68,7 +68,7 @@ func (f *rowFilter) keeps(r ref) bool {
 func (f *rowFilter) scoreOf(r ref) int { return f.score[f.first[r.server]+r.row] }
 
 // candidates lists the rows of the active registry once.
-func (s *surface) candidates() {
+func (s *liveState) candidates() {
 	f := &s.filter
 	if f.reg == s.reg && f.reg != nil {
 		return
@@ -107,7 +107,7 @@ type rowMatch struct {
 }
 
 // plan is the match the query needs now.
-func (s *surface) plan() rowMatch {
+func (s *liveState) plan() rowMatch {
 	f := &s.filter
 	s.candidates()
 	m := rowMatch{query: f.query, reg: f.reg, wires: f.wires, names: f.names, of: f.matched}
@@ -151,7 +151,7 @@ func (m rowMatch) run() foundRowsMsg {
 
 // adoptFound keeps a match's result when it is for the candidates shown,
 // reporting whether it did.
-func (s *surface) adoptFound(msg foundRowsMsg) bool {
+func (s *liveState) adoptFound(msg foundRowsMsg) bool {
 	f := &s.filter
 	f.running = false
 	if msg.reg != f.reg || !f.active() {
@@ -164,7 +164,7 @@ func (s *surface) adoptFound(msg foundRowsMsg) bool {
 // match brings the scores up to the query: at once up to findAsyncAbove
 // candidates, and returns nil; above, it returns the command matching,
 // unless one is running (its result starts the next).
-func (s *surface) match() tea.Cmd {
+func (s *liveState) match() tea.Cmd {
 	f := &s.filter
 	if !f.active() {
 		f.score, f.matched, f.have = nil, nil, ""
@@ -189,7 +189,7 @@ func (s *surface) match() tea.Cmd {
 // refilter matches a query again after the rows changed (a policy, a
 // list), at once when that is cheap; otherwise the next Update's match
 // starts the command, the rows of the last match shown meanwhile.
-func (s *surface) refilter() {
+func (s *liveState) refilter() {
 	if !s.filter.active() {
 		return
 	}
@@ -202,7 +202,7 @@ func (s *surface) refilter() {
 // best returns the matching row with the highest score, the first laid
 // out among equals, as an index into rows; none until the query has been
 // matched.
-func (s *surface) best() (int, bool) {
+func (s *liveState) best() (int, bool) {
 	if !s.filter.current() {
 		return -1, false
 	}

@@ -36,7 +36,7 @@ func TestFirstFrameBeforeAnyAnswer(t *testing.T) {
 	cfg := scaleConfig(t, 3, 5, time.Hour)
 	sess := loader.Open(cfg, loader.Options{})
 	t.Cleanup(func() { sess.Close() })
-	var m tea.Model = ui.New("scale config", cfg.Servers, sess)
+	var m tea.Model = ui.New(ui.Options{Title: "scale config", Servers: cfg.Servers, Backend: sess})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
 	got := screen(m)
 	for _, s := range cfg.Servers {
@@ -57,7 +57,7 @@ func TestRowsFillInAsServersArrive(t *testing.T) {
 	cfg.Servers[1].Args = scale.Args(1, 5, time.Hour)
 	sess := loader.Open(cfg, loader.Options{})
 	t.Cleanup(func() { sess.Close() })
-	var m tea.Model = ui.New("scale config", cfg.Servers, sess)
+	var m tea.Model = ui.New(ui.Options{Title: "scale config", Servers: cfg.Servers, Backend: sess})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	deadline := time.Now().Add(20 * time.Second)
 	for !strings.Contains(screen(m), "advertised 5") {
@@ -80,7 +80,7 @@ func TestRowsFillInAsServersArrive(t *testing.T) {
 func TestEventBurstIsOneUpdate(t *testing.T) {
 	specs, events := benchSurface(2_000)
 	burst := loaded(2_000)
-	var one tea.Model = ui.New("bench", specs, benchBackend{events: make(chan mcpsession.Event)})
+	var one tea.Model = ui.New(ui.Options{Title: "bench", Servers: specs, Backend: benchBackend{events: make(chan mcpsession.Event)}})
 	one, _ = one.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	for _, ev := range events {
 		one, _ = one.Update(ui.EventMsg(ev))
@@ -110,7 +110,7 @@ func BenchmarkMemory(b *testing.B) {
 	var loadedRSS float64
 	for b.Loop() {
 		sess := loader.Open(cfg, loader.Options{})
-		var m tea.Model = ui.New("scale config", cfg.Servers, sess)
+		var m tea.Model = ui.New(ui.Options{Title: "scale config", Servers: cfg.Servers, Backend: sess})
 		m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 		ready := 0
 		for ready < len(cfg.Servers) {
@@ -169,7 +169,7 @@ func peakRSS(tb testing.TB) float64 {
 // drawn are those of the surface as it is.
 func TestLargeSurfaceDerivesInBackground(t *testing.T) {
 	specs, events := benchSurface(6_000)
-	var m tea.Model = ui.New("bench", specs, benchBackend{events: make(chan mcpsession.Event)})
+	var m tea.Model = ui.New(ui.Options{Title: "bench", Servers: specs, Backend: benchBackend{events: make(chan mcpsession.Event)}})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	m, _ = m.Update(ui.EventsMsg(events[:len(events)-1]...))
 	for _, v := range []struct{ key, computing, want string }{

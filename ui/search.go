@@ -30,7 +30,7 @@ func newNavigation(e *env) navigation {
 func (m *Model) navTakes(msg tea.KeyPressMsg) bool {
 	k := m.c.keys
 	return m.view == viewCompare && m.compare.takes(msg) ||
-		key.Matches(msg, k.Cancel) && m.pane == paneDetail && m.surface.filter.active() ||
+		key.Matches(msg, k.Cancel) && m.pane == paneDetail && m.live.filter.active() ||
 		key.Matches(msg, k.Search)
 }
 
@@ -98,7 +98,7 @@ func (m *Model) typeFind(msg tea.KeyPressMsg) tea.Cmd {
 	var cmd tea.Cmd
 	before := m.find.input.Value()
 	m.find.input, cmd = m.find.input.Update(msg)
-	if q := m.find.input.Value(); q != before && q != m.surface.filter.query {
+	if q := m.find.input.Value(); q != before && q != m.live.filter.query {
 		return tea.Batch(cmd, m.setQuery(q))
 	}
 	return cmd
@@ -108,7 +108,7 @@ func (m *Model) typeFind(msg tea.KeyPressMsg) tea.Cmd {
 // on the best match, returning the command matching when it is not done
 // at once (rowfilter.go).
 func (m *Model) setQuery(q string) tea.Cmd {
-	s := m.surface
+	s := m.live
 	s.filter.query = q
 	cmd := s.match()
 	if q == "" || s.filter.current() { // else the rows stay as they are until the match is done
@@ -121,7 +121,7 @@ func (m *Model) setQuery(q string) tea.Cmd {
 // foundBest puts the cursor on the best match once the query is matched;
 // with no query, back on the row chosen (serversView.follow).
 func (m *Model) foundBest() {
-	if at, ok := m.surface.best(); ok && m.surface.filter.active() {
+	if at, ok := m.live.best(); ok && m.live.filter.active() {
 		m.servers.moveTo(at)
 		return
 	}
@@ -131,7 +131,7 @@ func (m *Model) foundBest() {
 // foundRows adopts a match a command did, and starts the next when the
 // query changed meanwhile.
 func (m *Model) foundRows(msg foundRowsMsg) tea.Cmd {
-	s := m.surface
+	s := m.live
 	if s.adoptFound(msg) {
 		s.layout()
 		m.foundBest()
@@ -143,12 +143,12 @@ func (m *Model) foundRows(msg foundRowsMsg) tea.Cmd {
 // prompt or the query, and how many rows match.
 func (m *Model) findView() string {
 	s := m.c.styles
-	f := &m.surface.filter
-	count := s.Muted.Render(fmt.Sprintf("  %d of %d rows", len(f.matched), m.surface.rowCount()))
+	f := &m.live.filter
+	count := s.Muted.Render(fmt.Sprintf("  %d of %d rows", len(f.matched), m.live.rowCount()))
 	if !f.active() {
-		count = s.Muted.Render(fmt.Sprintf("  %d rows", m.surface.rowCount()))
+		count = s.Muted.Render(fmt.Sprintf("  %d rows", m.live.rowCount()))
 	} else if !f.current() {
-		count = s.Muted.Render("  " + m.spin + " finding among " + fmt.Sprint(m.surface.rowCount()) + " rows")
+		count = s.Muted.Render("  " + m.spin + " finding among " + fmt.Sprint(m.live.rowCount()) + " rows")
 	}
 	if m.find.typing {
 		return m.find.input.View() + count + s.Muted.Render(" · enter keeps · esc clears")

@@ -22,10 +22,10 @@ func TestHistoryMasksSecrets(t *testing.T) {
 		{Key: "NOTIFY", Value: "https://hooks.slack.com/services/T000/B000/XXXX"}, {Key: "KEYBOARD_LAYOUT", Value: "dvorak-intl"}}
 	cfg, sess := hostileSessionWithin(t, 20*time.Second, "leak", env)
 	path := filepath.Join(t.TempDir(), "calls.jsonl")
-	var m tea.Model = ui.New("leak", cfg.Servers, sess)
+	var m tea.Model = ui.New(ui.Options{Title: "leak", Servers: cfg.Servers, Backend: sess})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	m, _ = pump(t, m, cfg, sess, 0)
-	if err := m.(ui.Model).SetHistory(path); err != nil {
+	if err := ui.OpenHistory(m, path); err != nil {
 		t.Fatal(err)
 	}
 	m = press(m, "G", "i")

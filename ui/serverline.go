@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcplens/mcplens/model"
-	live "github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/surface"
 )
 
 // serverLine is a server's status line: icon, label, transport, state,
@@ -13,30 +13,30 @@ import (
 func (v *serversView) serverLine(i int) string {
 	e := v.e
 	s := e.c.styles
-	st := e.surface.statusOf(i)
-	r := e.surface.results[i]
+	st := e.live.statusOf(i)
+	r := e.live.results[i]
 	icon, state := e.spin, s.Muted.Render("connecting"+countdown(st.deadline))
-	if _, watching := e.backend.(ObservedBackend); watching {
+	if e.can.observed != nil {
 		state = s.Muted.Render("waiting for its tap") // a tap's client connects it, not mcplens
 	}
 	switch st.status {
-	case live.Failed:
+	case surface.Failed:
 		icon, state = s.ErrorText.Render("✗"), s.ErrorText.Render("failed")
-	case live.NeedsLogin:
+	case surface.NeedsLogin:
 		icon, state = s.WarnText.Render("!"), s.WarnText.Render("needs login")
-	case live.Closed:
+	case surface.Closed:
 		icon, state = s.Muted.Render("·"), s.Muted.Render("closed")
-	case live.Disconnected:
+	case surface.Disconnected:
 		icon, state = s.Muted.Render("○"), s.Muted.Render("disconnected")
-	case live.Incomplete:
+	case surface.Incomplete:
 		icon, state = s.WarnText.Render("▲"), s.WarnText.Render("incomplete")
-	case live.PolicyFailed:
+	case surface.PolicyFailed:
 		icon, state = s.ErrorText.Render("✗"), s.ErrorText.Render("failed by policy")
-	case live.OK:
+	case surface.OK:
 		icon, state = s.OKText.Render("●"), s.OKText.Render("ok")
 	}
-	parts := []string{icon + " " + s.Section.Render(model.Sanitize(e.surface.label(i))), s.Muted.Render(st.transport), state}
-	if e.surface.folded[i] && !e.surface.filter.active() {
+	parts := []string{icon + " " + s.Section.Render(model.Sanitize(e.live.label(i))), s.Muted.Render(st.transport), state}
+	if e.live.folded[i] && !e.live.filter.active() {
 		parts = append(parts, s.WarnText.Render("folded (space)"))
 	}
 	if st.ended {

@@ -7,7 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/model"
-	live "github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/surface"
 )
 
 // A serversView is the per-server tables: each server's status line, its
@@ -47,7 +47,7 @@ func (v *serversView) Update(msg tea.Msg) tea.Cmd {
 		v.nextMatch(-1)
 	case key.Matches(k, keys.Collapse):
 		v.fold()
-	case v.sc.move(k, keys, len(v.e.surface.rows), v.height-1):
+	case v.sc.move(k, keys, len(v.e.live.rows), v.height-1):
 	default:
 		return nil
 	}
@@ -59,7 +59,7 @@ func (v *serversView) Update(msg tea.Msg) tea.Cmd {
 // jumpServer moves the cursor to the first row of the next (step 1) or
 // previous (-1) server that has one, in the order laid out.
 func (v *serversView) jumpServer(step int) {
-	s := v.e.surface
+	s := v.e.live
 	if len(s.rows) == 0 {
 		return
 	}
@@ -79,7 +79,7 @@ func (v *serversView) jumpServer(step int) {
 
 // firstRowOf returns the first row of the server of row k.
 func (v *serversView) firstRowOf(k int) int {
-	s := v.e.surface
+	s := v.e.live
 	srv := s.lines[s.rows[k]].server
 	for k > 0 && s.lines[s.rows[k-1]].server == srv {
 		k--
@@ -90,8 +90,8 @@ func (v *serversView) firstRowOf(k int) int {
 // nextMatch moves to the next (1) or previous (-1) row a query kept,
 // round the end; every row shown is one.
 func (v *serversView) nextMatch(step int) {
-	n := len(v.e.surface.rows)
-	if !v.e.surface.filter.active() || n == 0 {
+	n := len(v.e.live.rows)
+	if !v.e.live.filter.active() || n == 0 {
 		return
 	}
 	v.sc.cursor = (v.sc.cursor + step + n) % n
@@ -100,7 +100,7 @@ func (v *serversView) nextMatch(step int) {
 // fold folds the server of the selected row to its status line, or
 // unfolds the folded server selected. Under a query nothing folds.
 func (v *serversView) fold() {
-	s := v.e.surface
+	s := v.e.live
 	if len(s.rows) == 0 || s.filter.active() {
 		return
 	}
@@ -153,7 +153,7 @@ func (v *serversView) SetSize(width, height int) {
 // server's header when it fits, inside the visible part of the view,
 // below the header pinned to its top (pinned).
 func (v *serversView) follow() {
-	s := v.e.surface
+	s := v.e.live
 	if v.seen != s.laidOut {
 		v.seen = s.laidOut
 		if k, ok := v.nearest(v.chosen); ok && v.picked {
@@ -190,7 +190,7 @@ func (v *serversView) follow() {
 
 // firstTool is the first row that is a tool, else the first row.
 func (v *serversView) firstTool() int {
-	s := v.e.surface
+	s := v.e.live
 	for k, li := range s.rows {
 		if s.lines[li].kind == lineTool {
 			return k
@@ -201,14 +201,14 @@ func (v *serversView) firstTool() int {
 
 // moveTo puts the cursor on row k of the layout as it is now.
 func (v *serversView) moveTo(k int) {
-	v.sc.cursor, v.seen, v.picked = k, v.e.surface.laidOut, true
+	v.sc.cursor, v.seen, v.picked = k, v.e.live.laidOut, true
 	v.follow()
 }
 
 // nearest returns the row showing want, or else the nearest row of want's
 // server: the tool row closest to it, or the server's folded status line.
 func (v *serversView) nearest(want line) (int, bool) {
-	s := v.e.surface
+	s := v.e.live
 	at, gap := -1, 0
 	for k, li := range s.rows {
 		l := s.lines[li]
@@ -238,7 +238,7 @@ func abs(n int) int {
 // heads once its first row has scrolled away. None when its status line
 // is in sight, or the view is too short to spare them.
 func (v *serversView) pinned(offset int) int {
-	s := v.e.surface
+	s := v.e.live
 	if offset <= 0 || offset >= len(s.lines) || v.height < 6 {
 		return 0
 	}
@@ -255,7 +255,7 @@ func (v *serversView) pinned(offset int) int {
 // server is the server of the line under the cursor: a tool row's, or a
 // status line's (a folded or disconnected server).
 func (v *serversView) server() (int, bool) {
-	s := v.e.surface
+	s := v.e.live
 	if len(s.rows) == 0 {
 		return 0, false
 	}
@@ -263,7 +263,7 @@ func (v *serversView) server() (int, bool) {
 }
 
 func (v *serversView) selected() (ref, bool) {
-	s := v.e.surface
+	s := v.e.live
 	if len(s.rows) == 0 {
 		return ref{}, false
 	}
@@ -276,7 +276,7 @@ func (v *serversView) selected() (ref, bool) {
 
 // View draws the visible part of the per-server tables.
 func (v *serversView) View() string {
-	s := v.e.surface
+	s := v.e.live
 	out := make([]string, 0, v.height)
 	sel := -1
 	if len(s.rows) > 0 {
@@ -322,12 +322,12 @@ func (v *serversView) lineView(l line, cols columns, selected bool) string {
 	case lineError:
 		return truncate("  "+s.ErrorText.Render(e.c.text(l.text)), v.width, "…")
 	case lineIncomplete:
-		if l.status == live.PolicyFailed {
+		if l.status == surface.PolicyFailed {
 			return truncate(s.ErrorText.Render("✗ "+l.text), v.width, "…")
 		}
 		return truncate(s.WarnText.Render("▲ "+l.text), v.width, "…")
 	case lineFailure:
-		line := truncate(s.ErrorText.Render("✗ "+model.Sanitize(e.surface.label(l.server))+" failed: ")+
+		line := truncate(s.ErrorText.Render("✗ "+model.Sanitize(e.live.label(l.server))+" failed: ")+
 			s.ErrorText.Render(e.c.text(l.text)), v.width, "…")
 		if selected {
 			line = s.painters().selected.Render(line + strings.Repeat(" ", max(0, v.width-textWidth(line))))
@@ -343,7 +343,7 @@ func (v *serversView) lineView(l line, cols columns, selected bool) string {
 
 func (v *serversView) toolLine(l line, cols columns, selected bool) string {
 	e := v.e
-	o, _, ok := e.surface.outcomeAt(ref{l.server, l.outcome})
+	o, _, ok := e.live.outcomeAt(ref{l.server, l.outcome})
 	if !ok {
 		return ""
 	}
@@ -372,7 +372,7 @@ func (v *serversView) toolLine(l line, cols columns, selected bool) string {
 // previous list (+, ~), or differs from the lock (≠); a space otherwise.
 func (v *serversView) changeMark(server int, o model.Outcome) string {
 	s := v.e.c.styles
-	if c, ok := v.e.surface.relistedOf(server).Tool(o.Wire); ok {
+	if c, ok := v.e.live.relistedOf(server).Tool(o.Wire); ok {
 		if c.Kind == model.ToolAdded {
 			return s.OKText.Render(markAdded)
 		}
@@ -381,8 +381,8 @@ func (v *serversView) changeMark(server int, o model.Outcome) string {
 	if o.Wire == "" || v.e.pins.lock == nil {
 		return " "
 	}
-	if t, ok := v.e.surface.toolAt(ref{server, o.Index}); ok {
-		if c, ok := v.lockChange(v.e.surface.label(server), t); ok && c.Kind != model.ToolRemoved {
+	if t, ok := v.e.live.toolAt(ref{server, o.Index}); ok {
+		if c, ok := v.lockChange(v.e.live.label(server), t); ok && c.Kind != model.ToolRemoved {
 			return s.ErrorText.Render(markLocked)
 		}
 	}

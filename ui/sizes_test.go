@@ -15,7 +15,7 @@ import (
 // line is wider than the terminal.
 func TestSizesGolden(t *testing.T) {
 	cfg, sess := demoSession(t)
-	var base tea.Model = ui.New("demo config", cfg.Servers, sess)
+	var base tea.Model = ui.New(ui.Options{Title: "demo config", Servers: cfg.Servers, Backend: sess})
 	base, _ = base.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	base = settle(t, base, cfg, sess)
 

@@ -7,19 +7,19 @@ import (
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
-	live "github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/surface"
 )
 
-// A surface is what the interface shows: the servers as last heard from
+// A liveState is what the interface shows: the servers as last heard from
 // (the snapshot), what the active policy makes of them (the assessment),
 // and the lines the servers view draws. Servers are read from the
 // snapshot, statuses and findings from the assessment: the interface
 // decides neither. It is rebuilt, never patched, whenever either changes.
-type surface struct {
-	snap *live.Snapshot
+type liveState struct {
+	snap *surface.Snapshot
 	// a is the assessment of the active policy: its registry (reg) and
 	// each server's status and part of it (results).
-	a       *live.Assessment
+	a       *surface.Assessment
 	reg     *model.Registry
 	results []*model.ServerResult
 	// relists marks, per server, how its newest list differs from the one
@@ -50,14 +50,14 @@ type surface struct {
 	// The assessment of each policy, computed once per change of the
 	// snapshot.
 	policies []model.Policy
-	byPolicy map[int]*live.Assessment
+	byPolicy map[int]*surface.Assessment
 
 	// What the findings view lists besides the assessment: the providers
 	// shown and the lock.
 	profiles []model.Profile
 	lock     *model.Lock
 	lockPath string
-	// observed is live.Observed of the snapshot of generation observedAt,
+	// observed is surface.Observed of the snapshot of generation observedAt,
 	// the part of the findings no policy changes (findings.go).
 	observed   []model.Finding
 	observedAt int
@@ -99,16 +99,16 @@ type line struct {
 	// top marks the failures laid out above the servers.
 	top bool
 	// status is the status a lineIncomplete names the servers of.
-	status live.Status
+	status surface.Status
 }
 
-func newSurface(specs []config.ServerSpec, policies []model.Policy) *surface {
-	return &surface{snap: live.New(specs, nil), policies: policies, relists: make([]relisting, len(specs)), observedAt: -1}
+func newLiveState(specs []config.ServerSpec, policies []model.Policy) *liveState {
+	return &liveState{snap: surface.New(specs, nil), policies: policies, relists: make([]relisting, len(specs)), observedAt: -1}
 }
 
 // apply records a loader event, reporting whether the registry must be
 // rebuilt.
-func (s *surface) apply(ev mcpsession.Event) bool {
+func (s *liveState) apply(ev mcpsession.Event) bool {
 	if !s.snap.Apply(ev) {
 		return false
 	}
@@ -126,7 +126,7 @@ func (s *surface) apply(ev mcpsession.Event) bool {
 }
 
 // invalidate drops everything derived from the snapshot.
-func (s *surface) invalidate() {
+func (s *liveState) invalidate() {
 	s.byPolicy = nil
 	s.gen++
 	s.version++
@@ -134,17 +134,17 @@ func (s *surface) invalidate() {
 
 // dropFindings says that what the findings depend on besides the snapshot
 // changed: the providers shown or the lock.
-func (s *surface) dropFindings() { s.version++ }
+func (s *liveState) dropFindings() { s.version++ }
 
 // rebuild makes the policy at index i the active one: its assessment is
 // computed once per surface change.
-func (s *surface) rebuild(i int) {
+func (s *liveState) rebuild(i int) {
 	if s.byPolicy == nil {
-		s.byPolicy = make(map[int]*live.Assessment)
+		s.byPolicy = make(map[int]*surface.Assessment)
 	}
 	a, ok := s.byPolicy[i]
 	if !ok {
-		a = live.Derive(s.snap, live.Options{Policy: s.policies[i]})
+		a = surface.Derive(s.snap, surface.Options{Policy: s.policies[i]})
 		s.byPolicy[i] = a
 	}
 	s.a, s.reg = a, a.Registry
@@ -162,7 +162,7 @@ func (s *surface) rebuild(i int) {
 // otherwise wait below every healthy server's table. A folded server is its
 // status line alone, which is then a row itself (space unfolds it); a query
 // (search.go) keeps the matching rows and the servers that have one.
-func (s *surface) layout() {
+func (s *liveState) layout() {
 	s.laidOut++
 	s.lines = s.lines[:0]
 	s.rows = s.rows[:0]
@@ -191,16 +191,16 @@ func (s *surface) layout() {
 		}
 		s.stepUpLines(i)
 		switch {
-		case s.a.Servers[i].Status == live.NeedsLogin:
+		case s.a.Servers[i].Status == surface.NeedsLogin:
 			s.lines = append(s.lines, line{kind: lineError, server: i, text: sv.Err})
 			s.loginLines(i)
-		case s.a.Servers[i].Status == live.Failed:
+		case s.a.Servers[i].Status == surface.Failed:
 			s.lines = append(s.lines, line{kind: lineError, server: i, text: sv.Err})
 			for _, t := range tail(sv.Stderr, 4) {
 				s.lines = append(s.lines, line{kind: lineNote, server: i, text: "stderr: " + t})
 			}
 			s.protocolLines(i)
-		case s.a.Servers[i].Status == live.Disconnected:
+		case s.a.Servers[i].Status == surface.Disconnected:
 			// Its status line is a row: X, on it, connects it again.
 			s.rows = append(s.rows, len(s.lines)-1-len(sv.Spec.Findings))
 		case r == nil:
@@ -236,7 +236,7 @@ func (s *surface) layout() {
 // toolLine lays out row j of server i, and measures its cells for the
 // widest (bytes stand for columns: a name is mostly ASCII, and a wider
 // guess only costs space).
-func (s *surface) toolLine(i, j int) {
+func (s *liveState) toolLine(i, j int) {
 	s.rows = append(s.rows, len(s.lines))
 	s.lines = append(s.lines, line{kind: lineTool, server: i, outcome: j})
 	o := &s.results[i].Outcomes[j]
@@ -250,8 +250,8 @@ func (s *surface) toolLine(i, j int) {
 // and error, then the tail of its stderr; then one line naming the
 // incomplete servers. Each one's own place in the config's order says it
 // again.
-func (s *surface) failures() {
-	for _, st := range []live.Status{live.PolicyFailed, live.Incomplete} {
+func (s *liveState) failures() {
+	for _, st := range []surface.Status{surface.PolicyFailed, surface.Incomplete} {
 		var names []string
 		for i := range s.snap.Servers {
 			if s.a.Servers[i].Status == st {
@@ -264,7 +264,7 @@ func (s *surface) failures() {
 		}
 	}
 	for i := range s.snap.Servers {
-		if s.a.Servers[i].Status != live.Failed {
+		if s.a.Servers[i].Status != surface.Failed {
 			continue
 		}
 		sv := &s.snap.Servers[i]
@@ -279,7 +279,7 @@ func (s *surface) failures() {
 
 // matchedLines lays out server i under a query: its status line, the
 // column heads and the rows that match, or nothing when none does.
-func (s *surface) matchedLines(i int) {
+func (s *liveState) matchedLines(i int) {
 	r := s.results[i]
 	if r == nil {
 		return
@@ -318,7 +318,7 @@ func tail(s string, n int) []string {
 }
 
 // protocolLines notes each protocol fault of server i under its status.
-func (s *surface) protocolLines(i int) {
+func (s *liveState) protocolLines(i int) {
 	sv := &s.snap.Servers[i]
 	for _, f := range sv.Faults {
 		if f.Evidence != sv.Err { // a listing's note is shown already

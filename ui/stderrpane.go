@@ -34,13 +34,13 @@ func (v *stderrView) SetSize(width, height int) { v.width, v.height = width, hei
 // refresh reads the tail of the server shown again, splitting it only
 // when it changed.
 func (v *stderrView) refresh() {
-	n := len(v.e.surface.snap.Servers)
+	n := len(v.e.live.snap.Servers)
 	if n == 0 {
 		v.raw, v.lines = "", nil
 		return
 	}
 	v.only = min(v.only, n-1)
-	raw := v.e.backend.Stderr(v.e.surface.label(v.only))
+	raw := v.e.backend.Stderr(v.e.live.label(v.only))
 	if raw == v.raw && v.lines != nil {
 		return
 	}
@@ -63,7 +63,7 @@ func (v *stderrView) takes(msg tea.KeyPressMsg) bool {
 func (v *stderrView) Update(msg tea.Msg) tea.Cmd {
 	if msg, ok := msg.(tea.KeyPressMsg); ok {
 		if key.Matches(msg, v.e.c.keys.LogServer) {
-			if n := len(v.e.surface.snap.Servers); n > 0 {
+			if n := len(v.e.live.snap.Servers); n > 0 {
 				v.only = (v.only + 1) % n
 			}
 			v.back, v.lines = false, nil
@@ -90,8 +90,8 @@ func (v *stderrView) View() string {
 	s := c.styles
 	start, end := v.window(len(v.lines), v.height-1)
 	info := " (no server)"
-	if len(v.e.surface.snap.Servers) > 0 {
-		info = " " + model.Sanitize(v.e.surface.label(v.only)) + " · " + strconv.Itoa(len(v.lines)) + " lines kept · s: next server"
+	if len(v.e.live.snap.Servers) > 0 {
+		info = " " + model.Sanitize(v.e.live.label(v.only)) + " · " + strconv.Itoa(len(v.lines)) + " lines kept · s: next server"
 	}
 	title := s.PaneTitle.Render("STDERR") + s.Muted.Render(info)
 	return tailView(c, title, v.height, v.lines[start:end], func(_ common, l string) string { return l })

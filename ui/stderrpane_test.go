@@ -44,7 +44,7 @@ func TestStderrPane(t *testing.T) {
 	}}}
 	sess := loader.Open(cfg, loader.Options{Timeout: 20 * time.Second, Handshake: vscode.Handshake})
 	t.Cleanup(func() { sess.Close() })
-	var m tea.Model = ui.New("asker.json", cfg.Servers, sess)
+	var m tea.Model = ui.New(ui.Options{Title: "asker.json", Servers: cfg.Servers, Backend: sess})
 	m = settle(t, m, cfg, sess)
 	m = press(m, "E")
 	for _, sz := range boxSizes {

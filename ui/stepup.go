@@ -4,7 +4,7 @@ import (
 	"errors"
 
 	"github.com/mcplens/mcplens/model"
-	live "github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/surface"
 )
 
 // A loginError is a server that refused a request for want of a login or
@@ -23,7 +23,7 @@ func (m *Model) stepUp(msg callDoneMsg) {
 	if m.login == nil || !errors.As(msg.err, &le) || !le.NeedsLogin() {
 		return
 	}
-	s := m.surface
+	s := m.live
 	if s.stepUps == nil {
 		s.stepUps = map[string]string{}
 	}
@@ -35,15 +35,15 @@ func (m *Model) stepUp(msg callDoneMsg) {
 
 // waitsLogin reports whether server i waits for a login L can start: it
 // needs one to connect, or refused a call for want of scope.
-func (s *surface) waitsLogin(i int) bool {
-	return s.a.Servers[i].Status == live.NeedsLogin || s.stepUps[s.label(i)] != ""
+func (s *liveState) waitsLogin(i int) bool {
+	return s.a.Servers[i].Status == surface.NeedsLogin || s.stepUps[s.label(i)] != ""
 }
 
 // stepUpLines are the lines under a connected server that refused a call
 // for want of scope.
-func (s *surface) stepUpLines(i int) {
+func (s *liveState) stepUpLines(i int) {
 	said := s.stepUps[s.label(i)]
-	if said == "" || s.a.Servers[i].Status == live.NeedsLogin {
+	if said == "" || s.a.Servers[i].Status == surface.NeedsLogin {
 		return
 	}
 	s.lines = append(s.lines, line{kind: lineError, server: i, text: "a call was refused: " + said})

@@ -43,12 +43,12 @@ func (b scopeBackend) Retry(label string) bool {
 // the server connects again.
 func TestStepUpAsksFirst(t *testing.T) {
 	var retried []string
-	model := ui.New("cfg.json", []config.ServerSpec{{Label: "remote", Transport: config.TransportHTTP}}, scopeBackend{retried: &retried})
 	logins := 0
-	model.SetLogin(func(ctx context.Context, label string, show func(string)) error {
-		logins++
-		return nil
-	})
+	model := ui.New(ui.Options{Title: "cfg.json", Servers: []config.ServerSpec{{Label: "remote", Transport: config.TransportHTTP}}, Backend: scopeBackend{retried: &retried},
+		Login: func(ctx context.Context, label string, show func(string)) error {
+			logins++
+			return nil
+		}})
 	var m tea.Model = model
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	m, _ = m.Update(ui.EventMsg(mcpsession.Event{Server: "remote", State: mcpsession.Ready, Tools: listed(`{"name":"write"}`)}))

@@ -119,9 +119,9 @@ func (m *Model) taskEnded(msg callDoneMsg, result *callView) {
 
 // taskSupport is the execution.taskSupport of the tool rt routes to.
 func (m *Model) taskSupport(rt model.Route) string {
-	for i, label := range m.surface.labels() {
+	for i, label := range m.live.labels() {
 		if label == rt.Server {
-			if t, ok := m.surface.toolAt(ref{server: i, row: rt.Index}); ok {
+			if t, ok := m.live.toolAt(ref{server: i, row: rt.Index}); ok {
 				return model.TaskSupport(t.Raw)
 			}
 		}

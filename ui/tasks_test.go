@@ -30,8 +30,7 @@ func taskSession(t *testing.T) (tea.Model, *taskserver.Server) {
 	cfg := &config.Config{Servers: []config.ServerSpec{{Label: "tasks", Transport: config.TransportHTTP, URL: ts.URL + "/mcp"}}}
 	sess := loader.Open(cfg, loader.Options{Timeout: 30 * time.Second, Handshake: vscode.Handshake})
 	t.Cleanup(func() { sess.Close() })
-	um := ui.New("tasks.json", cfg.Servers, sess)
-	um.SetClient(vscode.Key(), "")
+	um := ui.New(ui.Options{Title: "tasks.json", Servers: cfg.Servers, Backend: sess, Client: vscode.Key()})
 	var m tea.Model = um
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	m = settle(t, m, cfg, sess)
@@ -129,9 +128,7 @@ func TestTasksPaneEverything(t *testing.T) {
 	q := ui.NewQuestions()
 	sess := loader.Open(cfg, loader.Options{Timeout: 30 * time.Second, Handshake: vscode.Handshake, Answers: loader.Answers{Ask: q.Ask}})
 	t.Cleanup(func() { sess.Close() })
-	um := ui.New("everything.json", cfg.Servers, sess)
-	um.SetQuestions(q)
-	um.SetClient(vscode.Key(), "")
+	um := ui.New(ui.Options{Title: "everything.json", Servers: cfg.Servers, Backend: sess, Questions: q, Client: vscode.Key()})
 	var m tea.Model = um
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
 	m = settle(t, m, cfg, sess)

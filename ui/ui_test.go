@@ -125,7 +125,7 @@ func golden(t *testing.T, name, got string) {
 
 func TestDemoViewsGolden(t *testing.T) {
 	cfg, sess := demoSession(t)
-	var m tea.Model = ui.New("demo config", cfg.Servers, sess)
+	var m tea.Model = ui.New(ui.Options{Title: "demo config", Servers: cfg.Servers, Backend: sess})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 140, Height: 40})
 	m = settle(t, m, cfg, sess)
 
@@ -148,7 +148,7 @@ func TestDemoViewsGolden(t *testing.T) {
 
 func TestHelpListsEveryPolicy(t *testing.T) {
 	cfg, sess := demoSession(t)
-	var m tea.Model = ui.New("demo config", cfg.Servers, sess)
+	var m tea.Model = ui.New(ui.Options{Title: "demo config", Servers: cfg.Servers, Backend: sess})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m = press(m, "?")
 	got := screen(m)

@@ -6,7 +6,7 @@ import (
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
-	live "github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/surface"
 )
 
 // This file is where the views read what the servers sent: every view goes
@@ -19,11 +19,11 @@ type ref struct {
 }
 
 // label is server i's label.
-func (s *surface) label(i int) string { return s.snap.Servers[i].Label() }
+func (s *liveState) label(i int) string { return s.snap.Servers[i].Label() }
 
 // labels returns every server's label, in the snapshot's order: the
 // servers the wire and log panes cycle through.
-func (s *surface) labels() []string {
+func (s *liveState) labels() []string {
 	out := make([]string, len(s.snap.Servers))
 	for i := range s.snap.Servers {
 		out[i] = s.label(i)
@@ -32,13 +32,13 @@ func (s *surface) labels() []string {
 }
 
 // toolsOf returns the tools server i listed, and whether it listed them.
-func (s *surface) toolsOf(i int) ([]model.Tool, bool) {
+func (s *liveState) toolsOf(i int) ([]model.Tool, bool) {
 	sv := &s.snap.Servers[i]
 	return sv.Tools, sv.Listed
 }
 
 // toolAt returns the tool of row r.
-func (s *surface) toolAt(r ref) (model.Tool, bool) {
+func (s *liveState) toolAt(r ref) (model.Tool, bool) {
 	if tools := s.snap.Servers[r.server].Tools; r.row < len(tools) {
 		return tools[r.row], true
 	}
@@ -46,14 +46,14 @@ func (s *surface) toolAt(r ref) (model.Tool, bool) {
 }
 
 // relistedOf is how server i's last list differs from the one before it.
-func (s *surface) relistedOf(i int) model.PinDiff { return s.relists[i].diff }
+func (s *liveState) relistedOf(i int) model.PinDiff { return s.relists[i].diff }
 
 // A serverStatus is what a server's status line says besides the
 // registry's counts.
 type serverStatus struct {
 	transport, protocol, info string
-	// status is the assessment's word on the server (live.Status).
-	status live.Status
+	// status is the assessment's word on the server (surface.Status).
+	status surface.Status
 	// deadline is when a connect in progress gives up.
 	deadline time.Time
 	// ended is set when the server's connection ended after its tools
@@ -61,7 +61,7 @@ type serverStatus struct {
 	ended bool
 }
 
-func (s *surface) statusOf(i int) serverStatus {
+func (s *liveState) statusOf(i int) serverStatus {
 	sv := &s.snap.Servers[i]
 	st := serverStatus{transport: sv.Spec.Transport, protocol: sv.Protocol, info: sv.Info(),
 		status: s.a.Servers[i].Status, deadline: sv.Deadline, ended: sv.State == mcpsession.Closed && sv.Listed}
@@ -72,13 +72,13 @@ func (s *surface) statusOf(i int) serverStatus {
 }
 
 // rowCount is how many advertised rows the listed servers have.
-func (s *surface) rowCount() int {
+func (s *liveState) rowCount() int {
 	n, _ := s.snap.Rows()
 	return n
 }
 
 // refOf finds the row of server label at catalogue index i.
-func (s *surface) refOf(label string, i int) (ref, bool) {
+func (s *liveState) refOf(label string, i int) (ref, bool) {
 	si, ok := s.snap.Index(label)
 	if !ok || s.results[si] == nil || i >= len(s.results[si].Outcomes) {
 		return ref{}, false
@@ -87,7 +87,7 @@ func (s *surface) refOf(label string, i int) (ref, bool) {
 }
 
 // refOfWire finds the first row of server label advertising wire.
-func (s *surface) refOfWire(label, wire string) (ref, bool) {
+func (s *liveState) refOfWire(label, wire string) (ref, bool) {
 	si, ok := s.snap.Index(label)
 	if !ok {
 		return ref{}, false
@@ -102,7 +102,7 @@ func (s *surface) refOfWire(label, wire string) (ref, bool) {
 }
 
 // outcomeAt returns the active policy's outcome for r and its tool.
-func (s *surface) outcomeAt(r ref) (model.Outcome, model.Tool, bool) {
+func (s *liveState) outcomeAt(r ref) (model.Outcome, model.Tool, bool) {
 	if r.server < 0 || r.server >= len(s.results) {
 		return model.Outcome{}, model.Tool{}, false
 	}

@@ -13,7 +13,7 @@ import (
 // views of the demo at a fixed size, as goldens.
 func TestViewsGolden(t *testing.T) {
 	cfg, sess := demoSession(t)
-	var m tea.Model = ui.New("demo config", cfg.Servers, sess)
+	var m tea.Model = ui.New(ui.Options{Title: "demo config", Servers: cfg.Servers, Backend: sess})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	m = settle(t, m, cfg, sess)
 
@@ -46,7 +46,7 @@ func TestViewsGolden(t *testing.T) {
 // the header without touching the registry.
 func TestProviderKeyChangesColumns(t *testing.T) {
 	cfg, sess := demoSession(t)
-	var m tea.Model = ui.New("demo config", cfg.Servers, sess)
+	var m tea.Model = ui.New(ui.Options{Title: "demo config", Servers: cfg.Servers, Backend: sess})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	m = settle(t, m, cfg, sess)
 	before := screen(m)
@@ -67,7 +67,7 @@ func TestProviderKeyChangesColumns(t *testing.T) {
 // narrows them to one server.
 func TestWirePane(t *testing.T) {
 	cfg, sess := demoSession(t)
-	var m tea.Model = ui.New("demo config", cfg.Servers, sess)
+	var m tea.Model = ui.New(ui.Options{Title: "demo config", Servers: cfg.Servers, Backend: sess})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 	m = settle(t, m, cfg, sess)
 	m = press(m, "w")

@@ -1,4 +1,4 @@
-package ui
+package wire
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 	"github.com/mcplens/mcplens/internal/jsonx"
 	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/ui/kit"
+	"github.com/mcplens/mcplens/ui/reader"
 )
 
 // A frameMeta is what the wire pane says of a frame besides its bytes.
@@ -32,19 +34,19 @@ type frameMeta struct {
 	round int
 }
 
-// A frameKey names one frame of the frames shown.
-type frameKey struct {
+// A Key names one frame of the frames shown.
+type Key struct {
 	server string
 	at     time.Time
 	dir    mcpsession.Direction
 	size   int
 }
 
-func keyOf(f mcpsession.Frame) frameKey { return frameKey{f.Server, f.At, f.Dir, f.Size} }
+func keyOf(f mcpsession.Frame) Key { return Key{f.Server, f.At, f.Dir, f.Size} }
 
 // A metaCache keeps what each frame said, read once: a frame's bytes do
 // not change, and refresh runs on every frame while the pane is open.
-type metaCache map[frameKey]frameMeta
+type metaCache map[Key]frameMeta
 
 // read returns the meta of each frame, linking each response to the last
 // request of its server and id sent the other way, which it answers once:
@@ -53,7 +55,7 @@ type metaCache map[frameKey]frameMeta
 // longer shown leave the cache.
 func (mc metaCache) read(frames []mcpsession.Frame) []frameMeta {
 	metas := make([]frameMeta, len(frames))
-	seen := make(map[frameKey]bool, len(frames))
+	seen := make(map[Key]bool, len(frames))
 	type idKey struct {
 		server, id string
 		dir        mcpsession.Direction
@@ -141,9 +143,8 @@ func unquote(raw []byte) string {
 
 // frameReader opens frame i of those shown in the reader: what it is, then
 // its bytes, JSON pretty-printed.
-func (w *wireView) frameReader(i int) *reader {
-	c := w.e.c
-	s := c.styles
+func (w *Model) frameReader(i int) *reader.Model {
+	s := w.c.Styles()
 	f, m := w.shown[i], w.meta[i]
 	arrow := " → "
 	if f.Dir == mcpsession.In {
@@ -156,41 +157,40 @@ func (w *wireView) frameReader(i int) *reader {
 	if m.id != "" {
 		what += " #" + m.id
 	}
-	title := s.PaneTitle.Render("FRAME") + " " + model.Sanitize(f.Server) + arrow + c.quote(what)
-	r := newReader(w.e, title, func() []string { return w.frameLines(f, m) })
-	r.clip, r.clipName = string(f.Bytes), "the frame"
+	title := s.Title.Render("FRAME") + " " + model.Sanitize(f.Server) + arrow + w.quote(what)
+	r := w.c.Reader(title, func() []string { return w.frameLines(f, m) })
+	r.Clip, r.ClipName = string(f.Bytes), "the frame"
 	if m.link >= 0 {
 		k, self := keyOf(w.shown[m.link]), keyOf(f)
-		r.linked, r.self = &k, &self
+		r.Linked, r.Pair = w.c.OpenFrame(k, false), w.c.OpenFrame(self, true)
 	}
 	return r
 }
 
 // frameLines is what the reader shows of frame f: when and how big, what
 // is wrong with it, then its bytes, JSON pretty-printed.
-func (w *wireView) frameLines(f mcpsession.Frame, m frameMeta) []string {
-	c := w.e.c
-	s := c.styles
-	lines := []string{s.Muted.Render(fmt.Sprintf("%s · %s · %s", f.At.Format("15:04:05.000"), f.Dir, humanSize(int64(f.Size))))}
+func (w *Model) frameLines(f mcpsession.Frame, m frameMeta) []string {
+	s := w.c.Styles()
+	lines := []string{s.Muted.Render(fmt.Sprintf("%s · %s · %s", f.At.Format("15:04:05.000"), f.Dir, kit.Size(int64(f.Size))))}
 	if m.latency > 0 {
 		lines[0] += s.Muted.Render(fmt.Sprintf(" · answered after %.1f ms", float64(m.latency.Microseconds())/1000))
 	}
 	if f.Problem != "" {
-		lines = append(lines, s.WarnText.Render("! "+c.text(f.Problem)))
+		lines = append(lines, s.Warn.Render("! "+kit.Text(w.c.Redact, f.Problem)))
 	}
 	if f.Truncated() {
-		lines = append(lines, s.WarnText.Render(fmt.Sprintf("… [cut: %d of %d bytes kept]", len(f.Bytes), f.Size)))
+		lines = append(lines, s.Warn.Render(fmt.Sprintf("… [cut: %d of %d bytes kept]", len(f.Bytes), f.Size)))
 	}
 	lines = append(lines, "")
 	if f.Junk || f.Truncated() {
-		return append(lines, c.textLines(string(f.Bytes))...)
+		return append(lines, w.c.Text(string(f.Bytes))...)
 	}
-	return append(lines, c.jsonLines(f.Bytes)...)
+	return append(lines, w.c.JSON(f.Bytes)...)
 }
 
-// openFrame selects the frame named k and opens it in the reader; nil
-// when it is no longer held.
-func (w *wireView) openFrame(k frameKey) *reader {
+// OpenFrame selects the frame named k and returns its reader; nil when
+// it is no longer held.
+func (w *Model) OpenFrame(k Key) *reader.Model {
 	for i, f := range w.shown {
 		if keyOf(f) == k {
 			w.selectFrame(i)

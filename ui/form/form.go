@@ -1,4 +1,4 @@
-package ui
+package form
 
 import (
 	"fmt"
@@ -8,23 +8,46 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/schemaform"
+	"github.com/mcplens/mcplens/ui/kit"
 )
 
-// A formView draws a schemaform.Form and edits it: one row a field,
+// KeyMap are the form's keys. Next and Prev move between the fields:
+// down/up in the argument editor, whose tab switches modes; tab too in an
+// elicitation.
+type KeyMap struct {
+	Next, Prev, Toggle, Choose, AddItem, RemoveItem key.Binding
+}
+
+// Styles are the form's styles: a field's title, and what is muted (an
+// unset value, a description).
+type Styles struct {
+	Title, Muted lipgloss.Style
+}
+
+// Config is what a form draws with, given by its owner. Styles is called
+// at each draw: the styles follow the terminal's background.
+type Config struct {
+	Keys   KeyMap
+	Styles func() Styles
+	// Redact masks the config's secrets in what the form shows of a
+	// schema (titles, descriptions, options).
+	Redact *model.Redactor
+}
+
+// A Model draws a schemaform.Form and edits it: one row a field,
 // nested objects and array items indented under theirs. The argument
-// editor's form mode and an elicitation's form are both one.
-type formView struct {
-	e    *env
-	form *schemaform.Form
-	// next and prev move between the fields: down/up in the argument
-	// editor, whose tab switches modes; tab too in an elicitation.
-	next, prev key.Binding
-	rows       []formRow
-	focused    int
-	input      textinput.Model
+// editor's form mode, an elicitation's form and a prompt's or a
+// template's arguments are each one.
+type Model struct {
+	c       Config
+	form    *schemaform.Form
+	rows    []formRow
+	focused int
+	input   textinput.Model
 	// at is the option under the cursor of each multi-select.
 	at map[*schemaform.Field]int
 	// height is how many lines the form may take; 0 is all it needs.
@@ -43,16 +66,17 @@ type formRow struct {
 	depth       int
 }
 
-func newFormView(e *env, form *schemaform.Form, next, prev key.Binding) *formView {
-	v := &formView{e: e, form: form, next: next, prev: prev, input: textinput.New(), at: map[*schemaform.Field]int{}}
+// New returns the form of f.
+func New(c Config, f *schemaform.Form) *Model {
+	v := &Model{c: c, form: f, input: textinput.New(), at: map[*schemaform.Field]int{}}
 	v.input.Prompt = ""
 	v.input.SetWidth(40)
-	v.layout()
+	v.Layout()
 	return v
 }
 
-// layout lists the rows again, after the form changed shape.
-func (v *formView) layout() {
+// Layout lists the rows again, after the form changed shape.
+func (v *Model) Layout() {
 	v.rows = v.rows[:0]
 	var walk func(fields []*schemaform.Field, in formRow, items bool)
 	walk = func(fields []*schemaform.Field, in formRow, items bool) {
@@ -78,7 +102,7 @@ func (v *formView) layout() {
 	v.focused = min(v.focused, max(0, len(v.rows)-1))
 	v.titles = 0
 	for _, r := range v.rows {
-		v.titles = max(v.titles, textWidth(model.Sanitize(cut(v.e.c, r.field.Path(), maxTitle)))+1+2*r.depth)
+		v.titles = max(v.titles, kit.Width(model.Sanitize(kit.Cut(v.c.Redact, r.field.Path(), maxTitle)))+1+2*r.depth)
 	}
 	v.titles = min(v.titles, maxTitle)
 }
@@ -96,8 +120,8 @@ func typed(f *schemaform.Field) bool {
 	return false
 }
 
-// focus puts the cursor in the focused field, if it takes text.
-func (v *formView) focus() tea.Cmd {
+// Focus puts the cursor in the focused field, if it takes text.
+func (v *Model) Focus() tea.Cmd {
 	if len(v.rows) == 0 {
 		v.input.Blur()
 		return nil
@@ -111,11 +135,12 @@ func (v *formView) focus() tea.Cmd {
 	return v.input.Focus()
 }
 
-func (v *formView) blur() { v.input.Blur() } // the cursor out of the form
+// Blur takes the cursor out of the form.
+func (v *Model) Blur() { v.input.Blur() }
 
-func (v *formView) ShortHelp() []key.Binding {
-	k := v.e.c.keys
-	b := []key.Binding{v.next}
+func (v *Model) ShortHelp() []key.Binding {
+	k := v.c.Keys
+	b := []key.Binding{k.Next}
 	if len(v.rows) == 0 {
 		return nil
 	}
@@ -139,21 +164,21 @@ func (v *formView) ShortHelp() []key.Binding {
 
 // Update moves, toggles, chooses, adds and removes items, or types into
 // the focused field, reporting whether the form's value may have changed.
-func (v *formView) Update(msg tea.Msg) (tea.Cmd, bool) {
+func (v *Model) Update(msg tea.Msg) (tea.Cmd, bool) {
 	if len(v.rows) == 0 {
 		return nil, false
 	}
-	k := v.e.c.keys
+	k := v.c.Keys
 	r := v.rows[v.focused]
 	f := r.field
 	if press, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
-		case key.Matches(press, v.next):
+		case key.Matches(press, k.Next):
 			v.focused = (v.focused + 1) % len(v.rows)
-			return v.focus(), false
-		case key.Matches(press, v.prev):
+			return v.Focus(), false
+		case key.Matches(press, k.Prev):
 			v.focused = (v.focused + len(v.rows) - 1) % len(v.rows)
-			return v.focus(), false
+			return v.Focus(), false
 		case f.Kind == schemaform.Bool && key.Matches(press, k.Toggle):
 			toggle(f)
 			return nil, true
@@ -177,18 +202,18 @@ func (v *formView) Update(msg tea.Msg) (tea.Cmd, bool) {
 			return nil, true
 		case key.Matches(press, k.AddItem) && r.array != nil:
 			it := r.array.AddItem()
-			v.layout()
+			v.Layout()
 			v.focusOn(it)
-			return v.focus(), true
+			return v.Focus(), true
 		case key.Matches(press, k.RemoveItem) && r.item != nil:
 			for i, it := range r.array.Items {
 				if it == r.item {
 					r.array.RemoveItem(i)
 				}
 			}
-			v.layout()
+			v.Layout()
 			v.focusOn(r.array)
-			return v.focus(), true
+			return v.Focus(), true
 		}
 	}
 	if !typed(f) || !v.input.Focused() {
@@ -210,7 +235,7 @@ func (v *formView) Update(msg tea.Msg) (tea.Cmd, bool) {
 }
 
 // focusOn moves the focus to the row of f.
-func (v *formView) focusOn(f *schemaform.Field) {
+func (v *Model) focusOn(f *schemaform.Field) {
 	for i, r := range v.rows {
 		if r.field == f {
 			v.focused = i
@@ -260,129 +285,6 @@ func choose(f *schemaform.Field, back bool) {
 	f.Choice = at
 }
 
-// View draws the rows: a mark on the focused one, the title (* when
-// required), the value, and under a field its description. With a height,
-// only the lines around the focused row are drawn.
-func (v *formView) View() string {
-	s := v.e.c.styles
-	if len(v.rows) == 0 {
-		return s.Muted.Render("(no fields)")
-	}
-	// Only the rows in sight are drawn: a schema can have thousands.
-	first, last := 0, len(v.rows)
-	if v.height > 0 {
-		first = max(0, v.focused-v.height/2)
-		last = min(len(v.rows), first+v.height)
-	}
-	clip := v.clip
-	titles := v.titles
-	if v.width > 0 {
-		// The titles take at most half a narrow line, the input the rest.
-		titles = min(titles, max(8, v.width/2-2))
-		v.input.SetWidth(max(4, min(40, v.width-titles-5)))
-	}
-	var lines []string
-	at := 0
-	for i := first; i < last; i++ {
-		r := v.rows[i]
-		f := r.field
-		mark := "  "
-		if i == v.focused {
-			mark, at = "▸ ", len(lines)
-		}
-		title := strings.Repeat("  ", r.depth) + clip(f.Path())
-		if f.Required && r.item != f {
-			title += "*"
-		}
-		lines = append(lines, mark+s.PolicyName.Render(cell(title, titles))+"  "+v.shown(i))
-		if f.Description != "" {
-			lines = append(lines, "  "+strings.Repeat("  ", r.depth)+s.Muted.Render(clip(f.Description)))
-		}
-	}
-	if v.height > 0 && len(lines) > v.height {
-		top := min(max(0, at-v.height/2), len(lines)-v.height)
-		lines = lines[top : top+v.height]
-	}
-	if v.width > 0 {
-		for i, l := range lines {
-			lines[i] = truncate(l, v.width, "…")
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
-// clip is server text for one line of the form: cut to what the line can
-// show, when the form has a width, and sanitized.
-func (v *formView) clip(text string) string {
-	if v.width > 0 {
-		text = cut(v.e.c, text, 4*v.width)
-	}
-	return model.Sanitize(text)
-}
-
-// shown is row i's value as the form draws it.
-func (v *formView) shown(i int) string {
-	s := v.e.c.styles
-	f := v.rows[i].field
-	unset := s.Muted.Render("–")
-	switch f.Kind {
-	case schemaform.Bool:
-		switch {
-		case !f.Set:
-			return unset
-		case f.On:
-			return "[x]"
-		}
-		return "[ ]"
-	case schemaform.Enum:
-		label := f.Shown()
-		if label == "" {
-			label = "–"
-		}
-		if f.Choice < 0 {
-			return "‹ " + label + " ›"
-		}
-		return fmt.Sprintf("‹ %s ›  %d/%d", v.clip(label), f.Choice+1, len(f.Options))
-	case schemaform.Multi:
-		var opts []string
-		room := 4 * v.width // what the line can show, when the form has a width
-		for j := range f.Options {
-			if v.width > 0 && room <= 0 {
-				opts = append(opts, "…")
-				break
-			}
-			box := "[ ] "
-			if f.Picked[j] {
-				box = "[x] "
-			}
-			o := box + v.clip(f.Option(j))
-			if i == v.focused && j == v.at[f] {
-				o = "‹" + o + "›"
-			}
-			opts = append(opts, o)
-			room -= len(o) + 1
-		}
-		return strings.Join(opts, " ")
-	case schemaform.Object:
-		if !f.Set {
-			return s.Muted.Render("– (space adds it)")
-		}
-		return ""
-	case schemaform.Array:
-		return s.Muted.Render(itemCount(len(f.Items)))
-	}
-	if i == v.focused && v.input.Focused() {
-		return v.input.View()
-	}
-	if !f.Present() {
-		return unset
-	}
-	if !inPlace(f) {
-		return v.clip(f.Text) + s.Muted.Render("  (tab: edit it as JSON)")
-	}
-	return v.clip(f.Text)
-}
-
 // inPlace reports whether a text field can be typed in on its row: a
 // text with line breaks, tabs or characters the terminal must not be sent
 // is shown escaped and edited in the JSON mode instead.
@@ -396,4 +298,38 @@ func itemCount(n int) string {
 		return "1 item"
 	}
 	return fmt.Sprintf("%d items", n)
+}
+
+// SetSize bounds the form: height is how many lines it may take (0 is
+// all it needs), width the most columns a line takes (0 is unbounded).
+func (v *Model) SetSize(width, height int) { v.width, v.height = width, height }
+
+// FullHelp is the form's keys, for the help screen.
+func (v *Model) FullHelp() [][]key.Binding {
+	k := v.c.Keys
+	return [][]key.Binding{{k.Next, k.Prev, k.Toggle, k.Choose, k.AddItem, k.RemoveItem}}
+}
+
+// Form is the form edited.
+func (v *Model) Form() *schemaform.Form { return v.form }
+
+// Focused is the index of the row focused; Len counts the rows.
+func (v *Model) Focused() int { return v.focused }
+
+// Len counts the rows: one a field, items and nested fields included.
+func (v *Model) Len() int { return len(v.rows) }
+
+// Field is the field focused; nil when the form has none.
+func (v *Model) Field() *schemaform.Field {
+	if len(v.rows) == 0 {
+		return nil
+	}
+	return v.rows[v.focused].field
+}
+
+// SetText puts value in the line being typed, the cursor at its end, as
+// if typed (a completion chosen).
+func (v *Model) SetText(value string) {
+	v.input.SetValue(value)
+	v.input.CursorEnd()
 }
