@@ -19,7 +19,7 @@ const maxCompletionValues = 100
 func (a *auditor) complete(ctx context.Context, templates, prompts []listed) {
 	a.fs.probe("completion.complete")
 	type ask struct {
-		ref           map[string]any
+		ref          map[string]any
 		arg, subject string
 	}
 	var asks []ask

@@ -253,4 +253,6 @@ func (p *httpPeer) sessionID() string {
 }
 
 // isHTTPStatus reports whether err is an HTTP error status of a send.
-func isHTTPStatus(err error) bool { return err != nil && strings.HasPrefix(err.Error(), "HTTP ") && !errors.Is(err, errTimeout) }
+func isHTTPStatus(err error) bool {
+	return err != nil && strings.HasPrefix(err.Error(), "HTTP ") && !errors.Is(err, errTimeout)
+}

@@ -41,7 +41,7 @@ func (a *auditor) list(ctx context.Context, method, key, capability string) (row
 			return rows, false
 		}
 		var r struct {
-			NextCursor *string         `json:"nextCursor"`
+			NextCursor *string `json:"nextCursor"`
 		}
 		_ = json.Unmarshal(m.Result, &r)
 		items, isArray := jsonx.Elements(jsonx.MemberFold(m.Result, key))
