@@ -50,11 +50,11 @@ func (a *auditor) list(ctx context.Context, method, key, capability string) (row
 			return rows, false
 		}
 		for _, it := range items {
-			name := itemKey(it)
-			if name != "" && seenName[name] {
-				a.fs.add("listing.duplicate", name, fmt.Sprintf("%s lists %q again on page %d", method, name, page+1), a.t.since(mark))
+			field, name := itemKey(it)
+			if name != "" && seenName[field+"\x00"+name] {
+				a.fs.add("listing.duplicate", name, fmt.Sprintf("%s lists the %s %q again on page %d", method, field, name, page+1), a.t.since(mark))
 			}
-			seenName[name] = true
+			seenName[field+"\x00"+name] = true
 			rows = append(rows, listed{raw: it, mark: mark})
 		}
 		if r.NextCursor == nil {
@@ -75,13 +75,13 @@ func (a *auditor) list(ctx context.Context, method, key, capability string) (row
 }
 
 // itemKey identifies a listed item: its name, else its uri or template.
-func itemKey(raw json.RawMessage) string {
-	for _, k := range []string{"name", "uri", "uriTemplate"} {
+func itemKey(raw json.RawMessage) (field, value string) {
+	for _, k := range []string{"uri", "uriTemplate", "name"} {
 		if v := jsonx.MemberFold(raw, k); len(v) > 0 && v[0] == '"' {
-			return k + ":" + jsonx.String(v)
+			return k, jsonx.String(v)
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // listings lists what the server declares and checks each row, then uses

@@ -16,6 +16,7 @@ var (
 	errClosed  = errors.New("the server closed its output")
 	errStalled = errors.New("the server stopped reading its input")
 	errNoMore  = errors.New("the exchange ended without the answer")
+	errStray   = errors.New("a response to another id came instead")
 )
 
 // A peer carries messages to and from one server: a child's stdio or a
@@ -98,6 +99,10 @@ type client struct {
 	// others are the messages read while waiting that answered nothing
 	// asked: notifications, stray responses.
 	others []message
+	// stopOnStray ends a wait at the first response to another id: over
+	// stdio, where one request is outstanding at a time, it can only be a
+	// changed id.
+	stopOnStray bool
 	// meta is merged into every request's params: the stateless
 	// revisions' _meta. nil on a session that ran initialize.
 	meta map[string]any
@@ -175,6 +180,10 @@ func (c *client) await(ctx context.Context, id json.RawMessage) (message, error)
 		}
 		if m.response() && sameID(m.ID, id) {
 			return m, nil
+		}
+		if m.response() && c.stopOnStray {
+			c.others = append(c.others, m)
+			return message{}, errStray
 		}
 		c.take(ctx, m)
 	}
