@@ -1,0 +1,107 @@
+package audit_test
+
+import (
+	"context"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/mcplens/mcplens/audit"
+	"github.com/mcplens/mcplens/internal/testkit/auditee"
+	"github.com/mcplens/mcplens/internal/testkit/hostile"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	auditee.Cleanup()
+	hostile.Cleanup()
+	os.Exit(code)
+}
+
+// ids lists the check ids of r's findings, in order, each once.
+func ids(r audit.Result) []string {
+	var out []string
+	for _, f := range r.Findings {
+		if !slices.Contains(out, f.Check) {
+			out = append(out, f.Check)
+		}
+	}
+	return out
+}
+
+// TestCorrectServerGivesNone: the correct auditee, over stdio and over
+// streamable HTTP, passes every check that applies.
+func TestCorrectServerGivesNone(t *testing.T) {
+	for _, tr := range []string{"stdio", "http"} {
+		t.Run(tr, func(t *testing.T) {
+			spec := auditee.Stdio(t, "")
+			if tr == "http" {
+				spec = auditee.HTTP(t, "")
+			}
+			r := audit.Run(context.Background(), spec, audit.Options{})
+			if len(r.Findings) > 0 {
+				t.Fatalf("findings on the correct server: %+v", r.Findings)
+			}
+			if len(r.Passed) < 25 {
+				t.Fatalf("only %d checks passed: %v (skipped %v)", len(r.Passed), r.Passed, r.Skipped)
+			}
+			if r.Revision == "" || r.ServerInfo == "" {
+				t.Fatalf("no revision or server info: %+v", r)
+			}
+		})
+	}
+}
+
+// TestEachFaultGivesItsFinding: a server wrong in one way gives exactly
+// the finding of that way, with the frames that prove it.
+func TestEachFaultGivesItsFinding(t *testing.T) {
+	for _, m := range auditee.Modes {
+		t.Run(m.Mode, func(t *testing.T) {
+			spec := auditee.Stdio(t, m.Mode)
+			if m.Transport == "http" {
+				spec = auditee.HTTP(t, m.Mode)
+			}
+			r := audit.Run(context.Background(), spec, audit.Options{Grace: 500 * time.Millisecond})
+			if got := ids(r); !slices.Equal(got, []string{m.Check}) {
+				t.Fatalf("findings %v, want exactly [%s]: %+v", got, m.Check, r.Findings)
+			}
+			f := r.Findings[0]
+			if f.Section == "" || f.Message == "" {
+				t.Fatalf("finding without its section or message: %+v", f)
+			}
+			if m.Mode != "ignore-stdin-close" && len(f.Evidence) == 0 {
+				t.Fatalf("finding without evidence: %+v", f)
+			}
+			if slices.Contains(r.Passed, m.Check) {
+				t.Fatalf("%s both found and passed", m.Check)
+			}
+		})
+	}
+}
+
+// TestSilentServerIsBounded: a server that never answers initialize gives
+// a finding within the probe's deadline, not a hang.
+func TestSilentServerIsBounded(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	r := audit.Run(ctx, hostile.Spec(t, "silent", "silent-initialize"), audit.Options{Probe: 500 * time.Millisecond, Grace: 200 * time.Millisecond})
+	if ctx.Err() != nil {
+		t.Fatal("the audit outlived its bound")
+	}
+	if got := ids(r); !slices.Contains(got, "lifecycle.initialize") {
+		t.Fatalf("findings %v, want lifecycle.initialize", got)
+	}
+}
+
+// TestChecksAreWellFormed: ids unique, each with a level, a section and
+// what it probes.
+func TestChecksAreWellFormed(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range audit.Checks() {
+		if seen[c.ID] || c.Section == "" || c.Probes == "" || (c.Level != audit.Error && c.Level != audit.Warning) {
+			t.Errorf("check %+v: duplicate, or without section, probe or level", c)
+		}
+		seen[c.ID] = true
+	}
+}
