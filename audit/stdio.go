@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcplens/mcplens/internal/procguard"
+	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/mcpsession"
 )
@@ -131,7 +132,9 @@ func readLine(br *bufio.Reader) (line []byte, size int, err error) {
 	}
 }
 
-// line records one stdout line and queues it when it is a message.
+// line records one stdout line and queues the messages it carries: the
+// line itself, or the JSON objects salvaged from a line of junk, as a
+// session salvages them (the junk is a finding all the same).
 func (p *stdioPeer) line(line []byte, size int) {
 	trimmed := bytes.TrimSpace(line)
 	if len(trimmed) == 0 {
@@ -143,18 +146,29 @@ func (p *stdioPeer) line(line []byte, size int) {
 		msg = false
 	}
 	p.t.add(mcpsession.In, line, !msg, problem)
+	msgs := [][]byte{trimmed}
+	if !msg {
+		msgs = nil
+		if size <= maxLine {
+			parts, isJSON := loader.SplitLine(trimmed)
+			for i, part := range parts {
+				if isJSON[i] {
+					msgs = append(msgs, part)
+				}
+			}
+		}
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if !msg {
-		if len(p.junk) < maxEvidence {
-			p.junk = append(p.junk, mcpsession.Frame{Dir: mcpsession.In, Bytes: bytes.Clone(line[:min(len(line), mcpsession.MaxFrameBytes)]), Size: size, Junk: true, At: time.Now()})
+	if !msg && len(p.junk) < maxEvidence {
+		p.junk = append(p.junk, mcpsession.Frame{Dir: mcpsession.In, Bytes: bytes.Clone(line[:min(len(line), mcpsession.MaxFrameBytes)]), Size: size, Junk: true, At: time.Now()})
+	}
+	for _, m := range msgs {
+		if len(p.queue) >= maxQueued {
+			p.queue = p.queue[1:]
 		}
-		return
+		p.queue = append(p.queue, bytes.Clone(m))
 	}
-	if len(p.queue) >= maxQueued {
-		p.queue = p.queue[1:]
-	}
-	p.queue = append(p.queue, bytes.Clone(trimmed))
 	p.signal()
 }
 

@@ -102,6 +102,7 @@ func run(args []string, guard *procguard.Guard, hooks Hooks, stderr io.Writer) i
 			"       mcplens [flags] --url URL [--header NAME:VALUE]...  (one HTTP server, no config)\n"+
 			"       mcplens --discover\n"+
 			"       mcplens check [CONFIG] [flags]   (mcplens check -h)\n"+
+			"       mcplens audit [CONFIG | --url URL | -- CMD ARGS...] [flags]   (mcplens audit -h)\n"+
 			"       mcplens call [CONFIG] NAME [--args JSON|@FILE] [--arg K=V]... [--server LABEL] [-- CMD ARGS...]   (mcplens call -h)\n"+
 			"       mcplens read [CONFIG] SERVER URI   (mcplens read -h)\n"+
 			"       mcplens prompt [CONFIG] SERVER NAME [--arg K=V]... [--complete ARG]   (mcplens prompt -h)\n"+
