@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcplens/mcplens/internal/procguard"
+	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 )
@@ -28,6 +29,10 @@ type Options struct {
 	Items int
 	// Calls are the tools to call, with their arguments: no other tool is.
 	Calls []Call
+	// Limits bound what is read, as for a session: a stdout line (Line),
+	// an HTTP body (Body), an event (Event), a listing's pages together
+	// (Listing). Zero fields take loader.DefaultLimits.
+	Limits loader.Limits
 }
 
 // A Call is a tool the user asked the audit to call.
@@ -58,6 +63,7 @@ func (o Options) withDefaults() Options {
 	if o.Items <= 0 {
 		o.Items = DefaultItems
 	}
+	o.Limits = o.Limits.WithDefaults()
 	if o.Handshake.ProtocolVersion == "" {
 		o.Handshake = model.NeutralHandshake()
 	}
@@ -96,7 +102,7 @@ func (a *auditor) run(ctx context.Context) {
 	switch a.spec.Transport {
 	case config.TransportHTTP:
 		a.res.Transport = "http"
-		a.httpp = newHTTPPeer(a.spec.URL, a.headers(), a.t)
+		a.httpp = newHTTPPeer(a.spec.URL, a.headers(), a.t, a.o.Limits)
 		a.c = &client{p: a.httpp, t: a.t}
 	case config.TransportSSE:
 		a.res.Transport = "sse"
@@ -104,7 +110,7 @@ func (a *auditor) run(ctx context.Context) {
 		return
 	default:
 		a.res.Transport = "stdio"
-		p, err := startStdio(a.spec, a.o.Guard, a.t)
+		p, err := startStdio(a.spec, a.o.Guard, a.t, a.o.Limits.Line)
 		if err != nil {
 			a.fs.add("lifecycle.initialize", "", "the server did not start: "+err.Error(), nil)
 			return

@@ -11,6 +11,7 @@ import (
 	"github.com/mcplens/mcplens/audit"
 	"github.com/mcplens/mcplens/internal/testkit/auditee"
 	"github.com/mcplens/mcplens/internal/testkit/hostile"
+	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 )
 
@@ -127,7 +128,9 @@ func TestHostileServersAreBounded(t *testing.T) {
 		t.Run(tc.mode, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
-			r := audit.Run(ctx, hostile.Spec(t, tc.mode, tc.mode, tc.flags...), audit.Options{Probe: time.Second, Grace: 300 * time.Millisecond})
+			// A line limit of 1 MiB: the 8 MiB line is over it.
+			r := audit.Run(ctx, hostile.Spec(t, tc.mode, tc.mode, tc.flags...), audit.Options{Probe: time.Second, Grace: 300 * time.Millisecond,
+				Limits: loader.Limits{Line: 1 << 20}})
 			if ctx.Err() != nil {
 				t.Fatal("the audit outlived its bound")
 			}

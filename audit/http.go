@@ -13,16 +13,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/mcpsession"
 )
 
-// Bounds of the HTTP prober.
-const (
-	// maxBody is how much of one HTTP response body is read.
-	maxBody = 8 << 20
-	// maxEvents is how many server-sent events one response is read for.
-	maxEvents = 1000
-)
+// maxEvents is how many server-sent events one response is read for.
+const maxEvents = 1000
 
 // An httpPeer POSTs each message to a streamable HTTP endpoint and reads
 // the answer as JSON or an event stream, bounded in bytes and by the
@@ -34,6 +30,9 @@ type httpPeer struct {
 	url     string
 	hc      *http.Client
 	headers http.Header // the config's and the handshake's: sent, never recorded
+	// body bounds one response body (Limits.Body; compression is not
+	// asked for, so it bounds the body as read); event one event.
+	body, event int64
 
 	mu       sync.Mutex
 	session  string // Mcp-Session-Id issued
@@ -42,9 +41,9 @@ type httpPeer struct {
 	eventIDs bool // some event carried an id
 }
 
-func newHTTPPeer(url string, headers http.Header, t *tape) *httpPeer {
-	return &httpPeer{t: t, url: url, headers: headers, hc: &http.Client{
-		Transport: &http.Transport{Proxy: nil, ResponseHeaderTimeout: 30 * time.Second, MaxResponseHeaderBytes: 64 << 10},
+func newHTTPPeer(url string, headers http.Header, t *tape, limits loader.Limits) *httpPeer {
+	return &httpPeer{t: t, url: url, headers: headers, body: limits.Body, event: limits.Event, hc: &http.Client{
+		Transport: &http.Transport{Proxy: nil, ResponseHeaderTimeout: 30 * time.Second, MaxResponseHeaderBytes: 64 << 10, DisableCompression: true},
 		// A redirect is the server's answer, not followed: the audit talks
 		// to the URL it was given.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
@@ -56,7 +55,7 @@ type exchange struct {
 	status int
 	header http.Header
 	// msgs are the JSON-RPC messages the body carried; body is the body
-	// read (at most maxBody), for a JSON answer.
+	// read (at most the body limit), for a JSON answer.
 	msgs [][]byte
 	body []byte
 	// stream says the answer was an event stream.
@@ -119,7 +118,7 @@ func (p *httpPeer) do(ctx context.Context, method string, set map[string]string,
 		ex.stream = true
 		ex.msgs, err = p.readEvents(resp.Body)
 	default:
-		ex.body, err = io.ReadAll(io.LimitReader(resp.Body, maxBody))
+		ex.body, err = io.ReadAll(io.LimitReader(resp.Body, p.body))
 		if ct == "application/json" && len(bytes.TrimSpace(ex.body)) > 0 {
 			ex.msgs = [][]byte{bytes.TrimSpace(ex.body)}
 		}
@@ -172,11 +171,11 @@ func responseText(resp *http.Response, ex exchange) []byte {
 }
 
 // readEvents reads an event stream until a response arrives (the answer
-// to the POST) or the stream ends, at most maxBody bytes and maxEvents
-// events.
+// to the POST) or the stream ends, at most the body limit, each event at
+// most the event limit, and maxEvents events.
 func (p *httpPeer) readEvents(body io.Reader) ([][]byte, error) {
-	sc := bufio.NewScanner(io.LimitReader(body, maxBody))
-	sc.Buffer(make([]byte, 64<<10), maxLine)
+	sc := bufio.NewScanner(io.LimitReader(body, p.body))
+	sc.Buffer(make([]byte, 64<<10), int(p.event))
 	var msgs [][]byte
 	var data bytes.Buffer
 	for sc.Scan() && len(msgs) < maxEvents {
@@ -197,6 +196,9 @@ func (p *httpPeer) readEvents(body io.Reader) ([][]byte, error) {
 				data.WriteByte('\n')
 			}
 			data.WriteString(strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " "))
+			if int64(data.Len()) > p.event {
+				return msgs, fmt.Errorf("an event over the %d-byte event limit", p.event)
+			}
 		case strings.HasPrefix(line, "id:") && strings.TrimSpace(line[3:]) != "":
 			p.mu.Lock()
 			p.eventIDs = true

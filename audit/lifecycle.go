@@ -282,7 +282,7 @@ func (a *auditor) stdinClose() {
 // that does not exist.
 func (a *auditor) unknownVersionStdio(ctx context.Context) {
 	t := &tape{server: a.spec.Label}
-	p, err := startStdio(a.spec, a.o.Guard, t)
+	p, err := startStdio(a.spec, a.o.Guard, t, a.o.Limits.Line)
 	if err != nil {
 		return
 	}

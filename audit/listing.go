@@ -20,6 +20,7 @@ func (a *auditor) list(ctx context.Context, method, key, capability string) (row
 	seenCursor := map[string]bool{}
 	seenName := map[string]bool{}
 	var cursor *string
+	var read int64 // bytes of the pages so far, bounded by Limits.Listing
 	a.fs.probe("lifecycle.capabilities")
 	a.fs.probe("listing.cursor-loop")
 	a.fs.probe("listing.duplicate")
@@ -38,6 +39,10 @@ func (a *auditor) list(ctx context.Context, method, key, capability string) (row
 		}
 		if err != nil {
 			a.fs.add("lifecycle.capabilities", method, fmt.Sprintf("the server declares %s, and %s failed: %v", capability, method, err), a.t.since(mark))
+			return rows, false
+		}
+		if read += int64(len(m.raw)); read > a.o.Limits.Listing {
+			a.fs.add("lifecycle.capabilities", method, fmt.Sprintf("%s is over the %d-byte listing limit at page %d; the audit read no further", method, a.o.Limits.Listing, page+1), a.t.since(mark))
 			return rows, false
 		}
 		var r struct {

@@ -68,6 +68,10 @@ const (
 	// maxTapeFrames is how many frames one audit keeps; past it, the
 	// newest are dropped (the findings already hold theirs).
 	maxTapeFrames = 4000
+	// maxTapeBytes bounds the bytes the frames of one audit hold; past it
+	// each new frame keeps its first oldFrameBytes.
+	maxTapeBytes = 16 << 20
+	oldFrameBytes = 1 << 10
 	// maxFindingsPerCheck bounds the findings of one check (a listing of
 	// 10,000 bad names is one line in the report, not 10,000).
 	maxFindingsPerCheck = 20
@@ -80,16 +84,27 @@ type tape struct {
 	mu     sync.Mutex
 	frames []mcpsession.Frame
 	total  int
+	held   int // bytes the frames hold
 }
 
 func (t *tape) add(dir mcpsession.Direction, b []byte, junk bool, problem string) {
-	f := mcpsession.Frame{Server: t.server, Dir: dir, At: time.Now(), Size: len(b), Junk: junk, Problem: problem,
-		Bytes: bytes.Clone(b[:min(len(b), mcpsession.MaxFrameBytes)])}
+	t.addSized(dir, b, len(b), junk, problem)
+}
+
+// addSized keeps b, the start of a line of size bytes.
+func (t *tape) addSized(dir mcpsession.Direction, b []byte, size int, junk bool, problem string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	keep := mcpsession.MaxFrameBytes
+	if t.held > maxTapeBytes {
+		keep = oldFrameBytes
+	}
+	f := mcpsession.Frame{Server: t.server, Dir: dir, At: time.Now(), Size: max(size, len(b)), Junk: junk, Problem: problem,
+		Bytes: bytes.Clone(b[:min(len(b), keep)])}
 	t.total++
 	if len(t.frames) < maxTapeFrames {
 		t.frames = append(t.frames, f)
+		t.held += len(f.Bytes)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -18,9 +19,6 @@ import (
 
 // Bounds of the stdio prober.
 const (
-	// maxLine is the longest stdout line read whole; the rest of a longer
-	// line is read and dropped, the frame marked cut.
-	maxLine = 4 << 20
 	// maxQueued is how many messages wait unread; a server that floods
 	// stdout past it loses the oldest unread ones, never mcplens's memory.
 	maxQueued = 1024
@@ -37,6 +35,9 @@ type stdioPeer struct {
 	guard *procguard.Guard
 	pid   int
 	stdin io.WriteCloser
+	// maxLine is the longest stdout line read whole (Limits.Line); the
+	// rest of a longer line is read and dropped, the line junk.
+	maxLine int
 
 	mu     sync.Mutex
 	queue  [][]byte
@@ -50,7 +51,7 @@ type stdioPeer struct {
 
 // startStdio spawns spec's command as the clients do, in its own process
 // group held by guard.
-func startStdio(spec config.ServerSpec, guard *procguard.Guard, t *tape) (*stdioPeer, error) {
+func startStdio(spec config.ServerSpec, guard *procguard.Guard, t *tape, maxLine int64) (*stdioPeer, error) {
 	cmd, err := procguard.Command(spec.Command, spec.Args...)
 	if err != nil {
 		return nil, err
@@ -76,7 +77,7 @@ func startStdio(spec config.ServerSpec, guard *procguard.Guard, t *tape) (*stdio
 	if err != nil {
 		return nil, err
 	}
-	p := &stdioPeer{t: t, cmd: cmd, tree: tree, guard: guard, pid: cmd.Process.Pid, stdin: stdin,
+	p := &stdioPeer{t: t, cmd: cmd, tree: tree, guard: guard, pid: cmd.Process.Pid, stdin: stdin, maxLine: int(maxLine),
 		wake: make(chan struct{}, 1), exited: make(chan struct{})}
 	if err := guard.Hold(p.pid); err != nil {
 		tree.Kill()
@@ -102,7 +103,7 @@ func startStdio(spec config.ServerSpec, guard *procguard.Guard, t *tape) (*stdio
 func (p *stdioPeer) readStdout(r io.Reader) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
-		line, size, err := readLine(br)
+		line, size, err := readLine(br, p.maxLine)
 		if size > 0 || len(line) > 0 {
 			p.line(line, size)
 		}
@@ -118,7 +119,7 @@ func (p *stdioPeer) readStdout(r io.Reader) {
 
 // readLine reads one line, keeping at most maxLine bytes of it; size is
 // its whole length.
-func readLine(br *bufio.Reader) (line []byte, size int, err error) {
+func readLine(br *bufio.Reader, maxLine int) (line []byte, size int, err error) {
 	for {
 		chunk, err := br.ReadSlice('\n')
 		size += len(chunk)
@@ -141,15 +142,15 @@ func (p *stdioPeer) line(line []byte, size int) {
 		return
 	}
 	msg, problem := classify(trimmed)
-	if size > maxLine {
-		problem = "a line longer than the audit reads"
+	if size > p.maxLine {
+		problem = fmt.Sprintf("a line of %d bytes, over the %d-byte line limit", size, p.maxLine)
 		msg = false
 	}
-	p.t.add(mcpsession.In, line, !msg, problem)
+	p.t.addSized(mcpsession.In, line, size, !msg, problem)
 	msgs := [][]byte{trimmed}
 	if !msg {
 		msgs = nil
-		if size <= maxLine {
+		if size <= p.maxLine {
 			parts, isJSON := loader.SplitLine(trimmed)
 			for i, part := range parts {
 				if isJSON[i] {

@@ -125,7 +125,7 @@ func runAudit(args []string, guard *procguard.Guard, stdout, stderr io.Writer) i
 			fmt.Fprintf(stderr, "mcplens audit: %s not audited: %s\n", model.Sanitize(spec.Label), model.Sanitize(orDisabled(spec.Blocked)))
 			continue
 		}
-		rep.Servers = append(rep.Servers, audit.Run(ctx, spec, audit.Options{Handshake: h, Guard: guard, Probe: o.timeout, Calls: o.calls}))
+		rep.Servers = append(rep.Servers, audit.Run(ctx, spec, audit.Options{Handshake: h, Guard: guard, Probe: o.timeout, Calls: o.calls, Limits: o.limits}))
 	}
 	if err := report.WriteAudit(stdout, rep, o.format); err != nil {
 		fmt.Fprintf(stderr, "mcplens audit: %v\n", err)
