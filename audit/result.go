@@ -70,7 +70,7 @@ const (
 	maxTapeFrames = 4000
 	// maxTapeBytes bounds the bytes the frames of one audit hold; past it
 	// each new frame keeps its first oldFrameBytes.
-	maxTapeBytes = 16 << 20
+	maxTapeBytes  = 16 << 20
 	oldFrameBytes = 1 << 10
 	// maxFindingsPerCheck bounds the findings of one check (a listing of
 	// 10,000 bad names is one line in the report, not 10,000).
