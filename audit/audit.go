@@ -79,6 +79,10 @@ type auditor struct {
 	c    *client
 	res  *Result
 	caps map[string]json.RawMessage // the capabilities the server declared
+	// stateless says the session is on a stateless revision (2026-07-28:
+	// server/discover answered), where ping and logging/setLevel are gone
+	// and results carry cache hints.
+	stateless bool
 	// stdio is the stdio peer, httpp the HTTP one: one of them is set.
 	stdio *stdioPeer
 	httpp *httpPeer

@@ -13,6 +13,7 @@ import (
 	"github.com/mcplens/mcplens/internal/testkit/hostile"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/model"
 )
 
 func TestMain(m *testing.M) {
@@ -20,6 +21,15 @@ func TestMain(m *testing.M) {
 	auditee.Cleanup()
 	hostile.Cleanup()
 	os.Exit(code)
+}
+
+// handshake is mcplens's own, asking for protocol ("" for its default).
+func handshake(protocol string) model.Handshake {
+	h := model.NeutralHandshake()
+	if protocol != "" {
+		h.ProtocolVersion = protocol
+	}
+	return h
 }
 
 // ids lists the check ids of r's findings, in order, each once.
@@ -36,13 +46,18 @@ func ids(r audit.Result) []string {
 // TestCorrectServerGivesNone: the correct auditee, over stdio and over
 // streamable HTTP, passes every check that applies.
 func TestCorrectServerGivesNone(t *testing.T) {
-	for _, tr := range []string{"stdio", "http"} {
-		t.Run(tr, func(t *testing.T) {
+	for _, tc := range []struct{ transport, protocol string }{
+		{"stdio", ""}, {"http", ""}, {"stdio", "2026-07-28"}, {"http", "2026-07-28"},
+	} {
+		t.Run(tc.transport+tc.protocol, func(t *testing.T) {
 			spec := auditee.Stdio(t, "")
-			if tr == "http" {
+			if tc.transport == "http" {
 				spec = auditee.HTTP(t, "")
 			}
-			r := audit.Run(context.Background(), spec, audit.Options{})
+			r := audit.Run(context.Background(), spec, audit.Options{Handshake: handshake(tc.protocol)})
+			if tc.protocol != "" && r.Revision != tc.protocol {
+				t.Fatalf("answered %q, want the stateless %s", r.Revision, tc.protocol)
+			}
 			if len(r.Findings) > 0 {
 				t.Fatalf("findings on the correct server: %+v", r.Findings)
 			}
@@ -65,7 +80,7 @@ func TestEachFaultGivesItsFinding(t *testing.T) {
 			if m.Transport == "http" {
 				spec = auditee.HTTP(t, m.Mode)
 			}
-			r := audit.Run(context.Background(), spec, audit.Options{Grace: 500 * time.Millisecond})
+			r := audit.Run(context.Background(), spec, audit.Options{Grace: 500 * time.Millisecond, Handshake: handshake(m.Protocol)})
 			if got := ids(r); !slices.Equal(got, []string{m.Check}) {
 				t.Fatalf("findings %v, want exactly [%s]: %+v", got, m.Check, r.Findings)
 			}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcplens/mcplens/internal/jsonx"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/mcpsession"
 )
@@ -39,6 +40,9 @@ type httpPeer struct {
 	version  string // MCP-Protocol-Version to send, once negotiated
 	queue    [][]byte
 	eventIDs bool // some event carried an id
+	// stateless says the session is on a stateless revision: each request
+	// carries Mcp-Method (and Mcp-Name) as the revision asks.
+	stateless bool
 }
 
 func newHTTPPeer(url string, headers http.Header, t *tape, limits loader.Limits) *httpPeer {
@@ -213,7 +217,7 @@ func (p *httpPeer) readEvents(body io.Reader) ([][]byte, error) {
 
 // send POSTs raw and queues the messages its answer carries.
 func (p *httpPeer) send(ctx context.Context, raw []byte) error {
-	ex, err := p.do(ctx, http.MethodPost, nil, "", raw)
+	ex, err := p.do(ctx, http.MethodPost, p.standardHeaders(raw), "", raw)
 	if err != nil {
 		if ctx.Err() != nil {
 			return errTimeout
@@ -257,4 +261,24 @@ func (p *httpPeer) sessionID() string {
 // isHTTPStatus reports whether err is an HTTP error status of a send.
 func isHTTPStatus(err error) bool {
 	return err != nil && strings.HasPrefix(err.Error(), "HTTP ") && !errors.Is(err, errTimeout)
+}
+
+// standardHeaders are the Mcp-Method and Mcp-Name headers of a stateless
+// revision's request raw; nil on a session of an older revision.
+func (p *httpPeer) standardHeaders(raw []byte) map[string]string {
+	p.mu.Lock()
+	stateless := p.stateless
+	p.mu.Unlock()
+	m, ok := decode(raw)
+	if !stateless || !ok || m.Method == "" {
+		return nil
+	}
+	set := map[string]string{"Mcp-Method": m.Method}
+	for _, k := range []string{"name", "uri"} {
+		if v := jsonx.MemberFold(m.Params, k); len(v) > 0 && v[0] == '"' {
+			set["Mcp-Name"] = jsonx.String(v)
+			break
+		}
+	}
+	return set
 }

@@ -27,14 +27,19 @@ func (a *auditor) httpChecks(ctx context.Context) {
 	a.refused(ctx, "http.protocol-version", map[string]string{"Mcp-Protocol-Version": unknownRevision}, "", "MCP-Protocol-Version "+unknownRevision, 400, 400)
 	a.refused(ctx, "http.accept", map[string]string{"Accept": "text/plain"}, "", "Accept: text/plain", 406, 406)
 	if sid == "" {
-		a.skipAll("the server issued no Mcp-Session-Id (stateless)", "http.session-id", "http.session-missing", "http.delete")
+		a.skipAll("the server issued no Mcp-Session-Id (stateless)", "http.session-id", "http.session-unknown", "http.session-missing", "http.delete", "http.delete-status")
 	} else {
 		a.fs.probe("http.session-id")
 		if strings.IndexFunc(sid, func(r rune) bool { return r < 0x21 || r > 0x7e }) >= 0 {
 			a.fs.add("http.session-id", "", fmt.Sprintf("the Mcp-Session-Id %q holds characters outside visible ASCII", sid), nil)
 		}
-		a.refused(ctx, "http.session-id", map[string]string{"Mcp-Session-Id": "mcplens-audit-unknown-session"}, "", "an unknown Mcp-Session-Id", 404, 404)
+		a.refused(ctx, "http.session-unknown", map[string]string{"Mcp-Session-Id": "mcplens-audit-unknown-session"}, "", "an Mcp-Session-Id never issued", 404, 404)
 		a.refused(ctx, "http.session-missing", map[string]string{"Mcp-Session-Id": ""}, "", "no Mcp-Session-Id", 400, 400)
+	}
+	if a.stateless {
+		a.mcpMethod(ctx)
+	} else {
+		a.fs.skip("http.mcp-method", "a check of the stateless revisions (2026-07-28)")
 	}
 	a.notificationHTTP(ctx)
 	a.get(ctx)
@@ -76,8 +81,9 @@ func (a *auditor) notificationHTTP(ctx context.Context) {
 	defer cancel()
 	mark := a.t.mark()
 	a.fs.probe("http.notification")
-	raw, _ := encodeRequest(nil, "notifications/mcplens/audit", map[string]any{}, nil)
-	ex, err := a.httpp.do(pctx, http.MethodPost, nil, "", raw)
+	raw, _ := encodeRequest(nil, "notifications/mcplens/audit", map[string]any{}, a.c.meta)
+	a.fs.probe("jsonrpc.notification-answered")
+	ex, err := a.httpp.do(pctx, http.MethodPost, a.httpp.standardHeaders(raw), "", raw)
 	switch {
 	case err != nil && ex.status == 0:
 		a.fs.add("http.notification", "", "a notification was not answered: "+err.Error(), a.t.since(mark))
@@ -125,18 +131,20 @@ func (a *auditor) delete(ctx context.Context) {
 	pctx, cancel := a.probeCtx(ctx)
 	defer cancel()
 	mark := a.t.mark()
-	a.fs.probe("http.delete")
+	a.fs.probe("http.delete-status")
 	ex, err := a.httpp.do(pctx, http.MethodDelete, nil, "", nil)
 	switch {
 	case err != nil && ex.status == 0:
-		a.fs.add("http.delete", "DELETE", "DELETE was not answered: "+err.Error(), a.t.since(mark))
+		a.fs.add("http.delete-status", "DELETE", "DELETE was not answered: "+err.Error(), a.t.since(mark))
 		return
 	case ex.status == http.StatusMethodNotAllowed:
+		a.fs.skip("http.delete", "the server refuses DELETE (405), as it may")
 		return
 	case ex.status < 200 || ex.status > 299:
-		a.fs.add("http.delete", "DELETE", fmt.Sprintf("DELETE was answered HTTP %d; want 2xx or 405", ex.status), a.t.since(mark))
+		a.fs.add("http.delete-status", "DELETE", fmt.Sprintf("DELETE was answered HTTP %d; want 2xx or 405", ex.status), a.t.since(mark))
 		return
 	}
+	a.fs.probe("http.delete")
 	after, err := a.httpp.do(pctx, http.MethodPost, nil, "", a.pingBody())
 	if err == nil && after.status != http.StatusNotFound {
 		a.fs.add("http.delete", "DELETE", fmt.Sprintf("after DELETE, a request with the ended session was answered HTTP %d; want 404", after.status), a.t.since(mark))
@@ -172,4 +180,22 @@ func portOf(u *url.URL) string {
 		return "443"
 	}
 	return "80"
+}
+
+// mcpMethod sends a request whose Mcp-Method header names another method
+// than its body, and wants 400.
+func (a *auditor) mcpMethod(ctx context.Context) {
+	pctx, cancel := a.probeCtx(ctx)
+	defer cancel()
+	mark := a.t.mark()
+	a.fs.probe("http.mcp-method")
+	a.c.id++
+	body, _ := encodeRequest([]byte(fmt.Sprint(a.c.id)), "server/discover", nil, a.c.meta)
+	ex, err := a.httpp.do(pctx, http.MethodPost, map[string]string{"Mcp-Method": "tools/list"}, "", body)
+	switch {
+	case err != nil && ex.status == 0:
+		a.fs.add("http.mcp-method", "", "a request with a mismatched Mcp-Method was not answered: "+err.Error(), a.t.since(mark))
+	case ex.status != http.StatusBadRequest:
+		a.fs.add("http.mcp-method", "", fmt.Sprintf("server/discover sent with Mcp-Method: tools/list was answered HTTP %d; want 400", ex.status), a.t.since(mark))
+	}
 }

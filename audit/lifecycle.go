@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 
+	"github.com/mcplens/mcplens/internal/jsonx"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
@@ -88,8 +89,10 @@ func (a *auditor) discover(ctx context.Context, era model.Era) bool {
 	pctx, cancel := context.WithTimeout(ctx, min(a.o.Probe, max(era.Probe, 2*era.Probe)))
 	defer cancel()
 	mark := a.t.mark()
+	a.setStateless(true, era.Version) // the probe carries the revision's headers
 	m, err := a.c.call(pctx, "server/discover", map[string]any{"_meta": loader.StatelessMeta(a.o.Handshake, era.Version)})
 	if err != nil || m.Error != nil {
+		a.setStateless(false, "")
 		return false // a handshake-era server: initialize follows
 	}
 	var r initializeResult
@@ -99,26 +102,45 @@ func (a *auditor) discover(ctx context.Context, era model.Era) bool {
 		return false
 	}
 	if !slices.Contains(r.SupportedVersions, era.Version) {
+		a.setStateless(false, "")
 		return false
 	}
-	a.res.Revision, a.caps = era.Version, r.Capabilities
+	a.res.Revision, a.caps, a.stateless = era.Version, r.Capabilities, true
 	a.c.meta = loader.StatelessMeta(a.o.Handshake, era.Version)
-	if a.httpp != nil {
-		a.httpp.version = era.Version
+	if info := jsonx.MemberFold(jsonx.MemberFold(m.Result, "_meta"), "io.modelcontextprotocol/serverInfo"); len(info) > 0 {
+		a.res.ServerInfo = model.Sanitize(jsonx.String(jsonx.MemberFold(info, "name")) + " " + jsonx.String(jsonx.MemberFold(info, "version")))
 	}
+	a.cacheHints("server/discover", m, mark)
+
 	a.fs.probe("lifecycle.initialize")
 	return true
+}
+
+// setStateless says whether HTTP requests carry a stateless revision's
+// standard headers.
+func (a *auditor) setStateless(on bool, version string) {
+	if a.httpp != nil {
+		a.httpp.mu.Lock()
+		a.httpp.stateless, a.httpp.version = on, version
+		a.httpp.mu.Unlock()
+	}
 }
 
 // lifecycle probes ping, an unknown method, invalid params, malformed
 // JSON, ids and a notification.
 func (a *auditor) lifecycle(ctx context.Context) {
-	a.ping(ctx)
+	if a.stateless {
+		a.fs.skip("lifecycle.ping", "ping is gone from the stateless revisions")
+	} else {
+		a.ping(ctx)
+	}
 	a.expectError(ctx, "jsonrpc.unknown-method", "mcplens/audit-unknown-method", map[string]any{}, -32601)
 	switch {
 	case a.declares("resources"):
-		// A missing uri names no resource: "not found" (-32002) is as right.
-		a.expectError(ctx, "jsonrpc.invalid-params", "resources/read", map[string]any{}, -32602, -32002)
+		// A missing uri names no resource: "not found" (-32002) is as
+		// right, and so is a stateless revision's missing Mcp-Name header
+		// (-32020, header mismatch), which a server checks first.
+		a.expectError(ctx, "jsonrpc.invalid-params", "resources/read", map[string]any{}, -32602, -32002, -32020)
 	case a.declares("prompts"):
 		a.expectError(ctx, "jsonrpc.invalid-params", "prompts/get", map[string]any{}, -32602)
 	default:
@@ -225,6 +247,9 @@ func (a *auditor) idEcho(ctx context.Context, id json.RawMessage) {
 // notification sends a notification no method of the specification
 // names (which a receiver ignores) and wants no response to it.
 func (a *auditor) notification(ctx context.Context) {
+	if a.httpp != nil {
+		return // over HTTP, notificationHTTP reads the 202 and its body
+	}
 	pctx, cancel := a.probeCtx(ctx)
 	defer cancel()
 	mark := a.t.mark()

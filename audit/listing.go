@@ -49,6 +49,7 @@ func (a *auditor) list(ctx context.Context, method, key, capability string) (row
 			NextCursor *string `json:"nextCursor"`
 		}
 		_ = json.Unmarshal(m.Result, &r)
+		a.cacheHints(method, m, mark)
 		items, isArray := jsonx.Elements(jsonx.MemberFold(m.Result, key))
 		if !isArray {
 			a.fs.add("lifecycle.capabilities", method, fmt.Sprintf("the %s result has no %q array", method, key), a.t.since(mark))
@@ -118,7 +119,9 @@ func (a *auditor) listings(ctx context.Context) {
 	} else {
 		a.skipAll("the server declares no completions", "completion.complete")
 	}
-	if a.declares("logging") {
+	if a.stateless {
+		a.skipAll("logging/setLevel is gone from the stateless revisions", "logging.set-level")
+	} else if a.declares("logging") {
 		a.setLevel(ctx)
 	} else {
 		a.skipAll("the server declares no logging", "logging.set-level")

@@ -147,7 +147,7 @@ func encodeRequest(id json.RawMessage, method string, params any, meta map[strin
 
 // notify sends a notification.
 func (c *client) notify(ctx context.Context, method string, params any) error {
-	raw, err := encodeRequest(nil, method, params, nil)
+	raw, err := encodeRequest(nil, method, params, c.meta)
 	if err != nil {
 		return err
 	}

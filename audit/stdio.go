@@ -129,6 +129,13 @@ func readLine(br *bufio.Reader, maxLine int) (line []byte, size int, err error) 
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
+		// size is the line's, without its end.
+		if bytes.HasSuffix(chunk, []byte("\n")) {
+			size--
+			if bytes.HasSuffix(chunk, []byte("\r\n")) {
+				size--
+			}
+		}
 		return bytes.TrimRight(line, "\r\n"), size, err
 	}
 }

@@ -77,6 +77,7 @@ func (a *auditor) readResources(ctx context.Context, uris []string) {
 			a.fs.add("resources.read", subject, "resources/read "+p, a.t.since(mark))
 			continue
 		}
+		a.cacheHints("resources/read", m, mark)
 		contents, ok := jsonx.Elements(jsonx.MemberFold(m.Result, "contents"))
 		if !ok {
 			a.fs.add("resources.read", subject, "the resources/read result has no contents array", a.t.since(mark))

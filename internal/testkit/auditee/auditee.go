@@ -14,17 +14,23 @@ import (
 )
 
 // Modes maps each fault the server commits to the one check of mcplens
-// audit that names it, and the transport it is committed over.
+// audit that names it, the transport it is committed over and the
+// revision it shows on ("" for the default).
 var Modes = []struct {
-	Mode, Check, Transport string
+	Mode, Check, Transport, Protocol string
 }{
-	{"cursor-loop", "listing.cursor-loop", "stdio"},
-	{"wrong-code", "jsonrpc.unknown-method", "stdio"},
-	{"id-changed", "jsonrpc.id-echo", "stdio"},
-	{"bad-schema", "tools.input-schema", "stdio"},
-	{"stdout-noise", "stdio.stdout-noise", "stdio"},
-	{"ignore-stdin-close", "stdio.stdin-close", "stdio"},
-	{"origin", "http.origin", "http"},
+	{"cursor-loop", "listing.cursor-loop", "stdio", ""},
+	{"wrong-code", "jsonrpc.unknown-method", "stdio", ""},
+	{"id-changed", "jsonrpc.id-echo", "stdio", ""},
+	{"bad-schema", "tools.input-schema", "stdio", ""},
+	{"stdout-noise", "stdio.stdout-noise", "stdio", ""},
+	{"ignore-stdin-close", "stdio.stdin-close", "stdio", ""},
+	{"echo-version", "lifecycle.unknown-version", "stdio", ""},
+	{"answer-notification", "jsonrpc.notification-answered", "stdio", ""},
+	{"silent-parse-error", "jsonrpc.parse-error", "stdio", ""},
+	{"no-cache-hints", "caching.hints", "stdio", "2026-07-28"},
+	{"origin", "http.origin", "http", ""},
+	{"mcp-method-ignored", "http.mcp-method", "http", "2026-07-28"},
 }
 
 var build struct {

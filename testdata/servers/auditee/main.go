@@ -9,6 +9,11 @@
 //	origin              (HTTP) a foreign Origin is accepted
 //	stdout-noise        a line that is not JSON-RPC on stdout
 //	ignore-stdin-close  the server keeps running when its stdin closes
+//	echo-version        initialize answers the revision asked, known or not
+//	answer-notification a notification gets a response
+//	silent-parse-error  malformed JSON gets no -32700
+//	no-cache-hints      (2026-07-28) results lack ttlMs
+//	mcp-method-ignored  (HTTP, 2026-07-28) a mismatched Mcp-Method is served
 package main
 
 import (
@@ -98,26 +103,61 @@ func serveStdio(s *server.MCPServer, mode string) {
 	if mode == "stdout-noise" {
 		fmt.Fprintln(os.Stdout, "auditee starting, logging to stdout by mistake")
 	}
-	in := io.Reader(os.Stdin)
-	if mode == "ignore-stdin-close" {
-		in = io.MultiReader(os.Stdin, blockForever{})
-	}
-	_ = server.NewStdioServer(s).Listen(context.Background(), in, out)
+	pr, pw := io.Pipe()
+	go func() {
+		sc := bufio.NewScanner(os.Stdin)
+		sc.Buffer(make([]byte, 64<<10), 16<<20)
+		for sc.Scan() {
+			line := sc.Bytes()
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+				Params struct {
+					ProtocolVersion string `json:"protocolVersion"`
+				} `json:"params"`
+			}
+			_ = json.Unmarshal(line, &m)
+			switch {
+			case mode == "echo-version" && m.Method == "initialize":
+				out.setAsked(m.Params.ProtocolVersion)
+			case mode == "answer-notification" && m.Method != "" && m.ID == nil:
+				_, _ = out.Write([]byte(`{"jsonrpc":"2.0","id":null,"result":{}}` + "\n"))
+			}
+			if _, err := pw.Write(append(append([]byte(nil), line...), '\n')); err != nil {
+				return
+			}
+		}
+		if mode != "ignore-stdin-close" {
+			pw.Close()
+		}
+	}()
+	_ = server.NewStdioServer(s).Listen(context.Background(), pr, out)
 }
-
-// blockForever is a reader that never returns: the server never sees the
-// end of its input.
-type blockForever struct{}
-
-func (blockForever) Read([]byte) (int, error) { select {} }
 
 // faultyWriter rewrites the server's output lines as the mode says.
 type faultyWriter struct {
-	mu   sync.Mutex
-	w    io.Writer
-	mode string
-	buf  bytes.Buffer
+	mu    sync.Mutex
+	w     io.Writer
+	mode  string
+	buf   bytes.Buffer
+	asked string // echo-version: the revision initialize asked for
 }
+
+func (f *faultyWriter) askedFor() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.asked
+}
+
+func (f *faultyWriter) setAsked(v string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.asked = v
+}
+
+var protocolVersion = regexp.MustCompile(`"protocolVersion":"[^"]*"`)
+
+var ttl = regexp.MustCompile(`"ttlMs":[0-9]+,?`)
 
 var nextCursor = regexp.MustCompile(`"nextCursor":"([^"]*)"`)
 
@@ -133,15 +173,23 @@ func (f *faultyWriter) Write(p []byte) (int, error) {
 			f.buf.Write(line) // not a whole line yet
 			return len(p), nil
 		}
-		if _, err := f.w.Write(fault(f.mode, line)); err != nil {
+		if _, err := f.w.Write(fault(f.mode, f.asked, line)); err != nil {
 			return 0, err
 		}
 	}
 }
 
 // fault applies the mode's fault to one output line.
-func fault(mode string, line []byte) []byte {
+func fault(mode, asked string, line []byte) []byte {
 	switch mode {
+	case "echo-version":
+		return protocolVersion.ReplaceAll(line, []byte(`"protocolVersion":"`+asked+`"`))
+	case "silent-parse-error":
+		if bytes.Contains(line, []byte(`"code":-32700`)) {
+			return nil
+		}
+	case "no-cache-hints":
+		return ttl.ReplaceAll(line, nil)
 	case "wrong-code":
 		return bytes.ReplaceAll(line, []byte(`"code":-32601`), []byte(`"code":-32600`))
 	case "id-changed":
@@ -168,7 +216,7 @@ func serveHTTP(s *server.MCPServer, mode, addr string) {
 		os.Exit(1)
 	}
 	fmt.Printf("http://%s/mcp\n", ln.Addr())
-	h := sessions(server.NewStreamableHTTPServer(s))
+	h := sessions(server.NewStreamableHTTPServer(s), mode)
 	if mode != "origin" {
 		h = localOnly(h)
 	}
@@ -222,7 +270,7 @@ func loopbackOrigin(origin string) bool {
 // to its host: a POST must accept JSON and event streams (else 406), a
 // request other than initialize must carry its session (else 400), and a
 // session ended with DELETE is gone (404).
-func sessions(next http.Handler) http.Handler {
+func sessions(next http.Handler, mode string) http.Handler {
 	var mu sync.Mutex
 	ended := map[string]bool{}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -257,12 +305,25 @@ func sessions(next http.Handler) http.Handler {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		var m struct {
 			Method string `json:"method"`
+			Params struct {
+				Meta map[string]any `json:"_meta"`
+			} `json:"params"`
 		}
-		if sid == "" && (json.Unmarshal(body, &m) != nil || m.Method != "initialize") {
+		// A stateless request (2026-07-28: server/discover, or the revision
+		// in its _meta) has no session by design.
+		stateless := func() bool {
+			return m.Method == "server/discover" || m.Params.Meta["io.modelcontextprotocol/protocolVersion"] != nil ||
+				r.Header.Get("Mcp-Protocol-Version") >= "2026-07-28"
+		}
+		parsed := json.Unmarshal(body, &m) == nil
+		if sid == "" && (!parsed || (m.Method != "initialize" && !stateless())) {
 			if json.Valid(body) {
 				http.Error(w, "no session", http.StatusBadRequest)
 				return
 			}
+		}
+		if mode == "mcp-method-ignored" && m.Method != "" {
+			r.Header.Set("Mcp-Method", m.Method) // whatever the client said
 		}
 		next.ServeHTTP(w, r)
 	})
