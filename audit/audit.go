@@ -83,6 +83,8 @@ type auditor struct {
 	// server/discover answered), where ping and logging/setLevel are gone
 	// and results carry cache hints.
 	stateless bool
+	// outputSchemas are the listed tools' valid outputSchemas, by name.
+	outputSchemas map[string]json.RawMessage
 	// stdio is the stdio peer, httpp the HTTP one: one of them is set.
 	stdio *stdioPeer
 	httpp *httpPeer
@@ -93,7 +95,7 @@ type auditor struct {
 func Run(ctx context.Context, spec config.ServerSpec, o Options) Result {
 	o = o.withDefaults()
 	start := time.Now()
-	a := &auditor{o: o, spec: spec, t: &tape{server: spec.Label}, fs: newFindings(),
+	a := &auditor{o: o, spec: spec, t: &tape{server: spec.Label}, fs: newFindings(), outputSchemas: map[string]json.RawMessage{},
 		res: &Result{Server: spec.Label, Line: spec.Line, Col: spec.Col, Asked: o.Handshake.ProtocolVersion}}
 	a.run(ctx)
 	a.fs.result(a.res)
@@ -134,6 +136,7 @@ func (a *auditor) run(ctx context.Context) {
 		a.httpChecks(ctx)
 	}
 	a.messages()
+	a.notifications()
 	a.stdoutNoise()
 	a.stdinClose()
 	if a.stdio == nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/yosida95/uritemplate/v3"
 
+	"github.com/mcplens/mcplens/argcheck"
 	"github.com/mcplens/mcplens/internal/jsonx"
 	"github.com/mcplens/mcplens/model"
 )
@@ -56,11 +57,13 @@ func (a *auditor) complete(ctx context.Context, templates, prompts []listed) {
 		}
 		var r struct {
 			Completion *struct {
-				Values []string `json:"values"`
+				Values  []string `json:"values"`
+				Total   *int     `json:"total"`
+				HasMore *bool    `json:"hasMore"`
 			} `json:"completion"`
 		}
 		if err := json.Unmarshal(m.Result, &r); err != nil || r.Completion == nil || r.Completion.Values == nil {
-			a.fs.add("completion.complete", subject, "the result has no completion.values array of strings", a.t.since(mark))
+			a.fs.add("completion.complete", subject, "the result has no completion.values array of strings, or a total that is no integer, or a hasMore that is no boolean", a.t.since(mark))
 			continue
 		}
 		if n := len(r.Completion.Values); n > maxCompletionValues {
@@ -102,8 +105,43 @@ func (a *auditor) calls(ctx context.Context) {
 			a.fs.add("tools.call", subject, "tools/call "+p, a.t.since(mark))
 			continue
 		}
-		if _, ok := jsonx.Elements(jsonx.MemberFold(m.Result, "content")); !ok {
-			a.fs.add("tools.call", subject, "the tools/call result has no content array", a.t.since(mark))
+		if p := a.callResultProblem(c.Name, m.Result); p != "" {
+			a.fs.add("tools.call", subject, p, a.t.since(mark))
 		}
 	}
+}
+
+// callResultProblem says what is wrong with a tools/call result of the
+// tool name: no content array, an isError that is no boolean, or
+// structuredContent missing or invalid against the tool's outputSchema.
+func (a *auditor) callResultProblem(name string, result json.RawMessage) string {
+	if _, ok := jsonx.Elements(jsonx.MemberFold(result, "content")); !ok {
+		return "the tools/call result has no content array"
+	}
+	if e := jsonx.MemberFold(result, "isError"); len(e) > 0 && string(e) != "true" && string(e) != "false" {
+		return fmt.Sprintf("isError is %s, not a boolean", model.JSONKind(e))
+	}
+	schema := a.outputSchemas[name]
+	if len(schema) == 0 || string(jsonx.MemberFold(result, "isError")) == "true" {
+		return ""
+	}
+	structured := jsonx.MemberFold(result, "structuredContent")
+	if len(structured) == 0 {
+		return "the tool has an outputSchema and its result no structuredContent"
+	}
+	problems, err := argcheck.Validate(schema, structured)
+	switch {
+	case err != nil:
+		return "" // the schema itself is tools.output-schema's finding
+	case len(problems) > 0:
+		return fmt.Sprintf("structuredContent breaks the outputSchema at %s: %s", orRoot(problems[0].Pointer), problems[0].Message)
+	}
+	return ""
+}
+
+func orRoot(pointer string) string {
+	if pointer == "" {
+		return "the root"
+	}
+	return pointer
 }

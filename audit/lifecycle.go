@@ -24,7 +24,7 @@ type initializeResult struct {
 	Capabilities      map[string]json.RawMessage `json:"capabilities"`
 	ServerInfo        *struct {
 		Name    *string `json:"name"`
-		Version string  `json:"version"`
+		Version *string `json:"version"`
 	} `json:"serverInfo"`
 }
 
@@ -62,11 +62,22 @@ func (a *auditor) initialize(ctx context.Context) bool {
 		a.fs.add("lifecycle.initialize", "initialize", "the initialize result has no protocolVersion", a.t.since(mark))
 	case r.Capabilities == nil:
 		a.fs.add("lifecycle.initialize", "initialize", "the initialize result has no capabilities object", a.t.since(mark))
-	case r.ServerInfo == nil || r.ServerInfo.Name == nil:
-		a.fs.add("lifecycle.initialize", "initialize", "the initialize result has no serverInfo with a name", a.t.since(mark))
+	case r.ServerInfo == nil || r.ServerInfo.Name == nil || r.ServerInfo.Version == nil:
+		a.fs.add("lifecycle.initialize", "initialize", "the initialize result has no serverInfo with a name and a version", a.t.since(mark))
+	default:
+		for name, c := range r.Capabilities {
+			if !isObject(c) {
+				a.fs.add("lifecycle.initialize", "initialize", fmt.Sprintf("the capability %q is %s, not an object", name, model.JSONKind(c)), a.t.since(mark))
+				break
+			}
+		}
 	}
 	if r.ServerInfo != nil && r.ServerInfo.Name != nil {
-		a.res.ServerInfo = model.Sanitize(*r.ServerInfo.Name + " " + r.ServerInfo.Version)
+		version := ""
+		if r.ServerInfo.Version != nil {
+			version = *r.ServerInfo.Version
+		}
+		a.res.ServerInfo = model.Sanitize(*r.ServerInfo.Name + " " + version)
 	}
 	a.res.Revision, a.caps = r.ProtocolVersion, r.Capabilities
 	a.fs.probe("lifecycle.version")

@@ -106,13 +106,13 @@ func (a *auditor) listings(ctx context.Context) {
 		templates, _ = a.list(ctx, "resources/templates/list", "resourceTemplates", "resources")
 		a.checkResources(ctx, resources, templates)
 	} else {
-		a.skipAll("the server declares no resources", "resources.uri", "resources.template", "resources.ui", "resources.read")
+		a.skipAll("the server declares no resources", "resources.uri", "resources.template", "resources.ui", "resources.read", "resources.not-found")
 	}
 	if a.declares("prompts") {
 		prompts, _ = a.list(ctx, "prompts/list", "prompts", "prompts")
 		a.checkPrompts(ctx, prompts)
 	} else {
-		a.skipAll("the server declares no prompts", "prompts.arguments", "prompts.get")
+		a.skipAll("the server declares no prompts", "prompts.arguments", "prompts.get", "prompts.unknown")
 	}
 	if a.declares("completions") {
 		a.complete(ctx, templates, prompts)
@@ -120,11 +120,12 @@ func (a *auditor) listings(ctx context.Context) {
 		a.skipAll("the server declares no completions", "completion.complete")
 	}
 	if a.stateless {
-		a.skipAll("logging/setLevel is gone from the stateless revisions", "logging.set-level")
+		a.skipAll("logging/setLevel is gone from the stateless revisions", "logging.set-level", "logging.invalid-level")
 	} else if a.declares("logging") {
 		a.setLevel(ctx)
+		a.expectError(ctx, "logging.invalid-level", "logging/setLevel", map[string]any{"level": "mcplens-audit-no-such-level"}, -32602)
 	} else {
-		a.skipAll("the server declares no logging", "logging.set-level")
+		a.skipAll("the server declares no logging", "logging.set-level", "logging.invalid-level")
 	}
 }
 

@@ -42,9 +42,24 @@ type message struct {
 }
 
 type rpcError struct {
-	Code    int             `json:"code"`
-	Message string          `json:"message"`
-	Data    json.RawMessage `json:"data,omitempty"`
+	Code    int
+	Message string
+	// badShape says the code is no integer or the message no string.
+	badShape bool
+}
+
+func (e *rpcError) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Code    json.RawMessage `json:"code"`
+		Message json.RawMessage `json:"message"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	codeErr := json.Unmarshal(raw.Code, &e.Code)
+	msgErr := json.Unmarshal(raw.Message, &e.Message)
+	e.badShape = codeErr != nil || msgErr != nil || len(raw.Message) == 0 || raw.Message[0] != '"'
+	return nil
 }
 
 func (m message) response() bool { return m.Method == "" && (m.Result != nil || m.Error != nil) }
@@ -79,6 +94,8 @@ func malformed(m message) string {
 		return "a response with both a result and an error"
 	case m.Method == "" && len(m.ID) == 0:
 		return "a response without an id"
+	case m.Error != nil && m.Error.badShape:
+		return "an error without an integer code and a string message"
 	}
 	return ""
 }

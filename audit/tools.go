@@ -15,6 +15,7 @@ import (
 type toolRow struct {
 	Name         *string         `json:"name"`
 	Title        json.RawMessage `json:"title"`
+	Description  json.RawMessage `json:"description"`
 	InputSchema  json.RawMessage `json:"inputSchema"`
 	OutputSchema json.RawMessage `json:"outputSchema"`
 	Annotations  json.RawMessage `json:"annotations"`
@@ -22,6 +23,10 @@ type toolRow struct {
 		TaskSupport json.RawMessage `json:"taskSupport"`
 	} `json:"execution"`
 }
+
+// maxOutputSchemas bounds the output schemas kept for checking the
+// results of --call.
+const maxOutputSchemas = 1000
 
 // hints are the boolean annotations of a tool.
 var hints = []string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
@@ -55,9 +60,13 @@ func (a *auditor) checkTools(rows []listed) {
 		if len(t.OutputSchema) > 0 && string(t.OutputSchema) != "null" {
 			if p := schemaProblem("outputSchema", t.OutputSchema); p != "" {
 				a.fs.add("tools.output-schema", name, p, ev())
+			} else if len(a.outputSchemas) < maxOutputSchemas {
+				a.outputSchemas[name] = t.OutputSchema
 			}
 		}
-		if p := annotationsProblem(t.Title, t.Annotations); p != "" {
+		if d := t.Description; len(d) > 0 && d[0] != '"' && string(d) != "null" {
+			a.fs.add("tools.annotations", name, fmt.Sprintf("description is %s, not a string", model.JSONKind(d)), ev())
+		} else if p := annotationsProblem(t.Title, t.Annotations); p != "" {
 			a.fs.add("tools.annotations", name, p, ev())
 		}
 		if t.Execution != nil && len(t.Execution.TaskSupport) > 0 {

@@ -58,6 +58,13 @@ func (a *auditor) checkResources(ctx context.Context, resources, templates []lis
 		}
 	}
 	a.readResources(ctx, uris)
+	// 2026-07-28 moves "not found" to -32602 (invalid params); a server
+	// of both eras may answer a stateless request with either.
+	if a.stateless {
+		a.expectError(ctx, "resources.not-found", "resources/read", map[string]any{"uri": "mcplens-audit://no-such-resource"}, -32602, -32002)
+	} else {
+		a.expectError(ctx, "resources.not-found", "resources/read", map[string]any{"uri": "mcplens-audit://no-such-resource"}, -32002)
+	}
 }
 
 func sameMIME(got, want string) bool {
@@ -118,6 +125,7 @@ type promptRow struct {
 func (a *auditor) checkPrompts(ctx context.Context, prompts []listed) {
 	a.fs.probe("prompts.arguments")
 	a.fs.probe("prompts.get")
+	a.expectError(ctx, "prompts.unknown", "prompts/get", map[string]any{"name": "mcplens-audit-no-such-prompt"}, -32602)
 	got := 0
 	for _, p := range prompts {
 		var row promptRow
