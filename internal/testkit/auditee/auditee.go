@@ -13,24 +13,28 @@ import (
 	"github.com/mcplens/mcplens/loader/config"
 )
 
-// Modes maps each fault the server commits to the one check of mcplens
-// audit that names it, the transport it is committed over and the
-// revision it shows on ("" for the default).
+// Modes maps each fault the server commits to the checks of mcplens audit
+// that name it (one, but for rebinding, which is two faults), the
+// transport it is committed over and the revision it shows on ("" for the
+// default).
 var Modes = []struct {
-	Mode, Check, Transport, Protocol string
+	Mode                string
+	Checks              []string
+	Transport, Protocol string
 }{
-	{"cursor-loop", "listing.cursor-loop", "stdio", ""},
-	{"wrong-code", "jsonrpc.unknown-method", "stdio", ""},
-	{"id-changed", "jsonrpc.id-echo", "stdio", ""},
-	{"bad-schema", "tools.input-schema", "stdio", ""},
-	{"stdout-noise", "stdio.stdout-noise", "stdio", ""},
-	{"ignore-stdin-close", "stdio.stdin-close", "stdio", ""},
-	{"echo-version", "lifecycle.unknown-version", "stdio", ""},
-	{"answer-notification", "jsonrpc.notification-answered", "stdio", ""},
-	{"silent-parse-error", "jsonrpc.parse-error", "stdio", ""},
-	{"no-cache-hints", "caching.hints", "stdio", "2026-07-28"},
-	{"origin", "http.origin", "http", ""},
-	{"mcp-method-ignored", "http.mcp-method", "http", "2026-07-28"},
+	{"cursor-loop", []string{"listing.cursor-loop"}, "stdio", ""},
+	{"wrong-code", []string{"jsonrpc.unknown-method"}, "stdio", ""},
+	{"id-changed", []string{"jsonrpc.id-echo"}, "stdio", ""},
+	{"bad-schema", []string{"tools.input-schema"}, "stdio", ""},
+	{"stdout-noise", []string{"stdio.stdout-noise"}, "stdio", ""},
+	{"ignore-stdin-close", []string{"stdio.stdin-close"}, "stdio", ""},
+	{"echo-version", []string{"lifecycle.unknown-version"}, "stdio", ""},
+	{"answer-notification", []string{"jsonrpc.notification-answered"}, "stdio", ""},
+	{"silent-parse-error", []string{"jsonrpc.parse-error"}, "stdio", ""},
+	{"no-cache-hints", []string{"caching.hints"}, "stdio", "2026-07-28"},
+	{"origin", []string{"http.origin"}, "http", ""},
+	{"rebinding", []string{"http.origin", "http.host"}, "http", ""},
+	{"mcp-method-ignored", []string{"http.mcp-method"}, "http", "2026-07-28"},
 }
 
 var build struct {

@@ -7,6 +7,7 @@
 //	id-changed          a response to a string id carries another id
 //	bad-schema          a tool's inputSchema is not a JSON Schema
 //	origin              (HTTP) a foreign Origin is accepted
+//	rebinding           (HTTP) a foreign Origin and a foreign Host are accepted
 //	stdout-noise        a line that is not JSON-RPC on stdout
 //	ignore-stdin-close  the server keeps running when its stdin closes
 //	echo-version        initialize answers the revision asked, known or not
@@ -216,8 +217,12 @@ func serveHTTP(s *server.MCPServer, mode, addr string) {
 		os.Exit(1)
 	}
 	fmt.Printf("http://%s/mcp\n", ln.Addr())
-	h := sessions(server.NewStreamableHTTPServer(s), mode)
-	if mode != "origin" {
+	var opts []server.StreamableHTTPOption
+	if mode == "rebinding" {
+		opts = append(opts, server.WithDisableLocalhostProtection(true)) // mcp-go refuses a foreign Host itself
+	}
+	h := sessions(server.NewStreamableHTTPServer(s, opts...), mode)
+	if mode != "origin" && mode != "rebinding" {
 		h = localOnly(h)
 	}
 	mux := http.NewServeMux()
