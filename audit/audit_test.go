@@ -2,9 +2,12 @@ package audit_test
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -184,5 +187,19 @@ func TestHostileHTTPIsBounded(t *testing.T) {
 				t.Fatalf("findings %v, want %s among them", got, want)
 			}
 		})
+	}
+}
+
+// TestDocsListEveryCheck: docs/audit.md has a row for each check, with its
+// level.
+func TestDocsListEveryCheck(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "docs", "audit.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range audit.Checks() {
+		if row := fmt.Sprintf("| `%s` | %s | %s |", c.ID, c.Level, c.Section); !strings.Contains(string(b), row) {
+			t.Errorf("docs/audit.md has no row %q", row)
+		}
 	}
 }
