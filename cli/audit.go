@@ -18,6 +18,7 @@ import (
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
+	"github.com/mcplens/mcplens/ui"
 )
 
 // auditOptions are audit's flags.
@@ -142,6 +143,23 @@ func runAudit(args []string, guard *procguard.Guard, stdout, stderr io.Writer) i
 		}
 	}
 	return exitOK
+}
+
+// uiAuditor is the interface's A: the audit of one server of cfg, as the
+// run's client, within the run's limits and guard.
+func uiAuditor(cfg *config.Config, g serverFlags) ui.Auditor {
+	h := model.NeutralHandshake()
+	if c, ok, err := g.who.profile(); ok && err == nil {
+		h = c.Handshake
+	}
+	return func(ctx context.Context, label string) audit.Result {
+		for _, spec := range cfg.Servers {
+			if spec.Label == label {
+				return audit.Run(ctx, spec, audit.Options{Handshake: h, Guard: g.who.guard, Limits: g.limits})
+			}
+		}
+		return audit.Result{Server: label}
+	}
 }
 
 func orDisabled(blocked string) string {

@@ -207,6 +207,7 @@ func run(args []string, guard *procguard.Guard, hooks Hooks, stderr io.Writer) i
 		return 2
 	}
 	m.SetLogin(uiLogin(cfg))
+	m.SetAuditor(uiAuditor(cfg, g))
 	m.SetConfigFindings(cfg.Findings)
 	m.SetPolicy(g.policy)
 	m.SetClient(g.who.name(), g.who.why())
