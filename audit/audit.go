@@ -9,6 +9,7 @@ import (
 	"github.com/mcplens/mcplens/internal/procguard"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -29,6 +30,9 @@ type Options struct {
 	Items int
 	// Calls are the tools to call, with their arguments: no other tool is.
 	Calls []Call
+	// HTTPAuth wraps the HTTP transport of a remote server, as a session's
+	// (the stored OAuth token); nil sends the config's headers alone.
+	HTTPAuth func(spec config.ServerSpec, next http.RoundTripper) http.RoundTripper
 	// Limits bound what is read, as for a session: a stdout line (Line),
 	// an HTTP body (Body), an event (Event), a listing's pages together
 	// (Listing). Zero fields take loader.DefaultLimits.
@@ -101,14 +105,36 @@ func Run(ctx context.Context, spec config.ServerSpec, o Options) Result {
 	a.fs.result(a.res)
 	a.res.Frames = a.t.all()
 	a.res.Elapsed = time.Since(start)
+	mask(a.res, config.NewRedactor([]config.ServerSpec{spec}))
 	return *a.res
+}
+
+// mask masks the config's secrets (its env and header values, a token in
+// its URL) wherever the server may have quoted them: the messages and
+// every frame.
+func mask(r *Result, red *model.Redactor) {
+	if red.Longest() == 0 {
+		return
+	}
+	maskFrames := func(fs []mcpsession.Frame) {
+		for i := range fs {
+			fs[i].Bytes = []byte(red.Text(string(fs[i].Bytes)))
+		}
+	}
+	maskFrames(r.Frames)
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		f.Message, f.Subject = red.Text(f.Message), red.Text(f.Subject)
+		maskFrames(f.Evidence)
+	}
+	r.ServerInfo = red.Text(r.ServerInfo)
 }
 
 func (a *auditor) run(ctx context.Context) {
 	switch a.spec.Transport {
 	case config.TransportHTTP:
 		a.res.Transport = "http"
-		a.httpp = newHTTPPeer(a.spec.URL, a.headers(), a.t, a.o.Limits)
+		a.httpp = a.newHTTPPeer(a.t)
 		a.c = &client{p: a.httpp, t: a.t}
 	case config.TransportSSE:
 		a.res.Transport = "sse"

@@ -203,3 +203,30 @@ func TestDocsListEveryCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestSecretsMasked: a server that dumps its environment into a tool's
+// result (called with --call) leaves the config's secret masked in every
+// frame and message of the audit.
+func TestSecretsMasked(t *testing.T) {
+	const secret = "sk-live-0123456789abcdefXYZ"
+	spec := hostile.Spec(t, "leak", "leak")
+	spec.Env = append(spec.Env, config.EnvVar{Key: "API_TOKEN", Value: secret})
+	r := audit.Run(context.Background(), spec, audit.Options{Calls: []audit.Call{{Name: "dump"}}, Grace: 300 * time.Millisecond})
+	masked := false
+	for _, f := range r.Frames {
+		if strings.Contains(string(f.Bytes), secret) {
+			t.Fatalf("a frame holds the secret: %s", f.Bytes)
+		}
+		masked = masked || strings.Contains(string(f.Bytes), "API_TOKEN=****")
+	}
+	if !masked {
+		t.Fatal("no frame holds the masked dump: the test proves nothing")
+	}
+	for _, f := range r.Findings {
+		for _, e := range f.Evidence {
+			if strings.Contains(f.Message+string(e.Bytes), secret) {
+				t.Fatalf("finding %s holds the secret", f.Check)
+			}
+		}
+	}
+}

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/mcplens/mcplens/internal/jsonx"
-	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/mcpsession"
 )
 
@@ -45,9 +44,15 @@ type httpPeer struct {
 	stateless bool
 }
 
-func newHTTPPeer(url string, headers http.Header, t *tape, limits loader.Limits) *httpPeer {
-	return &httpPeer{t: t, url: url, headers: headers, body: limits.Body, event: limits.Event, hc: &http.Client{
-		Transport: &http.Transport{Proxy: nil, ResponseHeaderTimeout: 30 * time.Second, MaxResponseHeaderBytes: 64 << 10, DisableCompression: true},
+// newHTTPPeer is a peer of the audited server, recording on t.
+func (a *auditor) newHTTPPeer(t *tape) *httpPeer {
+	var rt http.RoundTripper = &http.Transport{Proxy: nil, ResponseHeaderTimeout: 30 * time.Second, MaxResponseHeaderBytes: 64 << 10, DisableCompression: true}
+	if a.o.HTTPAuth != nil {
+		rt = a.o.HTTPAuth(a.spec, rt)
+	}
+	limits := a.o.Limits
+	return &httpPeer{t: t, url: a.spec.URL, headers: a.headers(), body: limits.Body, event: limits.Event, hc: &http.Client{
+		Transport: rt,
 		// A redirect is the server's answer, not followed: the audit talks
 		// to the URL it was given.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },

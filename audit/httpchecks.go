@@ -155,7 +155,7 @@ func (a *auditor) delete(ctx context.Context) {
 // of its own.
 func (a *auditor) unknownVersion(ctx context.Context) {
 	t := &tape{server: a.spec.Label}
-	p := newHTTPPeer(a.spec.URL, a.headers(), t, a.o.Limits)
+	p := a.newHTTPPeer(t)
 	a.unknownVersionOver(ctx, &client{p: p, t: t}, t)
 	if p.sessionID() != "" {
 		pctx, cancel := a.probeCtx(ctx)

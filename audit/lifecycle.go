@@ -44,7 +44,11 @@ func (a *auditor) initialize(ctx context.Context) bool {
 	defer cancel()
 	m, err := a.c.call(pctx, "initialize", loader.InitializeParams(h))
 	a.fs.probe("lifecycle.initialize")
-	if err != nil {
+	switch {
+	case err != nil && (err.Error() == "HTTP 401" || err.Error() == "HTTP 403"):
+		a.fs.add("lifecycle.initialize", "initialize", "initialize was answered "+err.Error()+": the server needs a login first (mcplens login CONFIG SERVER), and the audit can say nothing more of it", a.t.since(mark))
+		return false
+	case err != nil:
 		a.fs.add("lifecycle.initialize", "initialize", "initialize was not answered: "+err.Error()+a.stderrTail(), a.t.since(mark))
 		return false
 	}

@@ -126,7 +126,7 @@ func runAudit(args []string, guard *procguard.Guard, stdout, stderr io.Writer) i
 			fmt.Fprintf(stderr, "mcplens audit: %s not audited: %s\n", model.Sanitize(spec.Label), model.Sanitize(orDisabled(spec.Blocked)))
 			continue
 		}
-		rep.Servers = append(rep.Servers, audit.Run(ctx, spec, audit.Options{Handshake: h, Guard: guard, Probe: o.timeout, Calls: o.calls, Limits: o.limits}))
+		rep.Servers = append(rep.Servers, audit.Run(ctx, spec, audit.Options{Handshake: h, Guard: guard, Probe: o.timeout, Calls: o.calls, Limits: o.limits, HTTPAuth: httpAuth(cfg)}))
 	}
 	if err := report.WriteAudit(stdout, rep, o.format); err != nil {
 		fmt.Fprintf(stderr, "mcplens audit: %v\n", err)
@@ -155,7 +155,7 @@ func uiAuditor(cfg *config.Config, g serverFlags) ui.Auditor {
 	return func(ctx context.Context, label string) audit.Result {
 		for _, spec := range cfg.Servers {
 			if spec.Label == label {
-				return audit.Run(ctx, spec, audit.Options{Handshake: h, Guard: g.who.guard, Limits: g.limits})
+				return audit.Run(ctx, spec, audit.Options{Handshake: h, Guard: g.who.guard, Limits: g.limits, HTTPAuth: httpAuth(cfg)})
 			}
 		}
 		return audit.Result{Server: label}
