@@ -144,12 +144,6 @@ type faultyWriter struct {
 	asked string // echo-version: the revision initialize asked for
 }
 
-func (f *faultyWriter) askedFor() string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.asked
-}
-
 func (f *faultyWriter) setAsked(v string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
