@@ -39,6 +39,9 @@ type httpPeer struct {
 	version  string // MCP-Protocol-Version to send, once negotiated
 	queue    [][]byte
 	eventIDs bool // some event carried an id
+	// badType are the exchanges whose request was answered 2xx with a body
+	// neither JSON nor an event stream, at most maxEvidence frames.
+	badType []mcpsession.Frame
 	// stateless says the session is on a stateless revision: each request
 	// carries Mcp-Method (and Mcp-Name) as the revision asks.
 	stateless bool
@@ -238,6 +241,9 @@ func (p *httpPeer) send(ctx context.Context, raw []byte) error {
 	}
 	p.mu.Lock()
 	p.queue = append(p.queue, ex.msgs...)
+	if m, ok := decode(raw); ok && m.request() && ex.status/100 == 2 && len(ex.msgs) == 0 && len(p.badType) < maxEvidence {
+		p.badType = append(p.badType, p.t.last(2)...)
+	}
 	p.mu.Unlock()
 	if ex.status >= 300 && len(ex.msgs) == 0 {
 		return fmt.Errorf("HTTP %d", ex.status)

@@ -26,6 +26,9 @@ func (a *auditor) httpChecks(ctx context.Context) {
 	}
 	a.refused(ctx, "http.protocol-version", map[string]string{"Mcp-Protocol-Version": unknownRevision}, "", "MCP-Protocol-Version "+unknownRevision, 400, 400)
 	a.refused(ctx, "http.accept", map[string]string{"Accept": "text/plain"}, "", "Accept: text/plain", 406, 406)
+	if bad := p.badType; len(bad) > 0 {
+		a.fs.add("http.accept", "", "a request was answered 2xx with a body that is neither application/json nor text/event-stream", bad)
+	}
 	if sid == "" {
 		a.skipAll("the server issued no Mcp-Session-Id (stateless)", "http.session-id", "http.session-unknown", "http.session-missing", "http.delete", "http.delete-status")
 	} else {

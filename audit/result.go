@@ -126,6 +126,13 @@ func (t *tape) since(mark int) []mcpsession.Frame {
 	return slices.Clone(out[:min(len(out), maxEvidence)])
 }
 
+// last returns the last n frames kept.
+func (t *tape) last(n int) []mcpsession.Frame {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return slices.Clone(t.frames[max(0, len(t.frames)-n):])
+}
+
 func (t *tape) all() []mcpsession.Frame {
 	t.mu.Lock()
 	defer t.mu.Unlock()

@@ -31,6 +31,8 @@ var Modes = []struct {
 	{"echo-version", []string{"lifecycle.unknown-version"}, "stdio", ""},
 	{"answer-notification", []string{"jsonrpc.notification-answered"}, "stdio", ""},
 	{"silent-parse-error", []string{"jsonrpc.parse-error"}, "stdio", ""},
+	{"any-log-level", []string{"logging.invalid-level"}, "stdio", ""},
+	{"undeclared-changes", []string{"lifecycle.notifications"}, "stdio", ""},
 	{"no-cache-hints", []string{"caching.hints"}, "stdio", "2026-07-28"},
 	{"origin", []string{"http.origin"}, "http", ""},
 	{"rebinding", []string{"http.origin", "http.host"}, "http", ""},

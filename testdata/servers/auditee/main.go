@@ -14,6 +14,8 @@
 //	answer-notification a notification gets a response
 //	silent-parse-error  malformed JSON gets no -32700
 //	no-cache-hints      (2026-07-28) results lack ttlMs
+//	any-log-level       logging/setLevel takes a level that does not exist
+//	undeclared-changes  tools/list_changed sent, listChanged not declared
 //	mcp-method-ignored  (HTTP, 2026-07-28) a mismatched Mcp-Method is served
 package main
 
@@ -61,7 +63,7 @@ func (completer) CompleteResourceArgument(context.Context, string, mcp.CompleteA
 
 func newServer(mode string) *server.MCPServer {
 	opts := []server.ServerOption{
-		server.WithToolCapabilities(true), server.WithResourceCapabilities(false, true),
+		server.WithToolCapabilities(mode != "undeclared-changes"), server.WithResourceCapabilities(false, true),
 		server.WithPromptCapabilities(true), server.WithLogging(), server.WithCompletions(),
 		server.WithPromptCompletionProvider(completer{}), server.WithResourceCompletionProvider(completer{}),
 	}
@@ -115,10 +117,16 @@ func serveStdio(s *server.MCPServer, mode string) {
 				Method string          `json:"method"`
 				Params struct {
 					ProtocolVersion string `json:"protocolVersion"`
+					Level           string `json:"level"`
 				} `json:"params"`
 			}
 			_ = json.Unmarshal(line, &m)
 			switch {
+			case mode == "any-log-level" && m.Method == "logging/setLevel" && m.Params.Level != "info":
+				_, _ = out.Write([]byte(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{}}` + "\n"))
+				continue
+			case mode == "undeclared-changes" && m.Method == "notifications/initialized":
+				_, _ = out.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` + "\n"))
 			case mode == "echo-version" && m.Method == "initialize":
 				out.setAsked(m.Params.ProtocolVersion)
 			case mode == "answer-notification" && m.Method != "" && m.ID == nil:
