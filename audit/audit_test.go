@@ -16,6 +16,7 @@ import (
 	"github.com/mcplens/mcplens/internal/testkit/hostile"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -228,5 +229,26 @@ func TestSecretsMasked(t *testing.T) {
 				t.Fatalf("finding %s holds the secret", f.Check)
 			}
 		}
+	}
+}
+
+// TestSilentAfterInitializeGivesUp: a server that answers initialize and
+// nothing after costs a few probes' deadlines: after three requests in a
+// row go unanswered, the audit sends no more.
+func TestSilentAfterInitializeGivesUp(t *testing.T) {
+	r := audit.Run(context.Background(), auditee.Stdio(t, "silent-after-init"), audit.Options{Probe: 300 * time.Millisecond, Grace: 300 * time.Millisecond})
+	if got := ids(r); !slices.Contains(got, "lifecycle.ping") {
+		t.Fatalf("findings %v, want lifecycle.ping among them", got)
+	}
+	requests := 0
+	for _, f := range r.Frames {
+		if f.Dir == mcpsession.Out && strings.Contains(string(f.Bytes), `"id":`) {
+			requests++
+		}
+	}
+	// initialize, then ping, the unknown method and invalid params go
+	// unanswered; the malformed line is no request; nothing more.
+	if requests > 5 {
+		t.Errorf("%d requests sent to a server that answers nothing", requests)
 	}
 }

@@ -17,6 +17,7 @@ var (
 	errStalled = errors.New("the server stopped reading its input")
 	errNoMore  = errors.New("the exchange ended without the answer")
 	errStray   = errors.New("a response to another id came instead")
+	errGaveUp  = errors.New("not asked: the server left the last requests unanswered, and the audit stopped waiting")
 )
 
 // A peer carries messages to and from one server: a child's stdio or a
@@ -116,6 +117,8 @@ type client struct {
 	// others are the messages read while waiting that answered nothing
 	// asked: notifications, stray responses.
 	others []message
+	// silent counts the requests in a row that went unanswered.
+	silent int
 	// stopOnStray ends a wait at the first response to another id: over
 	// stdio, where one request is outstanding at a time, it can only be a
 	// changed id.
@@ -177,10 +180,30 @@ func (c *client) notify(ctx context.Context, method string, params any) error {
 
 // roundTrip sends raw and waits for the response whose id is id.
 func (c *client) roundTrip(ctx context.Context, raw []byte, id json.RawMessage) (message, error) {
-	if err := c.p.send(ctx, raw); err != nil {
-		return message{}, err
+	if c.silent >= maxSilent {
+		return message{}, errGaveUp
 	}
-	return c.await(ctx, id)
+	if err := c.p.send(ctx, raw); err != nil {
+		return message{}, c.count(err)
+	}
+	m, err := c.await(ctx, id)
+	return m, c.count(err)
+}
+
+// maxSilent is how many requests in a row may go unanswered before the
+// audit stops asking: a server that answers nothing costs three probes'
+// deadlines, not forty.
+const maxSilent = 3
+
+// count keeps the run of unanswered requests.
+func (c *client) count(err error) error {
+	switch {
+	case errors.Is(err, errTimeout), errors.Is(err, errStalled):
+		c.silent++
+	case err == nil, errors.Is(err, errStray):
+		c.silent = 0
+	}
+	return err
 }
 
 // await reads messages until the response to id; what else comes is

@@ -14,6 +14,7 @@
 //	answer-notification a notification gets a response
 //	silent-parse-error  malformed JSON gets no -32700
 //	no-cache-hints      (2026-07-28) results lack ttlMs
+//	silent-after-init   nothing is answered after initialize
 //	any-log-level       logging/setLevel takes a level that does not exist
 //	undeclared-changes  tools/list_changed sent, listChanged not declared
 //	mcp-method-ignored  (HTTP, 2026-07-28) a mismatched Mcp-Method is served
@@ -122,6 +123,8 @@ func serveStdio(s *server.MCPServer, mode string) {
 			}
 			_ = json.Unmarshal(line, &m)
 			switch {
+			case mode == "silent-after-init" && m.Method != "initialize":
+				continue
 			case mode == "any-log-level" && m.Method == "logging/setLevel" && m.Params.Level != "info":
 				_, _ = out.Write([]byte(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{}}` + "\n"))
 				continue
