@@ -138,7 +138,9 @@ func (a *auditor) run(ctx context.Context) {
 		a.c = &client{p: a.httpp, t: a.t}
 	case config.TransportSSE:
 		a.res.Transport = "sse"
-		a.fs.add("lifecycle.initialize", "", "the audit speaks stdio and streamable HTTP; the HTTP+SSE transport of 2024-11-05 is deprecated", nil)
+		for _, c := range checks {
+			a.fs.skip(c.ID, "the audit speaks stdio and streamable HTTP, not the deprecated HTTP+SSE transport of 2024-11-05")
+		}
 		return
 	default:
 		a.res.Transport = "stdio"

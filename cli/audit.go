@@ -122,6 +122,10 @@ func runAudit(args []string, guard *procguard.Guard, stdout, stderr io.Writer) i
 	defer stop()
 	rep := report.Audit{Config: cfg.Path, Client: o.who.name()}
 	for _, spec := range cfg.Servers {
+		if spec.Transport == config.TransportSSE {
+			fmt.Fprintf(stderr, "mcplens audit: %s not audited: the audit speaks stdio and streamable HTTP, not the deprecated HTTP+SSE transport\n", model.Sanitize(spec.Label))
+			continue
+		}
 		if spec.Blocked != "" || spec.Disabled {
 			fmt.Fprintf(stderr, "mcplens audit: %s not audited: %s\n", model.Sanitize(spec.Label), model.Sanitize(orDisabled(spec.Blocked)))
 			continue
