@@ -63,6 +63,7 @@ var checks = []Check{
 	{"stdio.stdin-close", Warning, "basic/lifecycle#stdio", "the server exits once its stdin is closed, within a grace", "stdio"},
 	{"listing.cursor-loop", Error, "server/utilities/pagination", "following nextCursor never returns to a cursor already given", ""},
 	{"listing.duplicate", Error, "server/utilities/pagination", "no item is listed twice across the pages of one listing", ""},
+	{"listing.last-cursor", Warning, "server/utilities/pagination", "nextCursor, when given, is a non-empty string: the last page omits it", ""},
 	{"listing.empty-page", Warning, "server/utilities/pagination", "a page with a nextCursor has items: an empty page that points on is an endless listing's shape", ""},
 	{"tools.name", Warning, "server/tools#tool-names", "tool names are 1 to 128 characters of A-Z a-z 0-9 _ - .", ""},
 	{"tools.input-schema", Error, "server/tools#tool", "inputSchema is a JSON Schema (2020-12 unless $schema says otherwise) of type object", ""},

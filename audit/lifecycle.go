@@ -287,6 +287,9 @@ func (a *auditor) notification(ctx context.Context) {
 // messages names every frame the server sent that is not well-formed
 // JSON-RPC.
 func (a *auditor) messages() {
+	for _, r := range a.c.retyped {
+		a.fs.add("jsonrpc.id-echo", "", fmt.Sprintf("a request of id %s was answered with id %s: the same value, another type", r.asked, r.got), nil)
+	}
 	a.fs.probe("jsonrpc.message")
 	for _, f := range a.t.all() {
 		if f.Problem != "" && !f.Junk {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/mcplens/mcplens/internal/jsonx"
+	"github.com/mcplens/mcplens/model"
 )
 
 // A listed item is one row of a listing and the frames of its page.
@@ -25,6 +26,7 @@ func (a *auditor) list(ctx context.Context, method, key, capability string) (row
 	a.fs.probe("listing.cursor-loop")
 	a.fs.probe("listing.duplicate")
 	a.fs.probe("listing.empty-page")
+	a.fs.probe("listing.last-cursor")
 	for page := 0; page < maxPages; page++ {
 		pctx, cancel := a.probeCtx(ctx)
 		mark := a.t.mark()
@@ -62,6 +64,10 @@ func (a *auditor) list(ctx context.Context, method, key, capability string) (row
 			}
 			seenName[field+"\x00"+name] = true
 			rows = append(rows, listed{raw: it, mark: mark})
+		}
+		if nc := jsonx.MemberFold(m.Result, "nextCursor"); len(nc) > 0 && string(nc) != "null" && (r.NextCursor == nil || *r.NextCursor == "") {
+			a.fs.add("listing.last-cursor", method, fmt.Sprintf("page %d of %s gives nextCursor %s, not a non-empty string; the last page omits it", page+1, method, model.Sanitize(string(nc))), a.t.since(mark))
+			return rows, true
 		}
 		if r.NextCursor == nil {
 			return rows, true

@@ -117,6 +117,8 @@ type client struct {
 	// others are the messages read while waiting that answered nothing
 	// asked: notifications, stray responses.
 	others []message
+	// retyped are the answers taken whose id changed type.
+	retyped []retypedID
 	// silent counts the requests in a row that went unanswered.
 	silent int
 	// stopOnStray ends a wait at the first response to another id: over
@@ -221,12 +223,39 @@ func (c *client) await(ctx context.Context, id json.RawMessage) (message, error)
 		if m.response() && sameID(m.ID, id) {
 			return m, nil
 		}
+		if m.response() && retyped(m.ID, id) {
+			// The answer, its id turned from a number to a string or
+			// back: taken, and kept as a finding (jsonrpc.id-echo).
+			if len(c.retyped) < maxEvidence {
+				c.retyped = append(c.retyped, retypedID{asked: id, got: m.ID})
+			}
+			return m, nil
+		}
 		if m.response() && c.stopOnStray {
 			c.others = append(c.others, m)
 			return message{}, errStray
 		}
 		c.take(ctx, m)
 	}
+}
+
+// A retypedID is an answer whose id changed type.
+type retypedID struct{ asked, got json.RawMessage }
+
+// retyped reports whether got is asked with its type changed: 7 and "7".
+func retyped(got, asked json.RawMessage) bool {
+	g, a := bytes.TrimSpace(got), bytes.TrimSpace(asked)
+	if len(g) == 0 || len(a) == 0 || (g[0] == '"') == (a[0] == '"') {
+		return false
+	}
+	unquote := func(b []byte) []byte {
+		var s string
+		if json.Unmarshal(b, &s) == nil {
+			return []byte(s)
+		}
+		return b
+	}
+	return sameID(unquote(g), unquote(a))
 }
 
 // drain reads what an HTTP exchange carried beyond its answer; over stdio
