@@ -185,3 +185,24 @@ func startEverythingHTTP(t *testing.T) string {
 	t.Fatal("server-everything ended before it listened")
 	return ""
 }
+
+// TestEverythingOverStdio: server-everything over stdio passes every check
+// of error level; its TypeScript SDK answers no malformed line, a warning.
+func TestEverythingOverStdio(t *testing.T) {
+	entry := everything.Entry(t)
+	spec := config.ServerSpec{Label: "everything", Transport: config.TransportStdio, Command: "node", Args: []string{entry, "stdio"}}
+	r := audit.Run(context.Background(), spec, audit.Options{})
+	for _, f := range r.Findings {
+		if f.Level == audit.Error {
+			t.Errorf("error finding on server-everything: %s %s: %s", f.Check, f.Subject, f.Message)
+		}
+	}
+	if got := ids(r); !slices.Contains(got, "jsonrpc.parse-error") {
+		t.Errorf("findings %v, want jsonrpc.parse-error among them", got)
+	}
+	for _, id := range []string{"lifecycle.initialize", "lifecycle.ping", "tools.input-schema", "resources.read", "prompts.get", "completion.complete", "logging.set-level", "stdio.stdin-close"} {
+		if !slices.Contains(r.Passed, id) {
+			t.Errorf("%s not passed on server-everything (passed %v)", id, r.Passed)
+		}
+	}
+}

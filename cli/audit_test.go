@@ -182,3 +182,19 @@ func TestAuditUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestAuditURL: a server given with --url is audited over streamable HTTP;
+// its SARIF results name no file (there is none) and the exit is 1 for an
+// Origin accepted.
+func TestAuditURL(t *testing.T) {
+	spec := auditee.HTTP(t, "origin")
+	code, out, errb := runAudited(t, "--url", spec.URL, "--format", "sarif")
+	if code != exitFound {
+		t.Fatalf("audit --url: exit %d, want %d\n%s", code, exitFound, errb)
+	}
+	doc := sarifOf(t, sarifSchema(t), out)
+	rs := doc.Runs[0].Results
+	if len(rs) != 1 || rs[0].RuleID != "http.origin" || rs[0].Locations[0].PhysicalLocation.ArtifactLocation.URI != "" {
+		t.Errorf("results %+v, want http.origin alone, with no file", rs)
+	}
+}
