@@ -94,7 +94,7 @@ var checks = []Check{
 	{"http.get", Error, "basic/transports#listening-for-messages-from-the-server", "GET with Accept: text/event-stream is answered with an event stream or 405", "http"},
 	{"http.protocol-version", Error, "basic/transports#protocol-version-header", "a request with an unsupported MCP-Protocol-Version header is answered 400", "http"},
 	{"http.notification", Error, "basic/transports#sending-messages-to-the-server", "a notification POSTed is answered 202 Accepted with no body", "http"},
-	{"http.mcp-method", Error, "basic/transports#standard-headers (2026-07-28)", "on a stateless revision, a request whose Mcp-Method header does not match its body is answered 400", "http"},
+	{"http.mcp-method", Error, "basic/transports#standard-headers (2026-07-28)", "on a stateless revision, a request whose Mcp-Method or Mcp-Name header does not match its body is answered 400", "http"},
 	{"caching.hints", Error, "server/utilities/caching (2026-07-28)", "list results, resources/read and server/discover carry ttlMs (an integer, 0 or more) and cacheScope (public or private): required on a stateless revision, well-formed wherever given", ""},
 	{"http.resume", Warning, "basic/transports#resumability-and-redelivery", "where events carry ids, GET with Last-Event-ID is answered with a stream or 405, never a server error", "http"},
 }

@@ -201,4 +201,18 @@ func (a *auditor) mcpMethod(ctx context.Context) {
 	case ex.status != http.StatusBadRequest:
 		a.fs.add("http.mcp-method", "", fmt.Sprintf("server/discover sent with Mcp-Method: tools/list was answered HTTP %d; want 400", ex.status), a.t.since(mark))
 	}
+	if !a.declares("resources") {
+		return
+	}
+	// Mcp-Name must match the body's params.uri as Mcp-Method its method.
+	mark = a.t.mark()
+	a.c.id++
+	body, _ = encodeRequest([]byte(fmt.Sprint(a.c.id)), "resources/read", map[string]any{"uri": "mcplens-audit://a"}, a.c.meta)
+	ex, err = a.httpp.do(pctx, http.MethodPost, map[string]string{"Mcp-Method": "resources/read", "Mcp-Name": "mcplens-audit://b"}, "", body)
+	switch {
+	case err != nil && ex.status == 0:
+		a.fs.add("http.mcp-method", "Mcp-Name", "a request with a mismatched Mcp-Name was not answered: "+err.Error(), a.t.since(mark))
+	case ex.status != http.StatusBadRequest:
+		a.fs.add("http.mcp-method", "Mcp-Name", fmt.Sprintf("resources/read of mcplens-audit://a sent with Mcp-Name: mcplens-audit://b was answered HTTP %d; want 400", ex.status), a.t.since(mark))
+	}
 }
