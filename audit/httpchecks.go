@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/mcplens/mcplens/model"
 )
 
 // foreignOrigin is the Origin and Host a DNS-rebinding page would send.
@@ -24,7 +26,11 @@ func (a *auditor) httpChecks(ctx context.Context) {
 	} else {
 		a.fs.skip("http.host", "the server is not on loopback")
 	}
-	a.refused(ctx, "http.protocol-version", map[string]string{"Mcp-Protocol-Version": unknownRevision}, "", "MCP-Protocol-Version "+unknownRevision, 400, 400)
+	if a.res.Revision >= model.Revision20250618 { // the header came with 2025-06-18
+		a.refused(ctx, "http.protocol-version", map[string]string{"Mcp-Protocol-Version": unknownRevision}, "", "MCP-Protocol-Version "+unknownRevision, 400, 400)
+	} else {
+		a.fs.skip("http.protocol-version", "the MCP-Protocol-Version header came with 2025-06-18; the session is on "+a.res.Revision)
+	}
 	a.refused(ctx, "http.accept", map[string]string{"Accept": "text/plain"}, "", "Accept: text/plain", 406, 406)
 	if bad := p.badType; len(bad) > 0 {
 		a.fs.add("http.accept", "", "a request was answered 2xx with a body that is neither application/json nor text/event-stream", bad)
