@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplens/mcplens/internal/testkit/auditee"
 	"github.com/mcplens/mcplens/internal/testkit/hostile"
 	"github.com/mcplens/mcplens/loader/demo"
 	"github.com/mcplens/mcplens/report"
@@ -30,6 +31,7 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	code := m.Run()
+	auditee.Cleanup()
 	if builds.dir != "" {
 		os.RemoveAll(builds.dir)
 	}

@@ -55,6 +55,7 @@ func (c *lensCommand) parse(fs *flag.FlagSet, args []string) error {
 			"       mcplens [flags] --url URL [--header NAME:VALUE]...  (one HTTP server, no config)\n"+
 			"       mcplens --discover\n"+
 			"       mcplens check [CONFIG] [flags]   (mcplens check -h)\n"+
+			"       mcplens audit [CONFIG | --url URL | -- CMD ARGS...] [flags]   (mcplens audit -h)\n"+
 			"       mcplens call [CONFIG] NAME [--args JSON|@FILE] [--arg K=V]... [--server LABEL] [-- CMD ARGS...]   (mcplens call -h)\n"+
 			"       mcplens read [CONFIG] SERVER URI   (mcplens read -h)\n"+
 			"       mcplens prompt [CONFIG] SERVER NAME [--arg K=V]... [--complete ARG]   (mcplens prompt -h)\n"+
@@ -154,6 +155,7 @@ func (c *lensCommand) Run(ctx context.Context, std stdio) error {
 		Policy: g.policy, Client: g.who.name(), ClientWhy: g.who.why(),
 		Lock: lock, LockPath: c.lockPath,
 		History: c.historyPath, Questions: questions, Login: uiLogin(cfg),
+		Auditor: uiAuditor(cfg, g),
 	})
 	p := tea.NewProgram(c.hooks.wrap(m))
 

@@ -44,6 +44,8 @@ func run(args []string, guard *procguard.Guard, hooks Hooks, stderr io.Writer) i
 				return runOffline(args[1:], false, hooks, os.Stdout, stderr)
 			}
 			return runCheck(args[1:], guard, os.Stdout, stderr)
+		case "audit":
+			return runAudit(args[1:], guard, os.Stdout, stderr)
 		case "call":
 			return runCall(args[1:], guard, os.Stdin, os.Stdout, stderr)
 		case "tap":

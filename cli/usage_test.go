@@ -12,7 +12,7 @@ func TestUsageListsCommands(t *testing.T) {
 	if code := run([]string{"--help"}, nil, nil, &stderr); code != 0 {
 		t.Fatalf("--help exited %d", code)
 	}
-	for _, cmd := range []string{"check", "call", "read", "prompt", "diff", "tap", "watch", "login", "logout", "auth status"} {
+	for _, cmd := range []string{"check", "audit", "call", "read", "prompt", "diff", "tap", "watch", "login", "logout", "auth status"} {
 		if !strings.Contains(stderr.String(), "mcplens "+cmd+" ") {
 			t.Errorf("--help does not list mcplens %s:\n%s", cmd, stderr.String())
 		}

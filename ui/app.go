@@ -57,6 +57,8 @@ type Model struct {
 	reading // the reader, the last result of each row, what y or o did (reading.go)
 
 	navigation // the gated view, the / prompt, help's scroll, the footer's notes (search.go)
+
+	auditing // A: the audit of the selected server and its findings (audit.go)
 }
 
 // Init starts listening to the backend and requests the background colour.
@@ -131,6 +133,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.loginNews(msg)
 	case readMsg, copiedMsg, savedMsg, notedMsg:
 		m.readingDone(msg)
+	case auditDoneMsg:
+		m.auditDone(msg)
 	case logLevelMsg:
 		return m.logs.Update(msg)
 	case offerShownMsg, completedMsg, subscribedMsg:
@@ -218,6 +222,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.offers.Update(msg)
 	case m.full:
 		return m.helpKey(msg)
+	case m.auditing.shown != nil && m.reader == nil && !m.readerKey(msg):
+		return m.updateAudit(msg)
 	case m.readingTakes(msg):
 		return m.updateReading(msg)
 	}
@@ -267,6 +273,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.toggleStderr()
 	case key.Matches(msg, k.Restart, k.Disconnect):
 		m.restartKey(key.Matches(msg, k.Restart))
+	case key.Matches(msg, k.Audit):
+		return m.auditKey()
 	case m.pane == paneStderr && m.stderr.takes(msg):
 		return m.stderr.Update(msg)
 	case key.Matches(msg, k.Tasks):

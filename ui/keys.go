@@ -80,6 +80,9 @@ type KeyMap struct {
 	// line, (un)subscribe to a resource, and in its forms complete a field
 	// and move between fields.
 	Open, Subscribe, Complete, FieldNext, FieldPrev key.Binding
+
+	// Audit audits the selected server against the specification (audit.go).
+	Audit key.Binding
 }
 
 // DefaultKeyMap returns mcplens's keys.
@@ -119,6 +122,7 @@ func DefaultKeyMap() KeyMap {
 		CancelTask:  key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "cancel the task")),
 		Restart:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "restart the server")),
 		Disconnect:  key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "disconnect/connect it")),
+		Audit:       key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "audit the server")),
 		LogLevel:    key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "log: next level")),
 		Calls:       key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tapped client's calls")),
 		Login:       key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "log in")),

@@ -46,6 +46,8 @@ type Options struct {
 	Questions *Questions
 	// Login runs an OAuth login (login.go); nil: L does nothing.
 	Login Login
+	// Auditor audits one server (audit.go); nil: A says it cannot.
+	Auditor Auditor
 }
 
 // New returns the interface o describes.
@@ -103,6 +105,7 @@ func New(o Options) Model {
 	if o.Lock != nil {
 		m.setLock(o.LockPath, o.Lock)
 	}
+	m.auditing.auditor = o.Auditor
 	return m
 }
 

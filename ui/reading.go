@@ -78,6 +78,10 @@ func (m *Model) bodyView() string {
 		m.reader.SetSize(m.c.width, max(3, m.c.height-3))
 		return joinLeft(m.headerView(), m.reader.View())
 	}
+	if m.auditing.shown != nil {
+		m.auditing.shown.SetSize(m.c.width, max(3, m.c.height-3))
+		return joinLeft(m.headerView(), m.auditing.shown.View())
+	}
 	return joinLeft(m.headerView(), m.listing(m.view).View(), m.paneView())
 }
 
@@ -85,6 +89,9 @@ func (m *Model) bodyView() string {
 func (m *Model) focused() component {
 	if m.reader != nil {
 		return m.reader
+	}
+	if m.auditing.shown != nil {
+		return m.auditing.shown
 	}
 	return m.focus()
 }
