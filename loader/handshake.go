@@ -151,6 +151,9 @@ func capabilities(m model.Capabilities) mcp.ClientCapabilities {
 	if t := m.Tasks; t != nil {
 		caps.Tasks = tasksCapability(*t)
 	}
+	if m.Apps {
+		caps.Extensions = map[string]any{model.AppsExtension: map[string]any{"mimeTypes": []string{model.AppMIMEType}}}
+	}
 	return caps
 }
 

@@ -181,7 +181,7 @@ func (b *builder) drop(ref rowRef, reason, by string) {
 // usable reports whether the row has a name a policy can register and the
 // config lets it reach one. An empty name is never usable, whatever NameOK
 // says.
-func (t *Tool) usable() bool { return t.named() && t.FilteredBy == "" }
+func (t *Tool) usable() bool { return t.named() && t.FilteredBy == "" && t.withheld == "" }
 
 // unusable drops a row without a usable name. It reports whether it did, so
 // a policy's loop can skip the row.
@@ -227,6 +227,7 @@ func (b *builder) finish() *Registry {
 			}
 		}
 		sr.Missing = missing(b.cats[ci].Tools, sr.Outcomes)
+		b.appOnlyNote(ci)
 	}
 	return b.reg
 }
