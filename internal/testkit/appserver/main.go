@@ -46,6 +46,9 @@ func main() {
 	tool("board_state", "The board's state, for its app.", ui(appURI, "app"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("state from the server"), nil
 	})
+	tool("model_only", "For the model, never its app.", ui(appURI, "model"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("model only"), nil
+	})
 	tool("lost_app", "An app nobody lists.", ui("ui://board/lost.html"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("lost"), nil
 	})

@@ -1,0 +1,45 @@
+package headless
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// Path is where Debian's chromium package puts the browser.
+const Path = "/usr/bin/chromium"
+
+// RequireBrowser, set to 1, makes a missing browser fail a test rather
+// than skip it.
+const RequireBrowser = "MCPLENS_REQUIRE_BROWSER"
+
+// New starts a headless Chromium for t and returns the context of its
+// first tab; the browser is shut down when t ends.
+func New(t *testing.T) context.Context {
+	t.Helper()
+	if _, err := os.Stat(Path); err != nil {
+		if os.Getenv(RequireBrowser) == "1" {
+			t.Fatalf("no browser at %s (apt-get install chromium): %v", Path, err)
+		}
+		t.Skipf("no browser at %s (apt-get install chromium; %s=1 makes this a failure)", Path, RequireBrowser)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(Path),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.NoSandbox, // tests run as root in CI, where Chromium's own sandbox cannot start
+		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"),
+		chromedp.Flag("no-proxy-server", true),
+	)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(alloc)
+	t.Cleanup(func() {
+		cancel()
+		cancelAlloc()
+	})
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("starting %s: %v", Path, err)
+	}
+	return ctx
+}
