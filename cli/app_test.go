@@ -41,17 +41,29 @@ func (l *lines) read(r io.Reader) {
 // at the deadline.
 func (l *lines) wait(t *testing.T, want string, deadline time.Duration) string {
 	t.Helper()
+	l.waitAll(t, deadline, "", want)
+	s, _ := l.find(want)
+	return s
+}
+
+// waitAll polls until a line starts with prefix and holds each of parts.
+func (l *lines) waitAll(t *testing.T, deadline time.Duration, prefix string, parts ...string) {
+	t.Helper()
 	end := time.Now().Add(deadline)
 	for time.Now().Before(end) {
-		if s, ok := l.find(want); ok {
-			return s
+		if l.has(prefix, parts...) {
+			return
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	t.Fatalf("no line with %q in %s:\n%s", want, deadline, strings.Join(l.all, "\n"))
-	return ""
+	for i, s := range l.all {
+		if len(s) > 300 {
+			l.all[i] = s[:300] + "…"
+		}
+	}
+	t.Fatalf("no line %q… with %q in %s:\n%s", prefix, parts, deadline, strings.Join(l.all, "\n"))
 }
 
 // has reports whether a line starts with prefix and holds each of parts.
@@ -77,6 +89,27 @@ func (l *lines) find(want string) (string, bool) {
 	return "", false
 }
 
+// startApp runs mcplens app CONFIG TOOL --no-open as claude-desktop with
+// more args, and returns it with the URL it printed and what it writes.
+func startApp(t *testing.T, config, tool string, more ...string) (cmd *exec.Cmd, url string, out, errs *lines) {
+	t.Helper()
+	cmd = exec.Command(build(t, ".."), append([]string{"app", config, tool, "--no-open", "--client", "claude-desktop", "--lifetime", "5m"}, more...)...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdout, _ := cmd.StdoutPipe()
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+	})
+	out, errs = &lines{}, &lines{}
+	go out.read(stdout)
+	go errs.read(stderr)
+	return cmd, out.wait(t, "http://127.0.0.1:", 60*time.Second), out, errs
+}
+
 // hits is a loopback HTTP server that counts its requests: a "domain" for
 // the app's CSP.
 func hits(t *testing.T) (*httptest.Server, *atomic.Int32) {
@@ -99,21 +132,7 @@ func TestAppHostedInChromium(t *testing.T) {
 	allowed, allowedHits := hits(t)
 	other, otherHits := hits(t)
 	path := appsConfig(t, "-allow", allowed.URL, "-probe", allowed.URL+"/in,"+other.URL+"/out")
-	cmd := exec.Command(build(t, ".."), "app", path, "show_board", "--no-open", "--client", "claude-desktop", "--args", `{"who":"tester"}`, "--lifetime", "5m")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	stdout, _ := cmd.StdoutPipe()
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		_ = cmd.Wait()
-	})
-	var out, errs lines
-	go out.read(stdout)
-	go errs.read(stderr)
-	url := out.wait(t, "http://127.0.0.1:", 60*time.Second)
+	cmd, url, out, errs := startApp(t, path, "show_board", "--args", `{"who":"tester"}`)
 
 	// The host page and the app, as any client sees them.
 	resp, err := http.Get(url + "app")

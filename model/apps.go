@@ -170,23 +170,33 @@ func forModel(cats []Catalogue) []Catalogue {
 	return out
 }
 
-// appOnlyNote notes on the live outcome of each app-only row of a catalogue
-// that does not host apps that the model is handed it all the same.
-func (b *builder) appOnlyNote(ci int) {
-	if b.cats[ci].HostsApps {
-		return
-	}
+// appNotes notes on the live outcome of each row with an app what the
+// client makes of it: an app shown with the tool, an app not shown, an
+// app-only tool handed to the model all the same.
+func (b *builder) appNotes(ci int) {
+	hosts := b.cats[ci].HostsApps
 	sr := &b.reg.Servers[ci]
 	for i := range sr.Outcomes {
 		o := &sr.Outcomes[i]
 		a := b.cats[ci].Tools[i].App
-		if !o.Live() || a.ForModel() {
+		if !o.Live() || a == nil {
 			continue
 		}
+		var note string
+		switch {
+		case !hosts && !a.ForModel():
+			note = appOnlyRegistered(a)
+		case a.ResourceURI == "":
+			continue
+		case hosts:
+			note = "with its app " + QuoteJSON(a.ResourceURI) + ", which the client shows"
+		default:
+			note = "its app " + QuoteJSON(a.ResourceURI) + " is not shown: the client hosts no apps"
+		}
 		if o.Reason == "" {
-			o.Reason = appOnlyRegistered(a)
+			o.Reason = note
 		} else {
-			o.Reason += "; " + appOnlyRegistered(a)
+			o.Reason += "; " + note
 		}
 	}
 }

@@ -73,8 +73,9 @@ func TestAppOnlyPerClient(t *testing.T) {
 		case !hosts && (!o.Live() || !live || !strings.Contains(o.Reason, "hosts no apps")):
 			t.Errorf("not hosting: outcome %v %q, live %v", o.Kind, o.Reason, live)
 		}
-		if show := reg.Servers[0].Outcomes[0]; !show.Live() || show.Reason != "" {
-			t.Errorf("hosts %v: the model-visible tool is %v %q", hosts, show.Kind, show.Reason)
+		want := map[bool]string{true: `with its app "ui://a/app", which the client shows`, false: `its app "ui://a/app" is not shown: the client hosts no apps`}[hosts]
+		if show := reg.Servers[0].Outcomes[0]; !show.Live() || show.Reason != want {
+			t.Errorf("hosts %v: the model-visible tool is %v %q, want the note %q", hosts, show.Kind, show.Reason, want)
 		}
 	}
 	if tools[1].withheld != "" {

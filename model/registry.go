@@ -227,7 +227,7 @@ func (b *builder) finish() *Registry {
 			}
 		}
 		sr.Missing = missing(b.cats[ci].Tools, sr.Outcomes)
-		b.appOnlyNote(ci)
+		b.appNotes(ci)
 	}
 	return b.reg
 }

@@ -3,7 +3,9 @@ package headless
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -42,4 +44,35 @@ func New(t *testing.T) context.Context {
 		t.Fatalf("starting %s: %v", Path, err)
 	}
 	return ctx
+}
+
+// Frame returns a context on the iframe of the page of ctx whose URL ends
+// with suffix: Chromium runs a sandboxed iframe as a target of its own,
+// which the page's context does not reach. It polls for the target until
+// a deadline. Actions on it may run under a timeout.
+func Frame(t *testing.T, ctx context.Context, suffix string) context.Context {
+	t.Helper()
+	end := time.Now().Add(30 * time.Second)
+	for time.Now().Before(end) {
+		infos, err := chromedp.Targets(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, info := range infos {
+			if info.Type == "iframe" && strings.HasSuffix(info.URL, suffix) {
+				frame, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(info.TargetID))
+				t.Cleanup(cancel)
+				// Attached here, on a context that lives as long as the
+				// test: a first action under a timeout would detach the
+				// target when its timeout ends.
+				if err := chromedp.Do(frame); err != nil {
+					t.Fatalf("attaching to the iframe %s: %v", info.URL, err)
+				}
+				return frame
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("no iframe target ending %q", suffix)
+	return nil
 }
