@@ -33,6 +33,11 @@ func TestAppKeyHostsTheApp(t *testing.T) {
 		t.Errorf("under claude-desktop@2026 board_state is not kept from the model:\n%s", got)
 	}
 
+	if got := screen(press(m, "7")); !strings.Contains(got, "board_state (app only: models)") {
+		t.Errorf("the gated view does not say which clients' models see board_state:\n%s", got)
+	}
+	m = press(m, "1")
+
 	b := browsertest.New(t)
 	m = pressRun(t, m, "a")
 	got := screen(m)

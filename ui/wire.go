@@ -272,6 +272,9 @@ func frameLine(c common, f mcpsession.Frame) string {
 	// Only what fits on a line is escaped: a frame can be megabytes.
 	text := c.quote(cut(c, f.Bytes, 4*c.width))
 	head := f.At.Format("15:04:05.000") + " " + model.Sanitize(f.Server)
+	if f.App != "" { // an MCP App's frame (apphost): the app named
+		head += " app " + model.Sanitize(f.App)
+	}
 	switch {
 	case f.Junk:
 		return s.Muted.Render(head) + s.Junk.Render(" ~ junk "+text)
