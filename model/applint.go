@@ -102,6 +102,9 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
+// AppResourceOf reads what a listed resource's own _meta.ui asks.
+func AppResourceOf(r Resource) AppResource { return AppResourceOfMeta(resourceMeta(r.Raw)) }
+
 // resourceMeta returns a resource row's _meta member.
 func resourceMeta(raw json.RawMessage) json.RawMessage {
 	var m struct {
@@ -149,7 +152,7 @@ func AppFindings(server string, tools []Tool, resources []Resource) []Finding {
 			continue
 		}
 		linted[a.ResourceURI] = true
-		ar := AppResourceOfMeta(resourceMeta(res.Raw))
+		ar := AppResourceOf(*res)
 		for _, p := range ar.Problems {
 			add(Warn, "app-csp", t.Name, "app resource "+QuoteJSON(a.ResourceURI)+": "+p)
 		}

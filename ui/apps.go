@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -92,4 +93,54 @@ func (m *Model) appHosted(msg appHostedMsg) {
 	default:
 		m.say(st.OKText.Render(model.Sanitize(fmt.Sprintf("app of %s hosted at %s; its frames are in the wire pane", msg.tool, msg.url))))
 	}
+}
+
+// appLines are the detail pane's account of the tool's app: its resource
+// and visibility, the CSP origins and the permissions its resource asks
+// for (as listed), and what is malformed.
+func (m *Model) appLines(label string, t model.Tool) []string {
+	a := t.App
+	if a == nil {
+		return nil
+	}
+	s := m.c.styles
+	san := model.Sanitize
+	vis := "model and app (default)"
+	if a.Visibility != nil {
+		vis = a.VisibilityText()
+	}
+	lines := []string{s.Muted.Render("app: ") + san(a.ResourceURI) + s.Muted.Render(" · visibility ") + san(vis) +
+		s.Muted.Render(" · "+m.c.keys.App.Help().Key+" hosts it")}
+	if a.Problem != "" {
+		lines = append(lines, s.WarnText.Render("! "+san(a.Problem)))
+	}
+	i, ok := m.surface.snap.Index(label)
+	if !ok {
+		return lines
+	}
+	for _, r := range m.surface.snap.Servers[i].Offers.Resources {
+		if r.URI != a.ResourceURI {
+			continue
+		}
+		res := model.AppResourceOf(r)
+		csp := "none declared"
+		var parts []string
+		for _, d := range model.CSPDirectives {
+			if origins := res.CSP[d]; len(origins) > 0 {
+				parts = append(parts, d+" "+strings.Join(origins, " "))
+			}
+		}
+		if len(parts) > 0 {
+			csp = strings.Join(parts, "; ")
+		}
+		lines = append(lines, s.Muted.Render("app CSP: ")+san(csp))
+		if len(res.Permissions) > 0 {
+			lines = append(lines, s.Muted.Render("app asks for: ")+san(strings.Join(res.Permissions, ", "))+s.Muted.Render(" (mcplens's host grants none)"))
+		}
+		for _, p := range res.Problems {
+			lines = append(lines, s.WarnText.Render("! "+san(p)))
+		}
+		return lines
+	}
+	return append(lines, s.WarnText.Render("! "+san(a.ResourceURI)+" is not in the server's resources/list"))
 }

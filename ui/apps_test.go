@@ -33,6 +33,11 @@ func TestAppKeyHostsTheApp(t *testing.T) {
 		t.Errorf("under claude-desktop@2026 board_state is not kept from the model:\n%s", got)
 	}
 
+	for _, want := range []string{`app: ui://board/app.html · visibility ["app"]`, "app CSP: none declared", "app asks for: camera (mcplens's host grants none)"} {
+		if got := screen(m); !strings.Contains(got, want) {
+			t.Errorf("the detail pane lacks %q:\n%s", want, got)
+		}
+	}
 	if got := screen(press(m, "7")); !strings.Contains(got, "board_state (app only: models)") {
 		t.Errorf("the gated view does not say which clients' models see board_state:\n%s", got)
 	}
