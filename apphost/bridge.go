@@ -69,6 +69,27 @@ func (b *bridge) refuse(body []byte, why string) reply {
 	return reply{Notices: []string{model.Sanitize("refused a message of the app: " + why)}}
 }
 
+// violation keeps a CSP violation report as a frame of the app's, its
+// problem naming what was blocked, and shows it.
+func (b *bridge) violation(body []byte) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.limit.Allow() {
+		return
+	}
+	var r struct {
+		Report struct {
+			Blocked   string `json:"blocked-uri"`
+			Directive string `json:"effective-directive"`
+		} `json:"csp-report"`
+	}
+	_ = json.Unmarshal(body, &r)
+	what := fmt.Sprintf("blocked by the app's CSP: %s %s", r.Report.Directive, r.Report.Blocked)
+	b.frame(mcpsession.In, body, what)
+	var out reply
+	b.notice(&out, fmt.Sprintf("the app %s: %s", model.QuoteJSON(b.o.Tool.Name), what))
+}
+
 // handle answers one message of the app's.
 func (b *bridge) handle(ctx context.Context, body []byte) reply {
 	b.mu.Lock()

@@ -152,7 +152,8 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 			res = model.AppResourceOfMeta(metaOf(o.Resources[i].Raw))
 		}
 	}
-	h := &Host{o: o, html: []byte(c.Text), csp: AppCSP(res), token: random(), nonce: random(), done: make(chan struct{})}
+	h := &Host{o: o, html: []byte(c.Text), token: random(), nonce: random(), done: make(chan struct{})}
+	h.csp = AppCSP(res) + "; report-uri /" + h.token + "/csp"
 	h.bridge = newBridge(o, res)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -163,6 +164,7 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 	mux.HandleFunc("GET /"+h.token+"/{$}", h.page)
 	mux.HandleFunc("GET /"+h.token+"/app", h.app)
 	mux.HandleFunc("POST /"+h.token+"/rpc", h.rpc)
+	mux.HandleFunc("POST /"+h.token+"/csp", h.violation)
 	h.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 16 << 10}
 	life, cancel := context.WithTimeout(ctx, o.Lifetime)
 	h.cancel = cancel
@@ -287,6 +289,25 @@ func (h *Host) rpc(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(out)
+}
+
+// MaxReport bounds one CSP violation report the browser sends.
+const MaxReport = 64 << 10
+
+// violation takes the browser's report of what the app's CSP blocked and
+// keeps it as a frame of the app's, and shows it: a fetch, a script or a
+// frame outside the declared origins is refused and shown. The report
+// comes from the app's sandbox, whose origin is opaque: only the path's
+// secret, the size bound and the app's message rate admit it.
+func (h *Host) violation(w http.ResponseWriter, r *http.Request) {
+	secure(w, "default-src 'none'")
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxReport))
+	if err != nil {
+		http.Error(w, "too large", http.StatusRequestEntityTooLarge)
+		return
+	}
+	h.bridge.violation(body)
+	w.WriteHeader(http.StatusNoContent)
 }
 
 // readBody reads at most MaxMessage bytes of the request; over it, the

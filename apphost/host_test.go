@@ -146,6 +146,25 @@ func TestRelayOnlyFromTheHostPage(t *testing.T) {
 	if code, body := post(origin, `{"jsonrpc":"2.0","method":"x","params":"`+strings.Repeat("a", MaxMessage)+`"}`); code != http.StatusOK || !strings.Contains(body, "over the host's") {
 		t.Errorf("a message over the bound: %d %s", code, body)
 	}
+	// The browser's CSP reports: bounded, kept as frames of the app's.
+	report := func(body string) int {
+		resp, err := http.Post(h.URL()+"csp", "application/csp-report", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := report(`{"csp-report":{"blocked-uri":"https://evil.example/x","effective-directive":"connect-src"}}`); code != http.StatusNoContent {
+		t.Errorf("a report: %d", code)
+	}
+	if code := report(strings.Repeat("x", MaxReport+1)); code != http.StatusRequestEntityTooLarge {
+		t.Errorf("a report over the bound: %d", code)
+	}
+	frames := o.Log.Frames()
+	if f := frames[len(frames)-1]; f.App != "show" || f.Problem != "blocked by the app's CSP: connect-src https://evil.example/x" {
+		t.Errorf("the report's frame: %+v", f)
+	}
 	h.Close()
 	<-h.Done()
 }

@@ -194,6 +194,9 @@ func TestAppHostedInChromium(t *testing.T) {
 	errs.wait(t, `asks to open "https://example.com/board": refused`, 10*time.Second)
 	errs.wait(t, "asks to post a message to the conversation: refused", 10*time.Second)
 	errs.wait(t, "the app asks for camera: not granted", 10*time.Second)
+	// The browser's report of the blocked fetch: a frame of the app's, and shown.
+	out.waitAll(t, 30*time.Second, `← board app show_board {`, `"blocked-uri":"`+other.URL, `[blocked by the app's CSP: connect-src `+other.URL)
+	errs.wait(t, "blocked by the app's CSP: connect-src "+other.URL, 10*time.Second)
 
 	_ = syscall.Kill(cmd.Process.Pid, syscall.SIGINT)
 	done := make(chan error, 1)
