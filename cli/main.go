@@ -48,6 +48,8 @@ func run(args []string, guard *procguard.Guard, hooks Hooks, stderr io.Writer) i
 			return runAudit(args[1:], guard, os.Stdout, stderr)
 		case "call":
 			return runCall(args[1:], guard, os.Stdin, os.Stdout, stderr)
+		case "app":
+			return runApp(args[1:], guard, os.Stdin, os.Stdout, stderr)
 		case "tap":
 			return runTap(args[1:], guard, os.Stdin, os.Stdout, stderr)
 		case "read":

@@ -266,6 +266,9 @@ func TestEveryProfileHandshake(t *testing.T) {
 // it, in mcp-go's member order.
 func wantCapabilities(c model.Capabilities) string {
 	var members []string
+	if c.Apps { // extensions comes first: mcp-go's member order
+		members = append(members, `"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}`)
+	}
 	if c.Roots != nil {
 		if c.Roots.ListChanged {
 			members = append(members, `"roots":{"listChanged":true}`)

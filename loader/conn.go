@@ -188,6 +188,7 @@ func (c *conn) handshake(cl *client.Client) {
 		Facts:         factsOf(init),
 		Tools:         tools,
 		Offers:        offers,
+		HostsApps:     c.hs.Capabilities.Apps,
 		Findings:      c.monitor.list(),
 	}
 	c.mu.Lock()

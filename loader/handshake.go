@@ -156,6 +156,12 @@ func capabilities(m model.Capabilities) mcp.ClientCapabilities {
 	if t := m.Tasks; t != nil && t.Extension {
 		caps.Extensions = map[string]any{model.TasksExtensionID: map[string]any{}}
 	}
+	if m.Apps {
+		if caps.Extensions == nil {
+			caps.Extensions = map[string]any{}
+		}
+		caps.Extensions[model.AppsExtension] = map[string]any{"mimeTypes": []string{model.AppMIMEType}}
+	}
 	return caps
 }
 

@@ -58,6 +58,10 @@ type Event struct {
 	// Offers are its resources, templates and prompts: set with Ready,
 	// again after every relisting (offers.go).
 	Offers Offers
+	// HostsApps, set with Ready, says the handshake the server was listed
+	// under declares MCP Apps: that client keeps app-only tools from its
+	// model (model.Catalogue.HostsApps).
+	HostsApps bool
 	// Frames marks a "frames arrived on this server, nothing else" event.
 	// Frames events are coalesced and carry no other field but Server.
 	Frames bool

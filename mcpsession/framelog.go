@@ -43,6 +43,11 @@ type Frame struct {
 	// junk, except junk that is the answer to a request and was refused
 	// for it.
 	Problem string
+	// App names the MCP App a frame crossed to or from (its tool's wire
+	// name), "" for the server's own frames. An app's frames are kept in
+	// its server's log: Out is mcplens, the app's host, to the app; In is
+	// the app to mcplens.
+	App string
 }
 
 // Truncated reports whether Bytes holds only the start of the line.

@@ -84,14 +84,14 @@ func ToolOfRow(row json.RawMessage) model.Tool {
 	t := model.Tool{Raw: row}
 	// Scanned, the members are slices of row, not copies; a row the scan
 	// cannot read as encoding/json would is decoded.
-	var f [4][]byte // name, title, description, inputSchema
-	if !jsonx.Members(row, []string{"name", "title", "description", "inputSchema"}, f[:]) {
+	var f [5][]byte // name, title, description, inputSchema, _meta
+	if !jsonx.Members(row, []string{"name", "title", "description", "inputSchema", "_meta"}, f[:]) {
 		var fields map[string]json.RawMessage
 		if err := json.Unmarshal(row, &fields); err != nil {
 			t.NameProblem = fmt.Sprintf("row is %s, not an object", JSONType(row))
 			return t
 		}
-		f = [4][]byte{fields["name"], fields["title"], fields["description"], fields["inputSchema"]}
+		f = [5][]byte{fields["name"], fields["title"], fields["description"], fields["inputSchema"], fields["_meta"]}
 	}
 	name, title, description, schema := f[0], f[1], f[2], f[3]
 	switch {
@@ -113,6 +113,7 @@ func ToolOfRow(row json.RawMessage) model.Tool {
 	if schema != nil {
 		t.InputSchema = schema
 	}
+	t.App = model.AppOfMeta(f[4])
 	return t
 }
 

@@ -55,6 +55,10 @@ type Capabilities struct {
 	Sampling    bool
 	Elicitation *ElicitationCapability
 	Tasks       *TasksCapability // tasks.go
+	// Apps declares the MCP Apps extension (apps.go): extensions
+	// {"io.modelcontextprotocol/ui": {mimeTypes: ["text/html;profile=mcp-app"]}}.
+	// A client that hosts apps keeps app-only tools from its model.
+	Apps bool
 }
 
 // A RootsCapability declares that the client answers roots/list.
@@ -113,6 +117,9 @@ func (c Capabilities) String() string {
 	}
 	if t := c.Tasks; t != nil {
 		parts = append(parts, t.String()) // tasks.go
+	}
+	if c.Apps {
+		parts = append(parts, "apps")
 	}
 	if len(parts) == 0 {
 		return "none"

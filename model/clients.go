@@ -21,6 +21,14 @@ const (
 		"codex-rs/core/src/mcp_connection_manager.rs (start_server_task)"
 )
 
+// appsNote says where the one profile that hosts MCP Apps has it from.
+// Claude (Claude Desktop and claude.ai), ChatGPT, VS Code and Goose host
+// apps by the extension's announcement; of these only Claude Desktop has a
+// profile of a release that does: VS Code's is 1.105, older than the
+// extension, and ChatGPT and Goose have none.
+const appsNote = "extensions io.modelcontextprotocol/ui (MCP Apps) unconfirmed: Claude hosts apps from the " +
+	"extension's release (2026-01-26, https://github.com/modelcontextprotocol/ext-apps)"
+
 const (
 	fromIssue      = "from the issue's table, unconfirmed"
 	fromThirdParty = "unconfirmed: third-party records of the client's initialize request (servers matching on clientInfo)"
@@ -50,7 +58,7 @@ func Clients() []Client {
 			},
 		},
 		claudeDesktop("2025", Capabilities{}, "none in 2025"),
-		claudeDesktop("2026", Capabilities{Roots: &RootsCapability{}}, "roots from 2026"),
+		claudeDesktop("2026", Capabilities{Roots: &RootsCapability{}, Apps: true}, "roots from 2026; "+appsNote),
 		{
 			Name: "cursor", Version: "1.7", Policy: "vscode",
 			Handshake: Handshake{

@@ -13,13 +13,16 @@ func (t *Tool) named() bool { return t.NameOK && t.Name != "" }
 // filtered gives a row the config withholds its Filtered outcome, reporting
 // whether it did.
 func (b *builder) filtered(ref rowRef) bool {
-	t := b.cats[ref.cat].Tools[ref.row]
-	if t.FilteredBy == "" {
+	t := &b.cats[ref.cat].Tools[ref.row]
+	if t.FilteredBy == "" && t.withheld == "" {
 		return false
 	}
 	o := b.outcome(ref)
 	o.Kind = Filtered
 	o.Reason = "filtered by config: " + t.FilteredBy
+	if t.FilteredBy == "" {
+		o.Reason = t.withheld
+	}
 	o.By = ""
 	return true
 }

@@ -97,7 +97,7 @@ func PolicyNamed(name string) (Policy, bool) {
 // Outcome, in catalogue row order. The zero Policy registers nothing and says
 // so on every row.
 func (p Policy) Apply(cats []Catalogue) *Registry {
-	b := newBuilder(p.Name, cats)
+	b := newBuilder(p.Name, forModel(cats))
 	if p.apply == nil {
 		for ci, cat := range cats {
 			for i := range cat.Tools {

@@ -182,7 +182,9 @@ func (b *builder) drop(ref rowRef, reason, by string) {
 // config lets it reach one, and the client keeps its definition (not
 // Rejected). An empty name is never usable, whatever NameOK
 // says.
-func (t *Tool) usable() bool { return t.named() && t.FilteredBy == "" && t.Rejected == "" }
+func (t *Tool) usable() bool {
+	return t.named() && t.FilteredBy == "" && t.Rejected == "" && t.withheld == ""
+}
 
 // unusable drops a row without a usable name. It reports whether it did, so
 // a policy's loop can skip the row.
@@ -232,6 +234,7 @@ func (b *builder) finish() *Registry {
 			}
 		}
 		sr.Missing = missing(b.cats[ci].Tools, sr.Outcomes)
+		b.appNotes(ci)
 	}
 	return b.reg
 }

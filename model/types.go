@@ -30,6 +30,14 @@ type Tool struct {
 	// "" when it does not. Such a row reaches no policy: its outcome is
 	// Dropped with this reason.
 	Rejected string
+
+	// App is what the row's _meta.ui says of its app (MCP Apps, apps.go);
+	// nil when the row names none.
+	App *ToolApp
+
+	// withheld, set only on forModel's copy of a row, says why a client
+	// that hosts apps keeps the row from the model.
+	withheld string
 }
 
 // A Catalogue is what one server advertised, in the order it advertised it.
@@ -37,6 +45,10 @@ type Catalogue struct {
 	// Server is the server label: the key in the config file.
 	Server string
 	Tools  []Tool
+	// HostsApps says the client the server was listed for hosts MCP Apps
+	// (its handshake declares the extension): it keeps app-only tools
+	// from the model (apps.go).
+	HostsApps bool
 }
 
 // An OutcomeKind is what a policy did with one advertised row.
@@ -52,8 +64,9 @@ const (
 	Dropped
 	// Displaced: the row was registered, then overwritten by a later route.
 	Displaced
-	// Filtered: the client's config withholds the row (a tool filter, or a
-	// disabled server) before any naming policy sees it.
+	// Filtered: the client withholds the row before any naming policy sees
+	// it: its config (a tool filter, or a disabled server), or, for an
+	// app-only tool, its hosting of MCP Apps.
 	Filtered
 )
 

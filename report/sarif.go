@@ -72,6 +72,16 @@ func FindingRules() []Rule {
 			"The specification advises 1 to 128 characters of letters, digits, '_', '-' and '.'. Other names work with some clients and break others."},
 		{"schema", "A tool's input schema has a problem",
 			"The schema is not what a client can hand to a model as it is. The evidence says what is wrong."},
+		{"app-only", "A tool is for its MCP App only",
+			"Its _meta.ui.visibility leaves out the model: a client that hosts apps keeps it from the model and lets only the app call it; a client that does not host apps hands it to the model as any other tool."},
+		{"app-meta", "A tool's _meta.ui is malformed",
+			"Hosts read resourceUri as a ui:// URI and visibility as an array of \"model\" and \"app\"; anything else is read differently by each host, or ignored."},
+		{"app-resource", "A tool's MCP App resource is missing or of another type",
+			"The ui:// resource a tool names must be in resources/list with the type text/html;profile=mcp-app, or no host can show the app."},
+		{"app-csp", "An MCP App's content security policy is malformed",
+			"Each domain of _meta.ui.csp must be an origin (scheme://host[:port]); anything else is left out of the policy a host builds, or would add directives to it."},
+		{"app-permission", "An MCP App asks for a permission it does not explain",
+			"Camera, microphone, location and clipboard are granted by the user: a description that does not say why the app needs them gives the user nothing to decide by."},
 	}
 }
 

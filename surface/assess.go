@@ -273,6 +273,12 @@ func (a *Assessment) serverFindings(si int, fs *findings) map[string]int {
 		if _, seen := rows[o.Wire]; !seen {
 			rows[o.Wire] = o.Index
 		}
+		if app := appOnly(sv, o); app != nil {
+			fs.add(si, o.Index, Finding{Severity: Info, Kind: "app-only", Server: label, Tool: o.Wire, Evidence: appOnlyEvidence(label, o, app)})
+			if o.Kind == model.Filtered {
+				continue
+			}
+		}
 		if !o.Live() {
 			fs.add(si, o.Index, Finding{Severity: Error, Kind: "tool-lost", Server: label, Tool: o.Wire, Evidence: a.lostEvidence(o)})
 			continue

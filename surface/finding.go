@@ -67,7 +67,8 @@ type Finding struct {
 	// "prompt-renamed" (prompts.go), "output-schema" (a call's result:
 	// OutputFindings), or one of the model's finding
 	// kinds ("lookalike", "cross-reference", "invisible-text",
-	// "control-text", "wire-name").
+	// "control-text", "wire-name", and MCP Apps' "app-meta",
+	// "app-resource", "app-csp", "app-permission"; apps.go's "app-only").
 	Kind   string `json:"kind"`
 	Server string `json:"server"`
 	// Tool is a wire name, or "" for a server-level finding.
@@ -121,6 +122,14 @@ func Observed(snap *Snapshot) []model.Finding {
 		// Tool text quoted as it came: only the config's own values.
 		for i := range fs {
 			fs[i].Evidence = red.Values(fs[i].Evidence)
+		}
+	}
+	for i := range snap.Servers {
+		if s := &snap.Servers[i]; s.Listed {
+			for _, f := range model.AppFindings(s.Label(), s.Tools, s.Offers.Resources) {
+				f.Evidence = red.Values(f.Evidence)
+				fs = append(fs, f)
+			}
 		}
 	}
 	for _, s := range snap.Servers {

@@ -25,10 +25,22 @@ type GatedTool struct {
 	// sightings.
 	To    []string `json:"advertised_to"`
 	NotTo []string `json:"not_advertised_to"`
+	// AppOnly says the tool is for its app only (MCP Apps): To are then
+	// the clients whose models see it, NotTo those that keep it from
+	// their models (they host apps) or were not advertised it.
+	AppOnly bool `json:"app_only,omitempty"`
 }
 
 // Evidence says it in a finding's words.
 func (g GatedTool) Evidence() string {
+	if g.AppOnly {
+		to := strings.Join(g.To, ", ")
+		if to == "" {
+			to = "none"
+		}
+		return fmt.Sprintf("tool %q on %s is for its app only: the models of %s see it, those of %s do not (they host apps, or were not advertised it)",
+			g.Tool, g.Server, to, strings.Join(g.NotTo, ", "))
+	}
 	return fmt.Sprintf("tool %q on %s is advertised to %s but not to %s",
 		g.Tool, g.Server, strings.Join(g.To, ", "), strings.Join(g.NotTo, ", "))
 }
@@ -59,6 +71,7 @@ func gatedOn(label string, sightings []Sighting) []GatedTool {
 		listed []int    // the sightings that listed the server
 		order  []string // wire names, first seen first
 		seenBy = map[string][]bool{}
+		hidden = map[string][]bool{} // advertised, but kept from the model
 	)
 	for i, s := range sightings {
 		si, ok := s.Snap.Index(label)
@@ -75,13 +88,19 @@ func gatedOn(label string, sightings []Sighting) []GatedTool {
 				order = append(order, t.Name)
 			}
 			seenBy[t.Name][i] = true
+			if s.Snap.Servers[si].HostsApps && !t.App.ForModel() {
+				if hidden[t.Name] == nil {
+					hidden[t.Name] = make([]bool, len(sightings))
+				}
+				hidden[t.Name][i] = true
+			}
 		}
 	}
 	var out []GatedTool
 	for _, name := range order {
-		g := GatedTool{Server: label, Tool: name}
+		g := GatedTool{Server: label, Tool: name, AppOnly: hidden[name] != nil}
 		for _, i := range listed {
-			if seenBy[name][i] {
+			if seenBy[name][i] && (hidden[name] == nil || !hidden[name][i]) {
 				g.To = append(g.To, sightings[i].Clients...)
 			} else {
 				g.NotTo = append(g.NotTo, sightings[i].Clients...)
@@ -95,7 +114,8 @@ func gatedOn(label string, sightings []Sighting) []GatedTool {
 }
 
 // gatedFindings are the findings of gated tools: warnings, since each
-// client's surface is whole in itself, yet differs from another's.
+// client's surface is whole in itself, yet differs from another's (an
+// app-only tool's too: the models differ, as the extension means).
 func gatedFindings(gated []GatedTool) []model.Finding {
 	out := make([]model.Finding, len(gated))
 	for i, g := range gated {

@@ -56,6 +56,9 @@ type Server struct {
 	// before the first re-listing and after a failure.
 	Lists int
 	Prev  []model.Tool
+	// HostsApps says the client the server was listed for hosts MCP Apps
+	// (mcpsession.Event.HostsApps).
+	HostsApps bool
 }
 
 // Label is the server's key in the config.
@@ -163,6 +166,7 @@ func (s *Snapshot) Apply(ev mcpsession.Event) bool {
 		}
 		sv.Tools, sv.Size, sv.Listed = ev.Tools, ListSize(ev.Tools), true
 		sv.Offers = ev.Offers
+		sv.HostsApps = ev.HostsApps
 		sv.Faults = ev.Findings
 	case mcpsession.Failed:
 		sv.Err, sv.Stderr = ev.Err, ev.Stderr
@@ -209,7 +213,7 @@ func (s *Snapshot) Catalogues() []model.Catalogue {
 	cats := make([]model.Catalogue, 0, len(s.Servers))
 	for i := range s.Servers {
 		if sv := &s.Servers[i]; sv.Listed {
-			cats = append(cats, model.Catalogue{Server: sv.Label(), Tools: sv.Tools})
+			cats = append(cats, model.Catalogue{Server: sv.Label(), Tools: sv.Tools, HostsApps: sv.HostsApps})
 		}
 	}
 	return cats

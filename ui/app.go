@@ -145,6 +145,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.taskStatus(msg)
 	case rootsSetMsg:
 		m.rootsDone(msg)
+	case appHostedMsg:
+		m.appHosted(msg)
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
 	default:
@@ -296,6 +298,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.pane = paneDetail
 	case key.Matches(msg, k.History, k.Rerun):
 		return m.historyKey(msg)
+	case key.Matches(msg, k.App):
+		return m.hostApp()
 	case key.Matches(msg, k.Invoke):
 		m.openInvoke()
 		if m.invoke != nil {

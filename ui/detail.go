@@ -49,6 +49,7 @@ func (m *Model) detailLines(o model.Outcome, t model.Tool) []string {
 	if o.Reason != "" {
 		lines = append(lines, s.Muted.Render("why: ")+san(o.Reason))
 	}
+	lines = append(lines, m.appLines(o.Server, t)...)
 	lines = append(lines, m.routeLine(o))
 	lines = append(lines, m.observedLines(o)...)
 	if o.Alias != "" {

@@ -106,7 +106,11 @@ func (v *gatedView) View() string {
 	head := "  " + cell("SERVER", sw) + " " + cell("TOOL", tw) + " " + cell("ADVERTISED TO", cw) + " NOT TO"
 	body := e.c.listView(head, v.width, max(1, v.height-1), len(tools), v.sc, func(i int) string {
 		g := tools[i]
-		return "  " + cell(model.Sanitize(g.Server), sw) + " " + cell(model.Sanitize(g.Tool), tw) + " " +
+		name := model.Sanitize(g.Tool)
+		if g.AppOnly { // the columns are then the clients whose models see it, and not
+			name += " (app only: models)"
+		}
+		return "  " + cell(model.Sanitize(g.Server), sw) + " " + cell(name, tw) + " " +
 			s.OKText.Render(cell(model.Sanitize(strings.Join(g.To, " ")), cw)) + " " +
 			s.WarnText.Render(model.Sanitize(strings.Join(g.NotTo, " ")))
 	})

@@ -17,6 +17,8 @@ type KeyMap struct {
 	Client     key.Binding
 	ClientBack key.Binding
 	Invoke     key.Binding
+	// App hosts the selected tool's MCP App (apps.go).
+	App        key.Binding
 	Wire       key.Binding
 	WireServer key.Binding
 	Logs       key.Binding
@@ -114,6 +116,7 @@ func DefaultKeyMap() KeyMap {
 		Client:      key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "next client")),
 		ClientBack:  key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "previous client")),
 		Invoke:      key.NewBinding(key.WithKeys("i", "enter"), key.WithHelp("i/enter", "invoke")),
+		App:         key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "host the tool's app")),
 		Wire:        key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wire pane")),
 		WireServer:  key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "wire: next server")),
 		Logs:        key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "log pane")),

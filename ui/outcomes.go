@@ -21,7 +21,7 @@ func outcomeDocs() []outcomeDoc {
 		{model.Renamed, func(p *painters) painter { return p.renamed }, "under another name"},
 		{model.Dropped, func(p *painters) painter { return p.bad }, "never reached the registry (reason shown)"},
 		{model.Displaced, func(p *painters) painter { return p.warn }, "registered, then overwritten"},
-		{model.Filtered, func(p *painters) painter { return p.muted }, "withheld by the config before any policy (reason shown)"},
+		{model.Filtered, func(p *painters) painter { return p.muted }, "withheld before any policy, by the config or for an app only (reason shown)"},
 	}
 }
 
@@ -87,7 +87,7 @@ func outcomeText(o model.Outcome) string {
 	case model.Displaced:
 		return "displaced by " + o.By
 	case model.Filtered:
-		return o.Reason // "filtered by config: ..."
+		return o.Reason // "filtered by config: ...", "app only: ..."
 	case model.Dropped:
 		return "dropped: " + o.Reason
 	}

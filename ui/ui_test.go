@@ -151,7 +151,7 @@ func TestDemoViewsGolden(t *testing.T) {
 func TestHelpListsEveryPolicy(t *testing.T) {
 	cfg, sess := demoSession(t)
 	var m tea.Model = ui.New(ui.Options{Title: "demo config", Servers: cfg.Servers, Backend: sess})
-	m, _ = m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 120, Height: 60}) // the whole help on one screen
 	m = press(m, "?")
 	got := screen(m)
 	for _, want := range []string{"lionagi-legacy", "lionagi-legacy-update", "qwen", "symfonic", "next policy", "invoke", "wire pane", "quit"} {

@@ -270,6 +270,9 @@ func (w *Model) bytesLine(f mcpsession.Frame) string {
 	// Only what fits on a line is escaped: a frame can be megabytes.
 	text := w.quote(kit.Cut(w.c.Redact, f.Bytes, 4*w.width))
 	head := f.At.Format("15:04:05.000") + " " + model.Sanitize(f.Server)
+	if f.App != "" { // an MCP App's frame (apphost): the app named
+		head += " app " + model.Sanitize(f.App)
+	}
 	switch {
 	case f.Junk:
 		return s.Muted.Render(head) + s.Junk.Render(" ~ junk "+text)

@@ -1,0 +1,170 @@
+package apphost
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/mcplens/mcplens/mcpsession"
+	"github.com/mcplens/mcplens/model"
+)
+
+func tool(name, meta string) model.Tool {
+	return model.Tool{Name: name, NameOK: true, Raw: json.RawMessage(`{"name":"` + name + `"}`), App: model.AppOfMeta(json.RawMessage(meta))}
+}
+
+// options are a host's options over a server of three tools, whose calls
+// and reads are counted.
+func options(t *testing.T, html, mime string) (Options, *[]string) {
+	var calls []string
+	app := tool("show", `{"ui":{"resourceUri":"ui://s/app"}}`)
+	page, _ := json.Marshal(map[string]any{"contents": []any{map[string]any{"uri": "ui://s/app", "mimeType": mime, "text": html,
+		"_meta": map[string]any{"ui": map[string]any{"csp": map[string]any{"connectDomains": []string{"https://api.example", "https://x; script-src *"}}}}}}})
+	return Options{
+		Server:    "s",
+		Tool:      app,
+		Tools:     []model.Tool{app, tool("state", `{"ui":{"visibility":["app"]}}`), tool("secret", `{"ui":{"visibility":["model"]}}`)},
+		Resources: []model.Resource{{URI: "ui://s/app", MIMEType: model.AppMIMEType}},
+		Read: func(_ context.Context, uri string) (json.RawMessage, error) {
+			calls = append(calls, "read "+uri)
+			return page, nil
+		},
+		Call: func(_ context.Context, wire string, _ json.RawMessage) (json.RawMessage, error) {
+			calls = append(calls, "call "+wire)
+			return json.RawMessage(`{"content":[]}`), nil
+		},
+		Log: mcpsession.NewFrameLog("s"),
+	}, &calls
+}
+
+func TestStartRefuses(t *testing.T) {
+	for _, tt := range []struct{ name, html, mime, want string }{
+		{"wrong type", "<p>", "text/html", "not text/html;profile=mcp-app"},
+		{"too large", strings.Repeat("x", MaxHTML+1), model.AppMIMEType, "over the host's"},
+	} {
+		o, _ := options(t, tt.html, tt.mime)
+		if h, err := Start(context.Background(), o); err == nil || !strings.Contains(err.Error(), tt.want) {
+			if h != nil {
+				h.Close()
+			}
+			t.Errorf("%s: Start = %v, want %q", tt.name, err, tt.want)
+		}
+	}
+	o, _ := options(t, "<p>", model.AppMIMEType)
+	o.Read = func(context.Context, string) (json.RawMessage, error) { return nil, errors.New("boom") }
+	if _, err := Start(context.Background(), o); err == nil || !strings.Contains(err.Error(), "boom") {
+		t.Errorf("a failed read: %v", err)
+	}
+}
+
+// TestBridgeChecks: the host relays only what a host may, and every
+// message is a frame, a refused one with its reason.
+func TestBridgeChecks(t *testing.T) {
+	o, calls := options(t, "<p>", model.AppMIMEType)
+	h, err := Start(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if csp, _ := h.Resources(); !strings.Contains(csp, "connect-src https://api.example;") || strings.Contains(csp, "script-src *") {
+		t.Errorf("CSP %q: want the well-formed origin alone", csp)
+	}
+	ask := func(msg string) string {
+		out := h.bridge.handle(context.Background(), []byte(msg))
+		b, _ := json.Marshal(out)
+		return string(b)
+	}
+	tests := []struct{ msg, want string }{
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"state"}}`, `"result":{"content":[]}`},
+		{`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"secret"}}`, `not visible to apps`},
+		{`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"other"}}`, `no tool`},
+		{`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"state","arguments":[1]}}`, `must be an object`},
+		{`{"jsonrpc":"2.0","id":5,"method":"resources/read","params":{"uri":"file:///etc/passwd"}}`, `not a resource s lists`},
+		{`{"jsonrpc":"2.0","id":6,"method":"ui/open-link","params":{"url":"https://evil.example"}}`, `refused: this host opens no links`},
+		{`{"jsonrpc":"2.0","id":7,"method":"nope"}`, `method not found`},
+		{`not json`, `{"deliver":null,"notices":null}`},
+	}
+	for _, tt := range tests {
+		if got := ask(tt.msg); !strings.Contains(got, tt.want) {
+			t.Errorf("%s => %s, want %q", tt.msg, got, tt.want)
+		}
+	}
+	if strings.Join(*calls, ",") != "read ui://s/app,call state" {
+		t.Errorf("the server was asked %q", *calls)
+	}
+	frames := o.Log.Frames()
+	if len(frames) == 0 || frames[0].App != "show" {
+		t.Fatalf("frames %+v", frames)
+	}
+	if f := frames[len(frames)-1]; f.Problem != "not a JSON-RPC 2.0 message" {
+		t.Errorf("the last frame %+v, want refused as not JSON-RPC", f)
+	}
+	// A flood: past the burst, requests are refused, each a frame.
+	refused := 0
+	for i := 0; i < MessageBurst*2; i++ {
+		if strings.Contains(ask(`{"jsonrpc":"2.0","id":9,"method":"ping"}`), "too many messages") {
+			refused++
+		}
+	}
+	if refused == 0 {
+		t.Error("no message of a flood was refused")
+	}
+}
+
+// TestRelayOnlyFromTheHostPage: the relay answers its own origin only,
+// and refuses a message over its bound.
+func TestRelayOnlyFromTheHostPage(t *testing.T) {
+	o, _ := options(t, "<p>", model.AppMIMEType)
+	h, err := Start(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	origin := strings.TrimSuffix(h.URL(), "/"+h.token+"/")
+	post := func(origin, body string) (int, string) {
+		req, _ := http.NewRequest(http.MethodPost, h.URL()+"rpc", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Origin", origin)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, _ := post("null", `{"jsonrpc":"2.0","id":1,"method":"ping"}`); code != http.StatusForbidden {
+		t.Errorf("origin null: %d, want 403", code)
+	}
+	if code, body := post(origin, `{"jsonrpc":"2.0","id":1,"method":"ping"}`); code != http.StatusOK || !strings.Contains(body, `"result":{}`) {
+		t.Errorf("the host page's ping: %d %s", code, body)
+	}
+	if code, body := post(origin, `{"jsonrpc":"2.0","method":"x","params":"`+strings.Repeat("a", MaxMessage)+`"}`); code != http.StatusOK || !strings.Contains(body, "over the host's") {
+		t.Errorf("a message over the bound: %d %s", code, body)
+	}
+	// The browser's CSP reports: bounded, kept as frames of the app's.
+	report := func(body string) int {
+		resp, err := http.Post(h.URL()+"csp", "application/csp-report", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := report(`{"csp-report":{"blocked-uri":"https://evil.example/x","effective-directive":"connect-src"}}`); code != http.StatusNoContent {
+		t.Errorf("a report: %d", code)
+	}
+	if code := report(strings.Repeat("x", MaxReport+1)); code != http.StatusRequestEntityTooLarge {
+		t.Errorf("a report over the bound: %d", code)
+	}
+	frames := o.Log.Frames()
+	if f := frames[len(frames)-1]; f.App != "show" || f.Problem != "blocked by the app's CSP: connect-src https://evil.example/x" {
+		t.Errorf("the report's frame: %+v", f)
+	}
+	h.Close()
+	<-h.Done()
+}

@@ -1,0 +1,149 @@
+package model
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func appTool(name, meta string) Tool {
+	raw := `{"name":"` + name + `"`
+	if meta != "" {
+		raw += `,"_meta":` + meta
+	}
+	raw += "}"
+	var m struct {
+		Meta json.RawMessage `json:"_meta"`
+	}
+	_ = json.Unmarshal([]byte(raw), &m)
+	return Tool{Name: name, NameOK: true, Raw: json.RawMessage(raw), App: AppOfMeta(m.Meta)}
+}
+
+func TestAppOfMeta(t *testing.T) {
+	tests := []struct {
+		name, meta  string
+		nilApp      bool
+		forModel    bool
+		forApp      bool
+		uri, problm string
+	}{
+		{name: "none", meta: `{"x":1}`, nilApp: true, forModel: true, forApp: true},
+		{name: "both by default", meta: `{"ui":{"resourceUri":"ui://a/b"}}`, forModel: true, forApp: true, uri: "ui://a/b"},
+		{name: "app only", meta: `{"ui":{"resourceUri":"ui://a/b","visibility":["app"]}}`, forApp: true, uri: "ui://a/b"},
+		{name: "model only", meta: `{"ui":{"visibility":["model"]}}`, forModel: true},
+		{name: "legacy key", meta: `{"ui/resourceUri":"ui://old"}`, forModel: true, forApp: true, uri: "ui://old"},
+		{name: "visibility not an array", meta: `{"ui":{"visibility":"app"}}`, forModel: true, forApp: true, problm: "not an array"},
+		{name: "unknown visibility", meta: `{"ui":{"visibility":["user"]}}`, problm: `names "user"`},
+		{name: "not ui scheme", meta: `{"ui":{"resourceUri":"https://x"}}`, forModel: true, forApp: true, uri: "https://x", problm: "not a ui://"},
+		{name: "ui a string", meta: `{"ui":"x"}`, forModel: true, forApp: true, problm: "not an object"},
+	}
+	for _, tt := range tests {
+		a := AppOfMeta(json.RawMessage(tt.meta))
+		if (a == nil) != tt.nilApp {
+			t.Fatalf("%s: AppOfMeta(%s) = %+v", tt.name, tt.meta, a)
+		}
+		if a.ForModel() != tt.forModel || a.ForApp() != tt.forApp {
+			t.Errorf("%s: ForModel, ForApp = %v, %v, want %v, %v", tt.name, a.ForModel(), a.ForApp(), tt.forModel, tt.forApp)
+		}
+		if a == nil {
+			continue
+		}
+		if a.ResourceURI != tt.uri || tt.problm == "" && a.Problem != "" || !strings.Contains(a.Problem, tt.problm) {
+			t.Errorf("%s: uri %q problem %q, want %q and %q", tt.name, a.ResourceURI, a.Problem, tt.uri, tt.problm)
+		}
+	}
+}
+
+// TestAppOnlyPerClient: under a client that hosts apps the app-only tool is
+// withheld with its reason and the server stays complete; under one that
+// does not it is registered, with a note saying why.
+func TestAppOnlyPerClient(t *testing.T) {
+	tools := []Tool{
+		appTool("show", `{"ui":{"resourceUri":"ui://a/app"}}`),
+		appTool("state", `{"ui":{"resourceUri":"ui://a/app","visibility":["app"]}}`),
+	}
+	p, _ := PolicyNamed("claude-code")
+	for _, hosts := range []bool{true, false} {
+		reg := p.Apply([]Catalogue{{Server: "a", Tools: tools, HostsApps: hosts}})
+		o := reg.Servers[0].Outcomes[1]
+		_, live := reg.Lookup("mcp__a__state")
+		switch {
+		case hosts && (o.Kind != Filtered || live || !strings.Contains(o.Reason, "app only") || len(reg.Servers[0].Missing) != 0):
+			t.Errorf("hosting: outcome %v %q, live %v, missing %v", o.Kind, o.Reason, live, reg.Servers[0].Missing)
+		case !hosts && (!o.Live() || !live || !strings.Contains(o.Reason, "hosts no apps")):
+			t.Errorf("not hosting: outcome %v %q, live %v", o.Kind, o.Reason, live)
+		}
+		want := map[bool]string{true: `with its app "ui://a/app", which the client shows`, false: `its app "ui://a/app" is not shown: the client hosts no apps`}[hosts]
+		if show := reg.Servers[0].Outcomes[0]; !show.Live() || show.Reason != want {
+			t.Errorf("hosts %v: the model-visible tool is %v %q, want the note %q", hosts, show.Kind, show.Reason, want)
+		}
+	}
+	if tools[1].withheld != "" {
+		t.Error("Apply wrote to the caller's tools")
+	}
+}
+
+func TestAppFindings(t *testing.T) {
+	res := func(uri, mime, desc, meta string) Resource {
+		raw := `{"uri":"` + uri + `","mimeType":"` + mime + `"`
+		if meta != "" {
+			raw += `,"_meta":` + meta
+		}
+		return Resource{URI: uri, MIMEType: mime, Description: desc, Raw: json.RawMessage(raw + "}")}
+	}
+	tools := []Tool{
+		appTool("ok", `{"ui":{"resourceUri":"ui://a/ok"}}`),
+		appTool("missing", `{"ui":{"resourceUri":"ui://a/none"}}`),
+		appTool("plain", `{"ui":{"resourceUri":"ui://a/plain"}}`),
+		appTool("csp", `{"ui":{"resourceUri":"ui://a/csp"}}`),
+		appTool("cam", `{"ui":{"resourceUri":"ui://a/cam"}}`),
+		appTool("vis", `{"ui":{"visibility":7}}`),
+	}
+	resources := []Resource{
+		res("ui://a/ok", AppMIMEType, "", `{"ui":{"csp":{"connectDomains":["https://api.example.com","http://127.0.0.1:8080"]},"permissions":{"clipboardWrite":{}}}}`),
+		res("ui://a/plain", "text/html", "", ""),
+		res("ui://a/csp", AppMIMEType, "", `{"ui":{"csp":{"connectDomains":["https://x.example; script-src *","*"],"scriptDomains":[]}}}`),
+		res("ui://a/cam", AppMIMEType, "a board", `{"ui":{"permissions":{"camera":{},"telepathy":{}}}}`),
+	}
+	tools[0].Description = "copies to the clipboard"
+	fs := AppFindings("srv", tools, resources)
+	want := map[string][]string{
+		"missing": {"app-resource", "does not list"},
+		"plain":   {"app-resource", `"text/html"`},
+		"csp":     {"app-csp", "not an origin"},
+		"cam":     {"app-permission", "camera"},
+		"vis":     {"app-meta", "not an array"},
+	}
+	got := map[string]int{}
+	for _, f := range fs {
+		w, ok := want[f.Tool]
+		if !ok {
+			t.Errorf("unexpected finding %+v", f)
+			continue
+		}
+		if f.Kind == w[0] && strings.Contains(f.Evidence, w[1]) {
+			got[f.Tool]++
+		}
+	}
+	for tool := range want {
+		if got[tool] == 0 {
+			t.Errorf("no %v finding for %s in %+v", want[tool], tool, fs)
+		}
+	}
+	r := AppResourceOfMeta(resourceMeta(resources[2].Raw))
+	if len(r.CSP["connectDomains"]) != 0 || len(r.Problems) != 3 {
+		t.Errorf("a malformed origin reached the CSP: %+v", r)
+	}
+}
+
+func TestValidOrigin(t *testing.T) {
+	for s, want := range map[string]bool{
+		"https://a.example": true, "http://127.0.0.1:9": true, "wss://*.example.com": true, "http://[::1]:80": true,
+		"*": false, "https://a.example/path": false, "https://a b": false, "https://a;x": false, "'self'": false,
+		"javascript://x": false, "https://a'": false, "": false,
+	} {
+		if got := ValidOrigin(s); got != want {
+			t.Errorf("ValidOrigin(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
