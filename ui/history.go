@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcplens/mcplens/history"
 	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/ui/editor"
 )
 
 // callHistory is every call of the session (and of earlier sessions, with
@@ -97,13 +98,13 @@ func (h *callHistory) last(server, tool string) (history.Record, bool) {
 	return h.log.Last(server, tool)
 }
 
-// place places a call with args through the route of inv, noting it to
-// be recorded when it ends.
-func (m *Model) place(inv *invoke, args json.RawMessage) tea.Cmd {
-	pc := &placedCall{policy: inv.policy, row: inv.row, route: inv.route, args: args, at: time.Now()}
+// place places a call with args under t, noting it to be recorded when
+// it ends.
+func (m *Model) place(t editor.Target, args json.RawMessage) tea.Cmd {
+	pc := &placedCall{policy: t.Policy, row: t.Row, route: t.Route, args: args, at: time.Now()}
 	m.hist.running, m.hist.lastCall = pc, pc
 	var cmd tea.Cmd
-	m.calling, cmd = m.call(inv, args)
+	m.calling, cmd = m.call(t, args)
 	m.pane = paneResult
 	return cmd
 }
@@ -182,7 +183,7 @@ func (m *Model) rerun() tea.Cmd {
 		route := model.Route{Name: r.Registered, Server: r.Server, Wire: r.Tool}
 		pc = &placedCall{policy: r.Policy, row: model.Outcome{Server: r.Server, Wire: r.Tool, Name: r.Registered}, route: route, args: r.Arguments}
 	}
-	return m.place(&invoke{policy: pc.policy, row: pc.row, route: pc.route}, pc.args)
+	return m.place(editor.Target{Policy: pc.policy, Row: pc.row, Route: pc.route}, pc.args)
 }
 
 // updateHistory moves through the history view; enter opens the editor on
@@ -222,7 +223,7 @@ func (m *Model) updateHistory(msg tea.KeyPressMsg) tea.Cmd {
 			m.hist.status = fmt.Sprintf("under %s, %s's %s does not route to itself: enter opens it in the editor, which says where it goes", m.activePolicy().Name, r.Server, r.Tool)
 			return nil
 		}
-		return m.place(&invoke{policy: m.activePolicy().Name, row: o, route: route}, r.Arguments)
+		return m.place(editor.Target{Policy: m.activePolicy().Name, Row: o, Route: route}, r.Arguments)
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/schemaform"
+	"github.com/mcplens/mcplens/ui/editor"
 )
 
 // callTimeout bounds an interactive call.
@@ -305,5 +306,5 @@ func (m *Model) send() tea.Cmd {
 		}
 	}
 	m.invoke = nil
-	return m.place(inv, args)
+	return m.place(editor.Target{Policy: inv.policy, Row: inv.row, Route: inv.route}, args)
 }
