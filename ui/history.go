@@ -13,6 +13,7 @@ import (
 	"github.com/mcplens/mcplens/history"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/ui/editor"
+	"github.com/mcplens/mcplens/ui/kit"
 )
 
 // callHistory is every call of the session (and of earlier sessions, with
@@ -233,7 +234,7 @@ func (m *Model) updateHistory(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) historyView() string {
 	s := m.c.styles
 	san := model.Sanitize
-	inner := boxInner(m.c.width)
+	inner := kit.BoxInner(m.c.width)
 	rs := m.hist.records()
 	head := []string{s.Header.Render("call history") + s.Muted.Render(fmt.Sprintf("  %d call(s)", len(rs)))}
 	if p := m.hist.log.Path(); p != "" {
@@ -251,9 +252,9 @@ func (m *Model) historyView() string {
 		}
 	}
 	k := m.c.keys
-	foot = append(foot, "", boxKeys(s, []key.Binding{k.HistoryEdit, k.HistorySend, k.Cancel, k.Up, k.Down}, inner))
+	foot = append(foot, "", kit.BoxKeys(s.Muted, []key.Binding{k.HistoryEdit, k.HistorySend, k.Cancel, k.Up, k.Down}, inner))
 	// Only the calls in sight are drawn: the box shows at most room lines.
-	height := max(1, boxRoom(m.c.height)-len(head)-len(foot))
+	height := max(1, kit.BoxRoom(m.c.height)-len(head)-len(foot))
 	top := max(0, min(m.hist.cursor-height/2, len(rs)-height))
 	var body []string
 	for i := top; i < min(len(rs), top+height); i++ {
@@ -275,5 +276,5 @@ func (m *Model) historyView() string {
 	if len(rs) == 0 {
 		body = append(body, s.Muted.Render("(no calls yet: i invokes the selected tool)"))
 	}
-	return box(s, head, body, foot, m.hist.cursor-top, m.c.width, m.c.height)
+	return kit.Box(s.box(), head, body, foot, m.hist.cursor-top, m.c.width, m.c.height)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/schemaform"
 	"github.com/mcplens/mcplens/ui/editor"
+	"github.com/mcplens/mcplens/ui/kit"
 )
 
 // callTimeout bounds an interactive call.
@@ -175,8 +176,8 @@ func (v *invoke) hintLines(height int) int {
 // SetSize fits the editor to a screen of width × height; View fits the
 // JSON and the form to what its box leaves them.
 func (v *invoke) SetSize(width, height int) {
-	v.editor.SetWidth(max(10, min(90, boxInner(width))))
-	v.editor.SetHeight(max(3, min(14, boxRoom(height)-8)))
+	v.editor.SetWidth(max(10, min(90, kit.BoxInner(width))))
+	v.editor.SetHeight(max(3, min(14, kit.BoxRoom(height)-8)))
 }
 
 func (v *invoke) ShortHelp() []key.Binding {

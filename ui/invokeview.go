@@ -7,6 +7,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/ui/kit"
 )
 
 // View draws the editor in a box that fits the screen: the route, what is
@@ -16,7 +17,7 @@ func (v *invoke) View() string {
 	c := v.e.c
 	s := c.styles
 	san := model.Sanitize
-	inner, room := boxInner(c.width), boxRoom(c.height)
+	inner, room := kit.BoxInner(c.width), kit.BoxRoom(c.height)
 	var head []string
 	head = append(head, s.Header.Render("invoke ")+s.RenamedText.Render(san(v.row.Name))+s.Muted.Render(" under "+v.policy))
 	switch {
@@ -40,7 +41,7 @@ func (v *invoke) View() string {
 	if p := v.schema.problem(); p != "" {
 		head = append(head, s.Muted.Render(truncate(c.text(p), inner, "…")))
 	}
-	foot := []string{boxKeys(s, v.ShortHelp(), inner)}
+	foot := []string{kit.BoxKeys(s.Muted, v.ShortHelp(), inner)}
 	// The arguments take what the head and the keys leave, three lines
 	// at least: the head gives way first (box).
 	left := max(3, room-len(head)-len(foot)-1)
@@ -56,7 +57,7 @@ func (v *invoke) View() string {
 		head = append(head, s.Muted.Render("arguments (JSON):"))
 		body = append(strings.Split(v.editor.View(), "\n"), hints...)
 	}
-	return box(s, head, body, foot, 0, c.width, c.height)
+	return kit.Box(s.box(), head, body, foot, 0, c.width, c.height)
 }
 
 // hintView is the JSON mode's hints: each property's pointer (* when
