@@ -11,9 +11,22 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/ui/editor"
 )
+
+// callTimeout bounds an interactive call.
+const callTimeout = 60 * time.Second
+
+// callDoneMsg is the end of one call, successful or not.
+type callDoneMsg struct {
+	policy string
+	row    model.Outcome
+	route  model.Route
+	result mcpsession.CallResult
+	err    error
+}
 
 // A pendingCall is a call on its way: what it was, since when, what the
 // server last said about its progress, and how to give it up.

@@ -213,7 +213,7 @@ func (m *Model) updateHistory(msg tea.KeyPressMsg) tea.Cmd {
 			if m.invoke == nil {
 				return nil
 			}
-			return m.invoke.focus()
+			return m.invoke.Focus()
 		}
 		o, _, _ := m.live.outcomeAt(at)
 		route, routed := m.live.reg.Lookup(o.Name)
