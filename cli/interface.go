@@ -22,6 +22,7 @@ import (
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/surface"
 	"github.com/mcplens/mcplens/ui"
+	"github.com/mcplens/mcplens/ui/inputs"
 )
 
 // lensCommand is `mcplens [flags] [CONFIG]`: the interface, or check's
@@ -121,7 +122,7 @@ func (c *lensCommand) Run(ctx context.Context, std stdio) error {
 		o.policy, o.lock, o.timeout, o.limits, o.who = g.policy, c.lockPath, g.timeout, g.limits, g.who
 		return exitWith(exit(stderr, "check", o.check(ctx, cfg, std)))
 	}
-	if needed := ui.NeededInputs(cfg); len(needed) > 0 && isTerminal(os.Stdin) {
+	if needed := inputs.Needed(cfg); len(needed) > 0 && isTerminal(os.Stdin) {
 		// VS Code asks for ${input:ID} before starting a server that uses
 		// it; so does mcplens, then reads the config again with the answers.
 		final, err := tea.NewProgram(ui.NewInputs(needed)).Run()

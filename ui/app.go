@@ -45,7 +45,7 @@ type Model struct {
 	stderr  stderrView
 	tasks   tasksView
 	calls   callsView
-	invoke  *invoke
+	invoke  *editorView
 	result  *callView
 	calling *pendingCall // the call on its way, if any (calling.go)
 	ask     *asking      // the question a server asks, if any (askview.go)
@@ -303,7 +303,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Invoke):
 		m.openInvoke()
 		if m.invoke != nil {
-			return m.invoke.focus()
+			return m.invoke.Focus()
 		}
 	default:
 		if isMove(msg, k) && m.pane == paneResult {

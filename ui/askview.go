@@ -14,6 +14,7 @@ import (
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/opener"
+	"github.com/mcplens/mcplens/ui/kit"
 )
 
 // An askKind is what a question asks for.
@@ -180,7 +181,7 @@ func (a *asking) View() string {
 	c := a.e.c
 	s := c.styles
 	height := c.height - 1 // the keys' line is under the box
-	inner, room := boxInner(c.width), boxRoom(height)
+	inner, room := kit.BoxInner(c.width), kit.BoxRoom(height)
 	what := map[askKind]string{askForm: "asks you to fill in a form", askURL: "asks you to open a URL", askSampling: "asks for a model's reply"}[a.kind]
 	head := []string{s.Header.Render(c.quote(cut(c, a.msg.question.Server, 200))) + s.Muted.Render(" "+what)}
 	var body, foot []string
@@ -224,7 +225,7 @@ func (a *asking) View() string {
 		a.form.SetSize(inner, max(1, room-len(head)-len(foot)))
 		body = strings.Split(a.form.View(), "\n")
 	}
-	return box(s, head, body, foot, len(body)-1, c.width, height)
+	return kit.Box(s.box(), head, body, foot, len(body)-1, c.width, height)
 }
 
 // overlay draws the question over the screen, with help, the keys that

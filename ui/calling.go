@@ -11,8 +11,22 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/loader"
+	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/ui/editor"
 )
+
+// callTimeout bounds an interactive call.
+const callTimeout = 60 * time.Second
+
+// callDoneMsg is the end of one call, successful or not.
+type callDoneMsg struct {
+	policy string
+	row    model.Outcome
+	route  model.Route
+	result mcpsession.CallResult
+	err    error
+}
 
 // A pendingCall is a call on its way: what it was, since when, what the
 // server last said about its progress, and how to give it up.
@@ -37,11 +51,11 @@ type callProgressMsg struct {
 	done     <-chan struct{}
 }
 
-// call places one call through the route. The call runs in a command that
+// call places one call through t's route. The call runs in a command that
 // reports its end as a callDoneMsg; its progress arrives as
 // callProgressMsg until then. Cancelling its context ends the call at once,
 // and the loader tells the server with notifications/cancelled.
-func (m *Model) call(inv *invoke, args json.RawMessage) (*pendingCall, tea.Cmd) {
+func (m *Model) call(t editor.Target, args json.RawMessage) (*pendingCall, tea.Cmd) {
 	backend := m.backend
 	ctx, cancel := callContext()
 	// Only the latest progress matters: a report not yet shown is replaced.
@@ -57,14 +71,14 @@ func (m *Model) call(inv *invoke, args json.RawMessage) (*pendingCall, tea.Cmd) 
 		default:
 		}
 	})
-	ctx, waitTasks := m.taskContext(ctx, inv, cancel, done) // tasks.go
-	pc := &pendingCall{policy: inv.policy, row: inv.row, route: inv.route, started: time.Now(),
+	ctx, waitTasks := m.taskContext(ctx, t, cancel, done) // tasks.go
+	pc := &pendingCall{policy: t.Policy, row: t.Row, route: t.Route, started: time.Now(),
 		updates: updates, done: done, cancel: cancel}
 	run := func() tea.Msg {
 		defer close(done)
 		defer cancel()
-		res, err := backend.Call(ctx, inv.route.Server, inv.route.Wire, args)
-		return callDoneMsg{policy: inv.policy, row: inv.row, route: inv.route, result: res, err: err}
+		res, err := backend.Call(ctx, t.Route.Server, t.Route.Wire, args)
+		return callDoneMsg{policy: t.Policy, row: t.Row, route: t.Route, result: res, err: err}
 	}
 	return pc, tea.Batch(run, waitProgress(updates, done), waitTasks)
 }

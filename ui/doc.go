@@ -23,11 +23,14 @@
 // The roots servers are answered with change in the roots editor (roots.go),
 // when the backend can change them (a SetRoots method).
 //
-// The argument editor (invoke.go, invokeview.go) edits one
+// The argument editor (ui/editor, opened from invoke.go) edits one
 // schemaform.Form two ways: as JSON text and as a form (ui/form, the same
-// form.Model an elicitation's form is), checks the arguments with argcheck
-// before sending, and records each call in the history (history.go), kept
-// in a file with --history.
+// form.Model an elicitation's form is), and checks the arguments with
+// argcheck before sending them; the root places the call it sends
+// (calling.go) under its editor.Target, the policy, row and route a call
+// is placed under, and records each call in the history (history.go), kept
+// in a file with --history; a call placed again from the history needs
+// no editor, only its Target.
 // What is too long for its pane is read in one reader (ui/reader, opened
 // from reading.go): a call's result rendered for reading (result.go,
 // content.go), a wire frame (ui/wire), a tool's whole detail (detail.go),
@@ -49,21 +52,27 @@
 // and the servers view's lines).
 //
 // Components come in two kinds. Those that read the session (the views,
-// the panes but the wire pane, the argument editor) live in this package
+// the panes but the wire pane) live in this package
 // and are given the *env: what the root holds (the live state, the
 // policy, the backend and its capabilities) and every component reads.
 // Those that stand alone live in packages of their own under ui, the way
 // bubbles' components do: ui/form (a schemaform.Form edited, row by row),
-// ui/reader (one long thing read whole) and ui/wire (the wire pane, which
-// reads the frames through a wire.Source rather than the env). Such a
-// package has a Model with SetSize, Update, View, ShortHelp and FullHelp,
-// and its own KeyMap and Styles, given in a Config; it imports ui/kit
-// (text measuring and cutting, masking, the movement keys, the scroller,
-// the query line) and never ui. One small file here fills its Config from
-// the interface's keys, styles and redactor (forms.go, readers.go,
-// wires.go) and names its type for the rest of the package (formView,
-// readerView, wireView). A new piece that needs the session goes in a
-// file here; a new piece that does not goes in a package under ui.
+// ui/editor (the argument editor, a form and JSON text over one
+// schemaform.Form), ui/reader (one long thing read whole), ui/wire (the
+// wire pane, which reads the frames through a wire.Source rather than the
+// env) and ui/inputs (the prompt for a config's ${input:ID}, a program
+// run before the interface, from inputs.go). Such a package has a Model
+// with SetSize, Update, View, ShortHelp and FullHelp, and its own KeyMap
+// and Styles, given in a Config; it imports ui/kit (text measuring and
+// cutting, masking, the movement keys, the scroller, the query line, the
+// box drawn over the screen) and never ui. One small file here fills its
+// Config from the interface's keys, styles and redactor (forms.go,
+// editors.go, readers.go, wires.go, inputs.go) and names its type for the
+// rest of the package (formView, editorView, readerView, wireView). What
+// such a component decides for its owner it says after Update rather than
+// doing it (the editor's Sent and Closed; the form's changed). A new piece
+// that needs the session goes in a file here; a new piece that does not
+// goes in a package under ui.
 //
 // What the interface asks of what feeds it is in one file (backend.go):
 // Backend, which every backend is, and the optional capabilities (reconnect,
@@ -77,8 +86,8 @@
 // every tick while open; x and X (restart.go) restart, disconnect and
 // connect the selected server through the backend (a Restart, Disconnect
 // and Connect method), the loader's events saying how it goes. Every box
-// drawn over the screen fits it (box.go): its lines cut, its content
-// scrolled in the lines its title and keys leave.
+// drawn over the screen fits it (kit.Box, in the styles of box.go): its
+// lines cut, its content scrolled in the lines its title and keys leave.
 //
 // A backend that shows what a real client did through a tap (an
 // ObservedBackend: a recording opened offline, or mcplens watch's live

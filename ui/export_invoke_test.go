@@ -7,8 +7,7 @@ import tea "charm.land/bubbletea/v2"
 func SetArguments(m tea.Model, text string) tea.Model {
 	mm := m.(Model)
 	if mm.invoke != nil {
-		mm.invoke.editor.SetValue(text)
-		mm.invoke.armed = false
+		mm.invoke.SetText(text)
 	}
 	return mm
 }

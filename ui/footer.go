@@ -3,8 +3,9 @@ package ui
 import (
 	"strings"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
+
+	"github.com/mcplens/mcplens/ui/kit"
 )
 
 // shortHelp is the keys that work now in the focused component, for the
@@ -60,26 +61,9 @@ func (m *Model) footerView() string {
 		room -= textWidth(out)
 	}
 	if !m.find.typing {
-		if keys := fitKeys(h, m.shortHelp(), room-3); keys != "" {
+		if keys := kit.FitKeys(h, m.shortHelp(), room-3); keys != "" {
 			out += st.Footer.Render(keys + " • ")
 		}
 	}
 	return truncate(out+tail, m.c.width, "")
-}
-
-// fitKeys is as many of bindings as fit in width, first first, with "…"
-// when some are left out. (help.Model cuts at its width only when its
-// ellipsis fits too: otherwise it adds the next key anyway.)
-func fitKeys(h help.Model, bindings []key.Binding, width int) string {
-	h.SetWidth(0)
-	for n := len(bindings); n > 0; n-- {
-		keys := h.ShortHelpView(bindings[:n])
-		if n < len(bindings) {
-			keys += " …"
-		}
-		if textWidth(keys) <= width {
-			return keys
-		}
-	}
-	return ""
 }

@@ -15,13 +15,19 @@ type formView = form.Model
 // and prev, drawn with the interface's styles and masked with its
 // redactor.
 func newFormView(e *env, f *schemaform.Form, next, prev key.Binding) *formView {
+	return form.New(formConfig(e, next, prev), f)
+}
+
+// formConfig gives a form the interface's keys, its fields moved between
+// with next and prev, its styles and its redactor.
+func formConfig(e *env, next, prev key.Binding) form.Config {
 	k := e.c.keys
-	return form.New(form.Config{
+	return form.Config{
 		Keys: form.KeyMap{Next: next, Prev: prev, Toggle: k.Toggle, Choose: k.Choose, AddItem: k.AddItem, RemoveItem: k.RemoveItem},
 		Styles: func() form.Styles {
 			s := e.c.styles
 			return form.Styles{Title: s.PolicyName, Muted: s.Muted}
 		},
 		Redact: e.c.redact,
-	}, f)
+	}
 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/mcplens/mcplens/history"
 	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/ui/editor"
+	"github.com/mcplens/mcplens/ui/kit"
 )
 
 // callHistory is every call of the session (and of earlier sessions, with
@@ -97,13 +99,13 @@ func (h *callHistory) last(server, tool string) (history.Record, bool) {
 	return h.log.Last(server, tool)
 }
 
-// place places a call with args through the route of inv, noting it to
-// be recorded when it ends.
-func (m *Model) place(inv *invoke, args json.RawMessage) tea.Cmd {
-	pc := &placedCall{policy: inv.policy, row: inv.row, route: inv.route, args: args, at: time.Now()}
+// place places a call with args under t, noting it to be recorded when
+// it ends.
+func (m *Model) place(t editor.Target, args json.RawMessage) tea.Cmd {
+	pc := &placedCall{policy: t.Policy, row: t.Row, route: t.Route, args: args, at: time.Now()}
 	m.hist.running, m.hist.lastCall = pc, pc
 	var cmd tea.Cmd
-	m.calling, cmd = m.call(inv, args)
+	m.calling, cmd = m.call(t, args)
 	m.pane = paneResult
 	return cmd
 }
@@ -182,7 +184,7 @@ func (m *Model) rerun() tea.Cmd {
 		route := model.Route{Name: r.Registered, Server: r.Server, Wire: r.Tool}
 		pc = &placedCall{policy: r.Policy, row: model.Outcome{Server: r.Server, Wire: r.Tool, Name: r.Registered}, route: route, args: r.Arguments}
 	}
-	return m.place(&invoke{policy: pc.policy, row: pc.row, route: pc.route}, pc.args)
+	return m.place(editor.Target{Policy: pc.policy, Row: pc.row, Route: pc.route}, pc.args)
 }
 
 // updateHistory moves through the history view; enter opens the editor on
@@ -211,7 +213,7 @@ func (m *Model) updateHistory(msg tea.KeyPressMsg) tea.Cmd {
 			if m.invoke == nil {
 				return nil
 			}
-			return m.invoke.focus()
+			return m.invoke.Focus()
 		}
 		o, _, _ := m.live.outcomeAt(at)
 		route, routed := m.live.reg.Lookup(o.Name)
@@ -222,7 +224,7 @@ func (m *Model) updateHistory(msg tea.KeyPressMsg) tea.Cmd {
 			m.hist.status = fmt.Sprintf("under %s, %s's %s does not route to itself: enter opens it in the editor, which says where it goes", m.activePolicy().Name, r.Server, r.Tool)
 			return nil
 		}
-		return m.place(&invoke{policy: m.activePolicy().Name, row: o, route: route}, r.Arguments)
+		return m.place(editor.Target{Policy: m.activePolicy().Name, Row: o, Route: route}, r.Arguments)
 	}
 	return nil
 }
@@ -232,7 +234,7 @@ func (m *Model) updateHistory(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) historyView() string {
 	s := m.c.styles
 	san := model.Sanitize
-	inner := boxInner(m.c.width)
+	inner := kit.BoxInner(m.c.width)
 	rs := m.hist.records()
 	head := []string{s.Header.Render("call history") + s.Muted.Render(fmt.Sprintf("  %d call(s)", len(rs)))}
 	if p := m.hist.log.Path(); p != "" {
@@ -250,9 +252,9 @@ func (m *Model) historyView() string {
 		}
 	}
 	k := m.c.keys
-	foot = append(foot, "", boxKeys(s, []key.Binding{k.HistoryEdit, k.HistorySend, k.Cancel, k.Up, k.Down}, inner))
+	foot = append(foot, "", kit.BoxKeys(s.Muted, []key.Binding{k.HistoryEdit, k.HistorySend, k.Cancel, k.Up, k.Down}, inner))
 	// Only the calls in sight are drawn: the box shows at most room lines.
-	height := max(1, boxRoom(m.c.height)-len(head)-len(foot))
+	height := max(1, kit.BoxRoom(m.c.height)-len(head)-len(foot))
 	top := max(0, min(m.hist.cursor-height/2, len(rs)-height))
 	var body []string
 	for i := top; i < min(len(rs), top+height); i++ {
@@ -274,5 +276,5 @@ func (m *Model) historyView() string {
 	if len(rs) == 0 {
 		body = append(body, s.Muted.Render("(no calls yet: i invokes the selected tool)"))
 	}
-	return box(s, head, body, foot, m.hist.cursor-top, m.c.width, m.c.height)
+	return kit.Box(s.box(), head, body, foot, m.hist.cursor-top, m.c.width, m.c.height)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/ui/kit"
 )
 
 // A rootsEditor is the open roots editor.
@@ -148,7 +149,7 @@ func (m *Model) rootsOverlay(body string) string {
 		return body
 	}
 	s, k := m.c.styles, m.c.keys
-	inner := boxInner(m.c.width)
+	inner := kit.BoxInner(m.c.width)
 	head := []string{s.Header.Render("roots") + s.Muted.Render("  the folders roots/list is answered with, one a line"), ""}
 	var foot []string
 	if ed.problem != "" {
@@ -163,11 +164,11 @@ func (m *Model) rootsOverlay(body string) string {
 		foot = append(foot, s.Muted.Render(m.spin+" applying…"))
 	}
 	foot = append(foot, "", s.Muted.Render("relative paths are taken from the working directory; ~ is your home"),
-		boxKeys(s, []key.Binding{k.ApplyRoots, k.Dismiss}, inner))
+		kit.BoxKeys(s.Muted, []key.Binding{k.ApplyRoots, k.Dismiss}, inner))
 	ed.text.SetWidth(max(10, min(76, inner)))
-	ed.text.SetHeight(max(1, min(8, boxRoom(m.c.height)-len(head)-len(foot))))
+	ed.text.SetHeight(max(1, min(8, kit.BoxRoom(m.c.height)-len(head)-len(foot))))
 	return lipgloss.Place(m.c.width, m.c.height, lipgloss.Center, lipgloss.Center,
-		box(s, head, strings.Split(ed.text.View(), "\n"), foot, ed.text.Line(), m.c.width, m.c.height), lipgloss.WithWhitespaceChars(" "))
+		kit.Box(s.box(), head, strings.Split(ed.text.View(), "\n"), foot, ed.text.Line(), m.c.width, m.c.height), lipgloss.WithWhitespaceChars(" "))
 }
 
 // rootsHeader is the header's note of the roots answered, by their last

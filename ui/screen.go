@@ -3,7 +3,11 @@ package ui
 // The root screen's layout: the size each component gets, and the header,
 // view, bottom pane and footer drawn one above the other.
 
-import tea "charm.land/bubbletea/v2"
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcplens/mcplens/ui/kit"
+)
 
 // layout gives every component its size: the views what the header, the
 // bottom pane and the footer leave.
@@ -32,7 +36,7 @@ func (m Model) View() tea.View {
 // and nothing under it is drawn.
 func (m Model) screen() string {
 	if m.ask != nil {
-		return m.ask.overlay(m.c.styles.Footer.Render(fitKeys(m.help, m.ask.ShortHelp(), m.c.width)))
+		return m.ask.overlay(m.c.styles.Footer.Render(kit.FitKeys(m.help, m.ask.ShortHelp(), m.c.width)))
 	}
 	body := ""
 	if m.full {

@@ -20,6 +20,7 @@ import (
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/ui/editor"
 )
 
 // maxTasks bounds the tasks the pane keeps: the oldest ended one goes.
@@ -50,16 +51,16 @@ type taskStatusMsg struct {
 	updates <-chan mcpsession.TaskRun
 }
 
-// taskContext makes the call of inv ask for a task when its tool must run
+// taskContext makes the call under t ask for a task when its tool must run
 // as one and the client profile runs tasks (as `mcplens call` does), and
 // report the task's statuses to the pane; it returns the command that
 // waits for them.
-func (m *Model) taskContext(ctx context.Context, inv *invoke, cancel context.CancelFunc, done <-chan struct{}) (context.Context, tea.Cmd) {
-	if m.taskSupport(inv.route) == model.TaskRequired && m.runsTasks() {
+func (m *Model) taskContext(ctx context.Context, t editor.Target, cancel context.CancelFunc, done <-chan struct{}) (context.Context, tea.Cmd) {
+	if m.taskSupport(t.Route) == model.TaskRequired && m.runsTasks() {
 		ctx = loader.AsTask(ctx)
 	}
 	updates := make(chan mcpsession.TaskRun, 1)
-	entry := &taskEntry{name: inv.route.Name, server: inv.route.Server, done: done, cancel: cancel}
+	entry := &taskEntry{name: t.Route.Name, server: t.Route.Server, done: done, cancel: cancel}
 	ctx = loader.WithTaskStatus(ctx, func(r mcpsession.TaskRun) {
 		select { // only the latest status matters
 		case <-updates:

@@ -102,7 +102,7 @@ func (v *Model) Layout() {
 	v.focused = min(v.focused, max(0, len(v.rows)-1))
 	v.titles = 0
 	for _, r := range v.rows {
-		v.titles = max(v.titles, kit.Width(model.Sanitize(kit.Cut(v.c.Redact, r.field.Path(), maxTitle)))+1+2*r.depth)
+		v.titles = max(v.titles, kit.Width(kit.Quote(v.c.Redact, kit.Cut(v.c.Redact, r.field.Path(), maxTitle)))+1+2*r.depth)
 	}
 	v.titles = min(v.titles, maxTitle)
 }

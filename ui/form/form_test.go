@@ -67,3 +67,35 @@ func TestToggleSetsTheValue(t *testing.T) {
 		t.Errorf("value %s, %v; want on true", v, err)
 	}
 }
+
+// A config's secret that a server puts in its schema (a title, a
+// description, an option, an enum's default) is masked: it never reaches
+// the form's View, at a width or without one, whichever row is focused.
+func TestSchemaSecretsMasked(t *testing.T) {
+	const secret = "sk-live-0123456789abcdef"
+	schema, _ := json.Marshal(map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"token": map[string]any{"type": "string", "title": "key " + secret, "description": "send " + secret + " here"},
+			"mode":  map[string]any{"type": "string", "enum": []string{secret, "off"}, "default": secret},
+			"pick": map[string]any{"type": "array", "items": map[string]any{"type": "string",
+				"oneOf": []any{map[string]any{"const": "a", "title": "the " + secret}, map[string]any{"const": secret}}}},
+		},
+		"required": []string{"mode", "pick"},
+	})
+	for _, width := range []int{0, 60, 200} {
+		f := New(testConfig(secret), schemaform.New(schema, true))
+		f.SetSize(width, 0)
+		got := f.View()
+		for range f.Len() {
+			f.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+			got += "\n" + f.View()
+		}
+		if strings.Contains(got, secret) || strings.Contains(got, secret[:12]) {
+			t.Errorf("width %d: the config's secret reaches the form:\n%s", width, got)
+		}
+		if !strings.Contains(got, model.Masked) {
+			t.Errorf("width %d: nothing masked:\n%s", width, got)
+		}
+	}
+}

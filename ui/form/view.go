@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/schemaform"
 	"github.com/mcplens/mcplens/ui/kit"
 )
@@ -61,12 +60,13 @@ func (v *Model) View() string {
 }
 
 // clip is server text for one line of the form: cut to what the line can
-// show, when the form has a width, and sanitized.
+// show, when the form has a width, the config's secrets masked, and
+// sanitized.
 func (v *Model) clip(text string) string {
 	if v.width > 0 {
 		text = kit.Cut(v.c.Redact, text, 4*v.width)
 	}
-	return model.Sanitize(text)
+	return kit.Quote(v.c.Redact, text)
 }
 
 // shown is row i's value as the form draws it.

@@ -1,9 +1,11 @@
 package kit
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -93,5 +95,53 @@ func TestQuery(t *testing.T) {
 	q.Start()
 	if _, changed := q.Key(tea.KeyPressMsg{Code: tea.KeyEscape}, cancel, done); !changed || q.Typing || q.Text != "" {
 		t.Errorf("esc: changed %v, typing %v, text %q; want it dropped", changed, q.Typing, q.Text)
+	}
+}
+
+// A box fits whatever it is given: no line wider or more lines than the
+// screen, the foot's last line (the keys) always drawn, and the line at
+// in sight with marks for what is scrolled out.
+func TestBoxFits(t *testing.T) {
+	var body []string
+	for i := range 50 {
+		body = append(body, fmt.Sprintf("line %d %s", i, strings.Repeat("w", 200)))
+	}
+	head := []string{"title", "second", "third"}
+	foot := []string{"", "keys"}
+	for _, size := range [][2]int{{80, 24}, {20, 6}, {5, 3}, {200, 60}} {
+		got := Box(BoxStyles{}, head, body, foot, 30, size[0], size[1])
+		lines := strings.Split(got, "\n")
+		if len(lines) > max(size[1], 5) {
+			t.Errorf("%v: %d lines", size, len(lines))
+		}
+		for i, l := range lines {
+			if w := Width(l); w > max(size[0], 14) {
+				t.Errorf("%v: line %d is %d wide", size, i, w)
+			}
+		}
+		if !strings.Contains(got, "keys") || !strings.Contains(got, "line 30") {
+			t.Errorf("%v: the keys or the line at are not drawn:\n%s", size, got)
+		}
+		if size[1] == 24 && (!strings.Contains(got, "↑") || !strings.Contains(got, "↓")) {
+			t.Errorf("%v: no marks for the lines scrolled out:\n%s", size, got)
+		}
+	}
+}
+
+// FitKeys keeps the first keys that fit, and says when some are left out.
+func TestFitKeys(t *testing.T) {
+	bs := []key.Binding{
+		key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "first")),
+		key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "second")),
+	}
+	h := help.New()
+	if got := FitKeys(h, bs, 100); !strings.Contains(got, "second") || strings.Contains(got, "…") {
+		t.Errorf("wide: %q", got)
+	}
+	if got := FitKeys(h, bs, 12); !strings.Contains(got, "first") || strings.Contains(got, "second") || !strings.Contains(got, "…") {
+		t.Errorf("narrow: %q", got)
+	}
+	if got := FitKeys(h, bs, 2); got != "" {
+		t.Errorf("too narrow: %q", got)
 	}
 }
