@@ -207,6 +207,7 @@ func run(args []string, guard *procguard.Guard, hooks Hooks, stderr io.Writer) i
 	m.SetConfigFindings(cfg.Findings)
 	m.SetPolicy(g.policy)
 	m.SetClient(g.who.name(), g.who.why())
+	m.SetProtocol(string(g.who.protocol))
 	if lock != nil {
 		m.SetLock(*lockPath, lock)
 	}

@@ -51,7 +51,7 @@ func (c *conn) initialize(ctx context.Context, cl *client.Client) (*mcp.Initiali
 	h := c.asked()
 	init, err := cl.Initialize(ctx, initializeRequest(h))
 	if err != nil {
-		return nil, refusal(ctx, err)
+		return nil, c.initFailed(ctx, cl, h, refusal(ctx, err))
 	}
 	if err := settled(h, init.ProtocolVersion); err != nil {
 		return nil, err
@@ -59,6 +59,7 @@ func (c *conn) initialize(ctx context.Context, cl *client.Client) (*mcp.Initiali
 	if c.hs.Era().Discover && !mcp.IsModernProtocol(init.ProtocolVersion) {
 		c.s.fellBack.Store(c.fallbackKey(), true)
 	}
+	c.settled = c.era.settledHow(h.ProtocolVersion, init.ProtocolVersion, c.s.Protocol() != "", h.ProtocolVersion != c.hs.ProtocolVersion)
 	c.lister.meta = stateless(h, init.ProtocolVersion)
 	c.listen(cl)
 	return init, nil
@@ -91,7 +92,8 @@ func (c *conn) listen(cl *client.Client) {
 	if !mcp.IsModernProtocol(cl.ProtocolVersion()) {
 		return
 	}
-	_, _ = cl.ListenAsync(c.s.ctx, mcp.SubscriptionFilter{ToolsListChanged: true, PromptsListChanged: true, ResourcesListChanged: true}, nil)
+	_, _ = cl.ListenAsync(c.s.ctx, mcp.SubscriptionFilter{ToolsListChanged: true, PromptsListChanged: true, ResourcesListChanged: true,
+		ResourceSubscriptions: c.offers.subscriptions()}, nil)
 }
 
 // settled checks the revision a server answered against the handshake's

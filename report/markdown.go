@@ -77,7 +77,7 @@ func writeMarkdown(w io.Writer, r *Report) error {
 func writeMarkdownServer(bw *bufio.Writer, r *Report, s Server) {
 	fmt.Fprintf(bw, "\n## %s %s · %s\n", statusMark(s.Status), mdText(s.Label), s.Status)
 	if listed(s.Status) {
-		line := "\nProtocol " + mdCode(orNone(s.Protocol))
+		line := "\nProtocol " + mdText(orNone(settled(s)))
 		if s.ServerInfo.Name != "" {
 			line += " · " + mdText(strings.TrimSpace(s.ServerInfo.Name+" "+s.ServerInfo.Version))
 		}

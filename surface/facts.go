@@ -55,6 +55,9 @@ func ellipsis(lines []string) []string {
 // caller masks secrets first.
 func Facts(f mcpsession.ServerFacts, width, instructionLines int) [][2]string {
 	var out [][2]string
+	if f.Settled != "" {
+		out = append(out, [2]string{"protocol", model.Sanitize(f.Settled)})
+	}
 	if f.Title != "" {
 		out = append(out, [2]string{"title", model.Sanitize(f.Title)})
 	}
