@@ -36,6 +36,8 @@ type lister struct {
 	// level is the log level set on the server, for a stateless
 	// connection's _meta (requestMeta).
 	level atomic.Pointer[string]
+	// toolsCache is the caching hints of the last tools/list (noteCache).
+	toolsCache atomic.Pointer[mcpsession.CacheHint]
 }
 
 // list follows every nextCursor. A listing that cannot finish cleanly (a
@@ -123,6 +125,7 @@ func (l *lister) page(ctx context.Context, method mcp.MCPMethod, key string, cur
 	if err != nil {
 		return nil, nextCursor{}, 0, err
 	}
+	l.noteCache(method, cursor, result)
 
 	var next nextCursor
 	switch raw := nextRaw; {

@@ -59,7 +59,7 @@ func (s *Session) handshakeFor(h model.Handshake) model.Handshake {
 // connection settled on its revision.
 func (c *conn) facts(init *mcp.InitializeResult) mcpsession.ServerFacts {
 	f := factsOf(init)
-	f.Settled = c.settled
+	f.Settled, f.ToolsCache = c.settled, c.lister.cacheHint()
 	return f
 }
 
@@ -193,4 +193,46 @@ func modernServer(ctx context.Context, tr transport.Interface, h model.Handshake
 		return nil, false
 	}
 	return slices.DeleteFunc(res.Supported, func(s string) bool { _, err := model.ParseRevision(s); return err != nil }), true
+}
+
+// answeredError is a JSON-RPC error answer as mcplens shows it, its code
+// named (model.DescribeError): "server answered error -32022 (unsupported
+// protocol version): ...", or "" when response holds no error.
+func answeredError(response []byte) string {
+	raw, found, _ := jsonMember(response, "error")
+	if !found {
+		return ""
+	}
+	var e struct {
+		Code    *int   `json:"code"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(raw, &e) != nil || e.Code == nil {
+		return ""
+	}
+	return "server answered " + model.DescribeError(*e.Code, e.Message)
+}
+
+// isRefused reports whether err is an answer the protocol refuses.
+func isRefused(err error) bool {
+	var refused *RefusedError
+	return errors.As(err, &refused)
+}
+
+// noteCache keeps the caching hints of a tools/list's first page, which
+// the stateless revisions put on every list result.
+func (l *lister) noteCache(method mcp.MCPMethod, cursor *string, result []byte) {
+	if method == mcp.MethodToolsList && cursor == nil {
+		h := mcpsession.CacheHintOf(result, time.Now())
+		l.toolsCache.Store(&h)
+	}
+}
+
+// cacheHint is the caching hints of the last tools/list, the zero hint
+// before one.
+func (l *lister) cacheHint() mcpsession.CacheHint {
+	if h := l.toolsCache.Load(); h != nil {
+		return *h
+	}
+	return mcpsession.CacheHint{}
 }

@@ -28,6 +28,9 @@ type ServerFacts struct {
 	// server/discover", "2025-11-25 via initialize: server/discover answered
 	// error -32601 (method not found)"; "" for a recording.
 	Settled string
+	// ToolsCache is the caching hints of the last tools/list (its first
+	// page), on a stateless connection; the zero hint elsewhere.
+	ToolsCache CacheHint
 }
 
 // capabilities is the capabilities object of an initialize answer, as far

@@ -77,7 +77,10 @@ func writeMarkdown(w io.Writer, r *Report) error {
 func writeMarkdownServer(bw *bufio.Writer, r *Report, s Server) {
 	fmt.Fprintf(bw, "\n## %s %s · %s\n", statusMark(s.Status), mdText(s.Label), s.Status)
 	if listed(s.Status) {
-		line := "\nProtocol " + mdText(orNone(settled(s)))
+		line := "\nProtocol " + mdCode(orNone(s.Protocol))
+		if how, ok := strings.CutPrefix(s.ProtocolSettled, s.Protocol+" "); ok && s.Protocol != "" {
+			line += " " + mdText(how)
+		}
 		if s.ServerInfo.Name != "" {
 			line += " · " + mdText(strings.TrimSpace(s.ServerInfo.Name+" "+s.ServerInfo.Version))
 		}

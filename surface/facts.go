@@ -58,6 +58,9 @@ func Facts(f mcpsession.ServerFacts, width, instructionLines int) [][2]string {
 	if f.Settled != "" {
 		out = append(out, [2]string{"protocol", model.Sanitize(f.Settled)})
 	}
+	if f.ToolsCache.Sent || strings.Contains(f.Settled, "via server/discover") {
+		out = append(out, [2]string{"tools cache", f.ToolsCache.String()})
+	}
 	if f.Title != "" {
 		out = append(out, [2]string{"title", model.Sanitize(f.Title)})
 	}
