@@ -103,9 +103,13 @@ func (e *StatelessOnlyError) Error() string {
 	if len(e.Supported) > 0 {
 		supports = strings.Join(e.Supported, ", ")
 	}
-	return fmt.Sprintf("%s; the server speaks only the stateless protocol (it supports %s), not %s, which asks with initialize: "+
+	refused := tidy(e.Err).Error()
+	if errors.Is(e.Err, transport.ErrLegacySSEServer) {
+		refused = "the server refused initialize with an HTTP 4xx" // mcp-go's error calls it a legacy SSE server
+	}
+	return fmt.Sprintf("%s; it speaks only the stateless protocol (it supports %s), not %s, which asks with initialize: "+
 		"connect with --protocol %s, or as mcplens itself (--client mcplens)",
-		tidy(e.Err), model.Sanitize(supports), e.Asked, model.Revision20260728)
+		refused, model.Sanitize(supports), e.Asked, model.Revision20260728)
 }
 
 // requestMeta is the _meta of one of the lister's requests on a stateless
