@@ -240,7 +240,7 @@ type LoginRequiredError struct {
 }
 
 func (e *LoginRequiredError) Error() string {
-	s := fmt.Sprintf("%s answered HTTP %d %s: the server needs a login (mcplens login CONFIG SERVER, or --login)",
+	s := fmt.Sprintf("%s answered HTTP %d %s: the server needs a login (log in with mcplens login CONFIG SERVER, or --login, or give a token in the config's headers)",
 		e.Method, e.Status, http.StatusText(e.Status))
 	if e.Note != "" {
 		s += " (" + e.Note + ")"

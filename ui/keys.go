@@ -110,7 +110,7 @@ func DefaultKeyMap() KeyMap {
 		PolicyBack:  key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "previous policy")),
 		Client:      key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "next client")),
 		ClientBack:  key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "previous client")),
-		Protocol:    key.NewBinding(key.WithKeys("V"), key.WithHelp("V", "next protocol revision")),
+		Protocol:    key.NewBinding(key.WithKeys("V"), key.WithHelp("V", "next protocol")),
 		Invoke:      key.NewBinding(key.WithKeys("i", "enter"), key.WithHelp("i/enter", "invoke")),
 		Wire:        key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wire pane")),
 		WireServer:  key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "wire: next server")),
