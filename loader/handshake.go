@@ -49,6 +49,7 @@ func (c *conn) initialize(ctx context.Context, cl *client.Client) (*mcp.Initiali
 	c.monitor.await(string(mcp.MethodInitialize), cancel)
 	defer c.monitor.release(string(mcp.MethodInitialize))
 	h := c.asked()
+	c.era.learnt = h.ProtocolVersion != c.hs.ProtocolVersion
 	init, err := cl.Initialize(ctx, initializeRequest(h))
 	if err != nil {
 		return nil, c.initFailed(ctx, cl, h, refusal(ctx, err))

@@ -39,6 +39,10 @@ type eraWatch struct {
 	// configured headers were not sent there.
 	redirected func() string
 
+	// learnt says the session already found that the server does not
+	// discover: the initialize it goes to straight away is a fallback too.
+	learnt bool
+
 	mu       sync.Mutex
 	probes   []probe
 	refused  error  // a probe's 401/403, which initialize answers too
@@ -71,7 +75,7 @@ func (w *eraWatch) send(ctx context.Context, req transport.JSONRPCRequest,
 		}
 	case string(mcp.MethodInitialize):
 		w.mu.Lock()
-		refused, probed := w.refused, len(w.probes) > 0
+		refused, probed := w.refused, len(w.probes) > 0 || w.learnt
 		w.fallback = paramString(req.Params, "protocolVersion")
 		w.mu.Unlock()
 		if refused != nil {
@@ -191,11 +195,11 @@ func (w *eraWatch) how(asked, got string, forced, learnt bool) string {
 		}
 		return "via server/discover" + why
 	}
-	if !model.EraOf(asked).Discover {
-		return "via initialize, asked for " + asked + why
-	}
 	if learnt {
 		return "via initialize: the server did not discover when first connected this session" + why
+	}
+	if !model.EraOf(asked).Discover {
+		return "via initialize, asked for " + asked + why
 	}
 	if len(w.probes) == 0 {
 		return "via initialize" + why

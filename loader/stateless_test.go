@@ -92,7 +92,7 @@ func TestStatelessRetry(t *testing.T) {
 // the revision it asks for; the revision settled on says why.
 func TestStatelessFallback(t *testing.T) {
 	srv := stateless.Start(t, stateless.Config{Legacy: true})
-	_, ev := connectStateless(t, srv, loader.Options{})
+	s, ev := connectStateless(t, srv, loader.Options{})
 	if ev.State != mcpsession.Ready || ev.Protocol != model.Revision20251125 {
 		t.Fatalf("event = %s %q protocol %s, want Ready on 2025-11-25", ev.State, ev.Err, ev.Protocol)
 	}
@@ -108,6 +108,30 @@ func TestStatelessFallback(t *testing.T) {
 	if init.Header != model.Revision20251125 || init.MetaString("io.modelcontextprotocol/protocolVersion") != model.Revision20251125 ||
 		init.Meta["io.modelcontextprotocol/clientInfo"] == nil || init.Meta["io.modelcontextprotocol/clientCapabilities"] == nil {
 		t.Errorf("fallback initialize: header %q, _meta %v; want 2025-11-25 in both, with clientInfo and capabilities", init.Header, init.Meta)
+	}
+
+	// Connected again in the same session, the server is not probed again,
+	// and the initialize is still the fallback's.
+	if !s.Retry("s") {
+		t.Fatal("Retry reported false")
+	}
+	for deadline := time.Now().Add(settleTimeout); ; {
+		if ev = nextState(t, s, time.Until(deadline)); ev.State == mcpsession.Ready || ev.State == mcpsession.Failed {
+			break
+		}
+	}
+	reqs = srv.Requests()
+	again := reqs[len(reqs)-1]
+	for _, r := range reqs[i+1:] {
+		if r.Method == "initialize" {
+			again = r
+		}
+	}
+	if n := len(slices.DeleteFunc(srv.Methods(), func(m string) bool { return m != "server/discover" })); n != 1 || again.Header != model.Revision20251125 {
+		t.Errorf("after Retry: %d probes, last initialize header %q; want one probe in all and the header kept", n, again.Header)
+	}
+	if want := "2025-11-25 via initialize: the server did not discover when first connected this session"; ev.Facts.Settled != want {
+		t.Errorf("after Retry: settled %q, want %q", ev.Facts.Settled, want)
 	}
 
 	// As a client of 2025-11-25 (--protocol), nothing is probed, and the
