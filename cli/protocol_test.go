@@ -49,6 +49,16 @@ func TestProtocolFlag(t *testing.T) {
 	if code, out, errb := runCalled(t, "", "echo", "--url", modern.URL, "--protocol", "2026-07-28"); code != exitOK || !strings.Contains(out, "echo echo") {
 		t.Errorf("call --protocol 2026-07-28: exit %d\n%s%s", code, out, errb)
 	}
+	// What a server says in its refusal of the probe reaches the report
+	// escaped.
+	hostile := stateless.Start(t, stateless.Config{Legacy: true, Refusal: "no\x1b]0;pwned\x07 \u202eway"})
+	for _, format := range []string{"text", "markdown"} {
+		_, out, _ := runChecked(t, "--url", hostile.URL, "--format", format)
+		if !strings.Contains(out, "server/discover answered error -32601 (method not found): no") || !strings.Contains(out, "x1b") ||
+			strings.ContainsAny(out, "\x1b\x07\u202e") {
+			t.Errorf("check --format %s: the refusal is not shown escaped:\n%s", format, out)
+		}
+	}
 	for _, bad := range []string{"latest", "2026-02-30", "2026-07-28; rm -rf /", "\x1b[2J"} {
 		code, _, errb := runChecked(t, "--url", modern.URL, "--protocol", bad)
 		if code != exitUsage || !strings.Contains(errb, "protocol revision") || strings.ContainsRune(errb, 0x1b) {

@@ -222,7 +222,7 @@ func (p probe) why() string {
 	case p.status >= 400:
 		return fmt.Sprintf("server/discover answered HTTP %d without a modern error", p.status)
 	}
-	return "server/discover failed: " + model.Sanitize(p.message)
+	return "server/discover failed: " + p.message
 }
 
 func orUnknown(s string) string {

@@ -109,7 +109,7 @@ func (e *StatelessOnlyError) Error() string {
 	}
 	return fmt.Sprintf("%s; it speaks only the stateless protocol (it supports %s), not %s, which asks with initialize: "+
 		"connect with --protocol %s, or as mcplens itself (--client mcplens)",
-		refused, model.Sanitize(supports), e.Asked, model.Revision20260728)
+		refused, supports, e.Asked, model.Revision20260728)
 }
 
 // requestMeta is the _meta of one of the lister's requests on a stateless

@@ -84,14 +84,15 @@ func ErrorCodeName(code int) string {
 }
 
 // DescribeError is a server's error answer as mcplens shows it: the code,
-// what it means when MCP says, and the server's message, sanitized and
-// clipped: "error -32022 (unsupported protocol version): no such version".
+// what it means when MCP says, and the server's message, clipped, as sent
+// (the evidence: every view sanitizes what it prints): "error -32022
+// (unsupported protocol version): no such version".
 func DescribeError(code int, message string) string {
 	s := "error " + strconv.Itoa(code)
 	if name := ErrorCodeName(code); name != "" {
 		s += " (" + name + ")"
 	}
-	if message = strings.TrimSpace(Sanitize(message)); message != "" {
+	if message = strings.TrimSpace(message); message != "" {
 		s += ": " + clipText(message, 300)
 	}
 	return s

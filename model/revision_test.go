@@ -52,7 +52,7 @@ func TestDescribeError(t *testing.T) {
 		{-32020, "x", "error -32020 (header mismatch: the HTTP headers disagree with the request body, or one is missing): x"},
 		{-32021, "x", "error -32021 (missing client capability: the server needs one the client did not declare): x"},
 		{-32005, "own code", "error -32005: own code"},
-		{-32603, "bad\x1b[2Jthing", `error -32603 (internal error in the server): bad\x1b[2Jthing`},
+		{-32603, "bad\x1b[2Jthing", "error -32603 (internal error in the server): bad\x1b[2Jthing"}, // as sent: views sanitize
 	}
 	for _, tt := range tests {
 		if got := model.DescribeError(tt.code, tt.msg); got != tt.want {

@@ -43,6 +43,9 @@ type Config struct {
 	// TTLMs and Scope are the caching hints of tools/list.
 	TTLMs int64
 	Scope string
+	// Refusal, when set, is the message of a Legacy server's -32601 (a
+	// hostile one, say), "Method not found" otherwise.
+	Refusal string
 }
 
 // A Request is one request that reached the server.
@@ -206,7 +209,11 @@ func (s *Server) legacy(w http.ResponseWriter, msg message) {
 	case "tools/list":
 		reply(w, http.StatusOK, msg.ID, map[string]any{"tools": s.tools()}, nil)
 	default:
-		reply(w, http.StatusOK, msg.ID, nil, rpcError(-32601, "Method not found", nil))
+		refusal := s.cfg.Refusal
+		if refusal == "" {
+			refusal = "Method not found"
+		}
+		reply(w, http.StatusOK, msg.ID, nil, rpcError(-32601, refusal, nil))
 	}
 }
 
