@@ -25,10 +25,7 @@ import (
 type auditOptions struct {
 	serverFlags
 	format, failOn string
-	// protocol is --protocol: the revision asked for ("" for the
-	// client's).
-	protocol string
-	calls    auditCalls
+	calls          auditCalls
 }
 
 // auditCalls are --call NAME, each with the --args JSON after it.
@@ -78,7 +75,6 @@ func (c *auditCommand) parse(fset *flag.FlagSet, args []string) error {
 	o := &c.auditOptions
 	fset.StringVar(&o.format, "format", o.format, "report format: "+strings.Join(report.Formats(), ", "))
 	fset.StringVar(&o.failOn, "fail-on", o.failOn, "exit 1 when a finding is at or above this level: error, warning or never")
-	fset.StringVar(&o.protocol, "protocol", "", "the protocol revision to ask for (default: the client's), e.g. "+model.Revision20251125)
 	fset.Var(&o.calls, "call", "call this tool (repeatable); no tool is called that is not named")
 	fset.Var(auditArgs{&o.calls}, "args", "the JSON arguments of the --call before it (default {})")
 	o.serverFlags.register(fset, c.guard, flagWords{config: "CONFIG", timeout: "bound on each probe (default 10s)", adhoc: true})
@@ -98,9 +94,6 @@ func (c *auditCommand) parse(fset *flag.FlagSet, args []string) error {
 	}
 	if _, ok := audit.ParseLevel(o.failOn); !ok && o.failOn != "never" {
 		return usagef("unknown --fail-on level %q (want error, warning or never)", o.failOn)
-	}
-	if o.protocol != "" && !revisionShape(o.protocol) {
-		return usagef("--protocol %q: want a revision, YYYY-MM-DD", o.protocol)
 	}
 	if len(pos) == 0 && !o.where.given() {
 		return usagef("give a config, --url URL or -- CMD ARGS")
@@ -127,8 +120,8 @@ func (c *auditCommand) Run(ctx context.Context, std stdio) error {
 	if hasClient {
 		h = client.Handshake
 	}
-	if o.protocol != "" {
-		h.ProtocolVersion = o.protocol
+	if o.who.protocol != "" {
+		h.ProtocolVersion = string(o.who.protocol)
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
@@ -167,6 +160,9 @@ func uiAuditor(cfg *config.Config, g *serverFlags) ui.Auditor {
 	if c, ok, err := g.who.profile(); ok && err == nil {
 		h = c.Handshake
 	}
+	if g.who.protocol != "" {
+		h.ProtocolVersion = string(g.who.protocol)
+	}
 	return func(ctx context.Context, label string) audit.Result {
 		for _, spec := range cfg.Servers {
 			if spec.Label == label {
@@ -182,17 +178,4 @@ func orDisabled(blocked string) string {
 		return "disabled in the config"
 	}
 	return blocked
-}
-
-// revisionShape reports whether s reads as a protocol revision.
-func revisionShape(s string) bool {
-	if len(s) != len("2025-11-25") || s[4] != '-' || s[7] != '-' {
-		return false
-	}
-	for i, r := range s {
-		if i != 4 && i != 7 && (r < '0' || r > '9') {
-			return false
-		}
-	}
-	return true
 }

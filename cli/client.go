@@ -26,6 +26,9 @@ type clientOptions struct {
 	// client's format does not override (adopt).
 	client string
 	roots  rootList
+	// protocol is --protocol: the revision forced on every server, "" for
+	// the handshake's own.
+	protocol protocolFlag
 	// adopted is the config format the client was taken from (adopt), ""
 	// when it was given or there is none.
 	adopted string
@@ -51,6 +54,7 @@ func (o *clientOptions) register(fs *flag.FlagSet) {
 		"unless --policy is given, its naming policy; NAME or NAME@VERSION: "+strings.Join(model.ClientKeys(), ", ")+
 		"; "+neutralClient+" (or none) for mcplens's own (default: the client whose config format PATH is in, unless --policy is given)")
 	fs.Var(&o.roots, "root", "a folder the client answers roots/list with (repeatable; default: the config file's folder)")
+	fs.Var(&o.protocol, "protocol", protocolHelp)
 }
 
 // profile returns the --client profile; ok is false without --client.
@@ -84,6 +88,7 @@ func (o clientOptions) session(cfg *config.Config, opts loader.Options) loader.O
 	if c, ok, _ := o.profile(); ok {
 		opts.Handshake = c.Handshake
 	}
+	opts.Protocol = string(o.protocol)
 	opts.Answers.Roots = o.roots
 	if len(opts.Answers.Roots) == 0 {
 		dir := "."

@@ -156,7 +156,7 @@ func (c *lensCommand) Run(ctx context.Context, std stdio) error {
 		Policy: g.policy, Client: g.who.name(), ClientWhy: g.who.why(),
 		Lock: lock, LockPath: c.lockPath,
 		History: c.historyPath, Questions: questions, Login: uiLogin(cfg),
-		Auditor: uiAuditor(cfg, g),
+		Auditor: uiAuditor(cfg, g), Protocol: string(g.who.protocol),
 	})
 	p := tea.NewProgram(c.hooks.wrap(m))
 

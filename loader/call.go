@@ -78,6 +78,9 @@ func (s *Session) Call(ctx context.Context, server, wire string, args json.RawMe
 		err = over // the stream closed because the answer's line was over the limit
 	case err != nil:
 		err = explainRound(refusal(ctx, err)) // rounds.go
+		if named := answeredError(res.Response); named != "" && !isRefused(err) {
+			err = errors.New(named)
+		}
 	default:
 		err = answerErr
 	}

@@ -238,24 +238,34 @@ func TestEveryProfileHandshake(t *testing.T) {
 			if _, last := settle(t, s, cfg); last["grow"].State != mcpsession.Ready {
 				t.Fatalf("event = %+v, want Ready", last["grow"])
 			}
+			// The handshake is initialize, or on a stateless era the
+			// server/discover probe, the same facts in its _meta.
+			h := c.Handshake
+			first, prefix := "initialize", ""
+			if h.Era().Discover {
+				first, prefix = "server/discover", "io.modelcontextprotocol/"
+			}
 			var init []byte
 			for _, f := range s.FrameLog("grow").Frames() {
-				if m, _ := method(t, f.Bytes); m == "initialize" {
+				if m, _ := method(t, f.Bytes); m == first && init == nil {
 					init = f.Bytes
 				}
 			}
-			h := c.Handshake
-			info := fmt.Sprintf(`"clientInfo":{"name":%q,"version":%q`, h.ClientInfo.Name, h.ClientInfo.Version)
+			info := fmt.Sprintf(`"%sclientInfo":{"name":%q,"version":%q`, prefix, h.ClientInfo.Name, h.ClientInfo.Version)
 			if h.ClientInfo.Title != "" {
 				info += fmt.Sprintf(`,"title":%q`, h.ClientInfo.Title)
 			}
+			caps := "capabilities"
+			if prefix != "" {
+				caps = "clientCapabilities"
+			}
 			for _, want := range []string{
-				`"protocolVersion":"` + h.ProtocolVersion + `"`,
+				`"` + prefix + `protocolVersion":"` + h.ProtocolVersion + `"`,
 				info + "}",
-				`"capabilities":` + wantCapabilities(h.Capabilities),
+				`"` + prefix + caps + `":` + wantCapabilities(h.Capabilities),
 			} {
 				if !bytes.Contains(init, []byte(want)) {
-					t.Errorf("initialize %s lacks %s", init, want)
+					t.Errorf("%s %s lacks %s", first, init, want)
 				}
 			}
 		})

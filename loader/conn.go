@@ -18,11 +18,15 @@ import (
 )
 
 // ProtocolVersion is the MCP revision mcplens asks for as itself (the
-// neutral handshake). A revision that uses the initialize handshake keeps
-// mcp-go from first probing with server/discover, which a server that
-// ignores unknown methods answers with silence; a profile of the stateless
-// era probes within its era's bound (model.Era).
-const ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION // "2025-11-25"
+// neutral handshake): the current one, stateless, probed with
+// server/discover within its era's bound (model.Era), and negotiated down
+// to initialize at LegacyProtocolVersion with a server that does not
+// discover.
+const ProtocolVersion = model.Revision20260728
+
+// LegacyProtocolVersion is the revision the neutral handshake falls back
+// to with initialize.
+const LegacyProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION // "2025-11-25"
 
 // relistDelay gathers a burst of tools/list_changed notifications into one
 // relisting.
@@ -71,13 +75,18 @@ type conn struct {
 	auth      refuser        // an HTTP server's Options.HTTPAuth transport, when it says its refusals
 	state     mcpsession.State
 	ready     mcpsession.Event // the last Ready event, reused on relisting
+
+	// era watches the handshake's requests (negotiate.go); set with the
+	// transport. settled says how the handshake settled on its revision.
+	era     *eraWatch
+	settled string
 }
 
 func newConn(s *Session, spec config.ServerSpec) *conn {
 	c := &conn{
 		s:       s,
 		spec:    spec,
-		hs:      s.opts.Handshake,
+		hs:      s.handshakeFor(s.opts.Handshake),
 		stderr:  newRing(stderrTail),
 		logs:    &logRing{},
 		offers:  newOfferState(),
@@ -185,7 +194,7 @@ func (c *conn) handshake(cl *client.Client) {
 		Protocol:      init.ProtocolVersion,
 		ServerName:    init.ServerInfo.Name,
 		ServerVersion: init.ServerInfo.Version,
-		Facts:         factsOf(init),
+		Facts:         c.facts(init),
 		Tools:         tools,
 		Offers:        offers,
 		HostsApps:     c.hs.Capabilities.Apps,

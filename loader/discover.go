@@ -33,6 +33,11 @@ type lister struct {
 	// (2026-07-28), nil on one that ran initialize; set before the first
 	// listing.
 	meta map[string]any
+	// level is the log level set on the server, for a stateless
+	// connection's _meta (requestMeta).
+	level atomic.Pointer[string]
+	// toolsCache is the caching hints of the last tools/list (noteCache).
+	toolsCache atomic.Pointer[mcpsession.CacheHint]
 }
 
 // list follows every nextCursor. A listing that cannot finish cleanly (a
@@ -120,6 +125,7 @@ func (l *lister) page(ctx context.Context, method mcp.MCPMethod, key string, cur
 	if err != nil {
 		return nil, nextCursor{}, 0, err
 	}
+	l.noteCache(method, cursor, result)
 
 	var next nextCursor
 	switch raw := nextRaw; {
@@ -141,7 +147,7 @@ func (l *lister) page(ctx context.Context, method mcp.MCPMethod, key string, cur
 // collide with the integer ids of the mcp-go client sharing the transport.
 func (l *lister) request(ctx context.Context, method mcp.MCPMethod, params map[string]any, room int64) ([]byte, int, error) {
 	if l.meta != nil {
-		params["_meta"] = l.meta
+		params["_meta"] = l.requestMeta()
 	}
 	prefix := "req-"
 	if strings.HasSuffix(string(method), "/list") {

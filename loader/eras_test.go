@@ -40,6 +40,15 @@ func initializeAt(id int, version string) string {
 		`"clientInfo":{"name":"mcplens","version":"dev"},"capabilities":{}}}`, id, version)
 }
 
+// fallbackAt is the initialize a probe fell back to: the stateless _meta
+// beside the handshake's own members (re-encoded, so in key order).
+func fallbackAt(id int, version string) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"initialize","params":{"_meta":{`+
+		`"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"mcplens","version":"dev"},`+
+		`"io.modelcontextprotocol/protocolVersion":%q},"capabilities":{},"clientInfo":{"name":"mcplens","version":"dev"},"protocolVersion":%q}}`,
+		id, version, version)
+}
+
 // An eraPeer is a server each era is tried against.
 type eraPeer struct {
 	name string
@@ -114,7 +123,7 @@ func TestEras(t *testing.T) {
 				case peer.modern:
 					want = []string{discoverFrame}
 				default:
-					want = []string{discoverFrame, initializeAt(2, era.Initialize), initializedFrame}
+					want = []string{discoverFrame, fallbackAt(2, era.Initialize), initializedFrame}
 					protocol = era.Initialize
 				}
 				if len(outs) < len(want)+1 {
@@ -132,6 +141,10 @@ func TestEras(t *testing.T) {
 				}
 				if ev.Protocol != protocol {
 					t.Errorf("Protocol = %q, want %q", ev.Protocol, protocol)
+				}
+				how := map[bool]string{true: " via server/discover", false: " via initialize"}[era.Discover && peer.modern]
+				if !strings.HasPrefix(ev.Facts.Settled, protocol+how) {
+					t.Errorf("settled %q, want it to start %q", ev.Facts.Settled, protocol+how)
 				}
 			})
 		}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -111,8 +112,14 @@ func TestServerEverything(t *testing.T) {
 					t.Errorf("tools %q lack %q", names, want)
 				}
 			}
-			if ev.Protocol != loader.ProtocolVersion {
-				t.Errorf("protocol = %q, want %q", ev.Protocol, loader.ProtocolVersion)
+			// The reference server speaks the handshake revisions: mcplens's
+			// probe is refused, and it falls back, saying so.
+			if ev.Protocol != loader.LegacyProtocolVersion {
+				t.Errorf("protocol = %q, want %q", ev.Protocol, loader.LegacyProtocolVersion)
+			}
+			t.Logf("%s: settled %s", mode, ev.Facts.Settled)
+			if want := loader.LegacyProtocolVersion + " via initialize: server/discover "; !strings.HasPrefix(ev.Facts.Settled, want) {
+				t.Errorf("settled = %q, want it to start %q", ev.Facts.Settled, want)
 			}
 
 			res, err := s.Call(context.Background(), "everything", "echo", []byte(`{"message":"from mcplens"}`))

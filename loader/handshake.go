@@ -51,9 +51,10 @@ func (c *conn) initialize(ctx context.Context, cl *client.Client) (*mcp.Initiali
 	c.monitor.await(string(mcp.MethodInitialize), cancel)
 	defer c.monitor.release(string(mcp.MethodInitialize))
 	h := c.asked()
+	c.era.learnt = h.ProtocolVersion != c.hs.ProtocolVersion
 	init, err := cl.Initialize(ctx, initializeRequest(h))
 	if err != nil {
-		return nil, refusal(ctx, err)
+		return nil, c.initFailed(ctx, cl, h, refusal(ctx, err))
 	}
 	if err := settled(h, init.ProtocolVersion); err != nil {
 		return nil, err
@@ -61,6 +62,7 @@ func (c *conn) initialize(ctx context.Context, cl *client.Client) (*mcp.Initiali
 	if c.hs.Era().Discover && !mcp.IsModernProtocol(init.ProtocolVersion) {
 		c.s.fellBack.Store(c.fallbackKey(), true)
 	}
+	c.settled = c.era.settledHow(h.ProtocolVersion, init.ProtocolVersion, c.s.Protocol() != "", h.ProtocolVersion != c.hs.ProtocolVersion)
 	c.lister.meta = stateless(h, init.ProtocolVersion)
 	c.listen(cl)
 	return init, nil
@@ -93,7 +95,8 @@ func (c *conn) listen(cl *client.Client) {
 	if !mcp.IsModernProtocol(cl.ProtocolVersion()) {
 		return
 	}
-	_, _ = cl.ListenAsync(c.s.ctx, mcp.SubscriptionFilter{ToolsListChanged: true, PromptsListChanged: true, ResourcesListChanged: true}, nil)
+	_, _ = cl.ListenAsync(c.s.ctx, mcp.SubscriptionFilter{ToolsListChanged: true, PromptsListChanged: true, ResourcesListChanged: true,
+		ResourceSubscriptions: c.offers.subscriptions()}, nil)
 }
 
 // settled checks the revision a server answered against the handshake's

@@ -242,7 +242,7 @@ func TestHostileStray(t *testing.T) {
 	}
 	for _, want := range []string{
 		"answers id 9999, which no request is waiting for",
-		"answers id 1, which no request is waiting for", // initialize answered twice
+		"answers id 2, which no request is waiting for", // initialize (after the probe, id 1) answered twice
 		`malformed: the id is an object, not a string or a number`,
 		`not a JSON-RPC 2.0 message: "jsonrpc" is "1.0"`,
 		"not a JSON-RPC message: an array, not an object",

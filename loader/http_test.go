@@ -23,6 +23,7 @@ import (
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/mcpsession"
+	"github.com/mcplens/mcplens/model"
 )
 
 func init() {
@@ -222,8 +223,11 @@ func serveSilent() {
 	}
 }
 
-// TestIgnoringServerConnectsFast: a server that ignores unknown methods is
-// connected in under a second over every transport, the probe never sent.
+// TestIgnoringServerConnectsFast: a server that ignores unknown methods
+// leaves mcplens's server/discover probe unanswered; the probe's bound
+// (model.Era.Probe, a second) ends it and the connection falls back to
+// initialize, over every transport, and says why. A profile of a
+// handshake era never probes.
 func TestIgnoringServerConnectsFast(t *testing.T) {
 	ts := silentHTTP(t, true)
 	t.Cleanup(ts.Close)
@@ -241,12 +245,22 @@ func TestIgnoringServerConnectsFast(t *testing.T) {
 			if ev.State != mcpsession.Ready || ev.Protocol != "2025-11-25" {
 				t.Fatalf("event = %+v, want Ready on 2025-11-25", ev)
 			}
+			const why = "2025-11-25 via initialize: server/discover got no answer within the probe's bound"
+			if ev.Facts.Settled != why {
+				t.Errorf("settled = %q, want %q", ev.Facts.Settled, why)
+			}
 			// The time is logged, not asserted (timings flake on a shared
-			// machine); what makes it fast is checked below: no probe.
+			// machine).
 			t.Logf("%s: connected and listed in %s", spec.Label, took)
+
+			// As a client of a handshake era, nothing is probed.
+			s = open(t, cfg, loader.Options{Protocol: model.Revision20251125})
+			if _, last := settle(t, s, cfg); last[spec.Label].State != mcpsession.Ready {
+				t.Fatalf("at 2025-11-25: event = %+v, want Ready", last[spec.Label])
+			}
 			for _, f := range s.FrameLog(spec.Label).Frames() {
 				if bytes.Contains(f.Bytes, []byte("server/discover")) {
-					t.Errorf("frame %s: the discover probe was sent", f.Bytes)
+					t.Errorf("at 2025-11-25, frame %s: the discover probe was sent", f.Bytes)
 				}
 			}
 		})

@@ -222,8 +222,8 @@ func TestHTTPCrossOriginRedirect(t *testing.T) {
 	_, last = settle(t, s, cfg)
 	want = "(redirected from " + toRefusing.URL + "/mcp to " + refusing.URL + "/mcp; configured headers not sent to " +
 		strings.TrimPrefix(refusing.URL, "http://") + ")"
-	if ev := last["refused"]; ev.State != mcpsession.Failed || !strings.Contains(ev.Err, want) {
-		t.Errorf("refused = %v %q, want Failed with %q", ev.State, ev.Err, want)
+	if ev := last["refused"]; ev.State != mcpsession.Failed || !ev.NeedsLogin || !strings.Contains(ev.Err, want) {
+		t.Errorf("refused = %v (needs login %v) %q, want Failed needing a login with %q", ev.State, ev.NeedsLogin, ev.Err, want)
 	}
 
 	// Within one origin, the headers go along and nothing is noted.

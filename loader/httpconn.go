@@ -40,8 +40,10 @@ func (c *conn) dial() *client.Client {
 		}
 	}
 	tap := &httpTap{next: next, obs: c, limits: c.s.opts.Limits, lost: c.lose, schemaOf: c.inputSchema}
+	c.era = &eraWatch{http: true}
 	headers := c.headers()
 	tap.guard = &redirectGuard{headers: headerNames(c.spec.Headers, c.hs.Headers)}
+	c.era.redirected = tap.guard.note
 	hc := &http.Client{Transport: tap, CheckRedirect: tap.guard.check}
 
 	var tr transport.Interface
@@ -55,7 +57,7 @@ func (c *conn) dial() *client.Client {
 			c.fail(fmt.Sprintf("connecting to %s: %v", model.RedactURL(c.spec.URL), err), "")
 			return nil
 		}
-		tr = boundedSSE{sse, tap}
+		tr = boundedSSE{sse, tap, c.era}
 	} else {
 		// Continuous listening opens the GET stream that carries
 		// notifications, tools/list_changed among them, between requests.
@@ -75,7 +77,7 @@ func (c *conn) dial() *client.Client {
 			c.fail(fmt.Sprintf("connecting to %s: %v", model.RedactURL(c.spec.URL), err), "")
 			return nil
 		}
-		tr = boundedStreamable{streamable, tap, c.hs.Era().Discover}
+		tr = boundedStreamable{streamable, tap, c.hs.Era().Discover, c.era}
 	}
 	cl := c.newClient(tr)
 
@@ -96,6 +98,7 @@ type boundedStreamable struct {
 	tap *httpTap
 	// probes says the handshake's era probes with server/discover first.
 	probes bool
+	era    *eraWatch
 }
 
 // RequiresLegacyProtocol tells mcp-go's client whether it may probe with
@@ -109,17 +112,22 @@ func (b boundedStreamable) RequiresLegacyProtocol() bool {
 }
 
 func (b boundedStreamable) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	return b.tap.send(ctx, req, b.StreamableHTTP.SendRequest)
+	return b.tap.send(ctx, req, func(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+		return b.era.send(ctx, req, b.StreamableHTTP.SendRequest)
+	})
 }
 
 // A boundedSSE is boundedStreamable for the SSE transport.
 type boundedSSE struct {
 	*transport.SSE
 	tap *httpTap
+	era *eraWatch
 }
 
 func (b boundedSSE) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	return b.tap.send(ctx, req, b.SSE.SendRequest)
+	return b.tap.send(ctx, req, func(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+		return b.era.send(ctx, req, b.SSE.SendRequest)
+	})
 }
 
 // lose fails a server whose event stream, which no request waits on (the

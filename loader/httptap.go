@@ -124,6 +124,7 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, err
 	}
+	noteStatus(req, resp)
 	t.bound(resp, req, subject, errSubject, cancel)
 	return resp, nil
 }

@@ -148,11 +148,14 @@ func (s *Session) LogLevel(server string) string {
 	return ""
 }
 
-// setLevel sends logging/setLevel on this connection.
+// setLevel sends logging/setLevel on this connection, or, on a stateless
+// one (2026-07-28), where there is no such request, puts the level in the
+// _meta of every request from now on (mcp-go's SetLevel does so for its
+// own requests; the lister's carry it too).
 func (c *conn) setLevel(level string) error {
 	server := c.spec.Label
 	c.mu.Lock()
-	state, cl, caps := c.state, c.client, c.ready.Facts.Capabilities
+	state, cl, caps, lister := c.state, c.client, c.ready.Facts.Capabilities, c.lister
 	c.mu.Unlock()
 	if state != mcpsession.Ready {
 		return fmt.Errorf("setting the log level of %s: %w (%s)", server, ErrNotReady, state)
@@ -166,6 +169,9 @@ func (c *conn) setLevel(level string) error {
 	//lint:ignore SA1019 logging/setLevel is deprecated only from 2026-07-28; servers of the earlier revisions mcplens speaks use it
 	if err := cl.SetLevel(ctx, req); err != nil {
 		return fmt.Errorf("setting the log level of %s: %w", server, err)
+	}
+	if lister != nil {
+		lister.level.Store(&level)
 	}
 	return nil
 }

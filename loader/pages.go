@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcplens/mcplens/mcpsession"
+	"github.com/mcplens/mcplens/model"
 )
 
 // A pager sends the lister's requests (tools/list and the other lists,
@@ -38,7 +40,7 @@ func (p transportPager) send(ctx context.Context, _ string, req transport.JSONRP
 		return nil, 0, err
 	}
 	if resp.Error != nil {
-		return nil, 0, fmt.Errorf("server answered error %d: %s", resp.Error.Code, resp.Error.Message)
+		return nil, 0, errors.New("server answered " + model.DescribeError(resp.Error.Code, resp.Error.Message))
 	}
 	return resp.Result, len(resp.Result), nil
 }
@@ -183,7 +185,7 @@ func (p *pageTaker) frame(f *frameInfo) {
 			return // an answer mcp-go could not read either: the wait goes on
 		}
 		if resp.Error != nil {
-			page = takenPage{err: fmt.Errorf("server answered error %d: %s", resp.Error.Code, resp.Error.Message)}
+			page = takenPage{err: errors.New("server answered " + model.DescribeError(resp.Error.Code, resp.Error.Message))}
 		}
 	}
 	if page.err == nil && int64(page.size) <= wait.room {

@@ -27,6 +27,7 @@ func (s *Session) reconnect(label string, h model.Handshake, again bool) bool {
 	if h.ClientInfo.Name == "" {
 		h = model.NeutralHandshake()
 	}
+	h = s.handshakeFor(h)
 	s.mu.Lock()
 	old := s.byName[label]
 	if old == nil || s.closed || (!again && sameHandshake(old.hs, h, old.remote())) {

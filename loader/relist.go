@@ -114,6 +114,7 @@ func (c *conn) relistLoop() {
 			ev.Err = describeErr("relisting tools", err, c.timeout) + "; showing the previous list"
 		} else {
 			ev.Tools, ev.Err = tools, c.readyNote(note)
+			ev.Facts.ToolsCache = c.lister.cacheHint()
 		}
 		c.ready = ev
 		c.mu.Unlock()

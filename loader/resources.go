@@ -106,6 +106,9 @@ func (s *Session) subscription(ctx context.Context, server, uri string, on bool)
 	if !on {
 		method, doing = mcp.MethodResourcesUnsubscribe, "unsubscribing from"
 	}
+	if s.resubscribe(server, uri, on) {
+		return nil
+	}
 	if _, err := s.offerRequest(ctx, server, method, map[string]any{"uri": uri}); err != nil {
 		return fmt.Errorf("%s %q on %s: %w", doing, uri, server, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcplens/mcplens/internal/procguard"
@@ -42,6 +43,10 @@ type Options struct {
 	// error whose NeedsLogin method reports true fails the server with
 	// Event.NeedsLogin.
 	HTTPAuth func(spec config.ServerSpec, next http.RoundTripper) http.RoundTripper
+	// Protocol, when set, is the revision every server is asked for,
+	// whatever Handshake's (--protocol): the handshake's era becomes the
+	// revision's (model.EraOf). SetProtocol changes it.
+	Protocol string
 	// Guard, when set, kills the process group of every stdio server should
 	// mcplens die without stopping it (see procguard.Guard). Sessions may share one.
 	Guard *procguard.Guard
@@ -77,6 +82,8 @@ type Session struct {
 	fellBack sync.Map
 	// roots are the folders roots/list is answered with (roots.go).
 	roots rootSet
+	// protocol is Options.Protocol, as SetProtocol leaves it (negotiate.go).
+	protocol atomic.Pointer[string]
 }
 
 // Open starts connecting to every server of cfg at once and returns without
@@ -103,6 +110,7 @@ func Open(cfg *config.Config, opts Options) *Session {
 		events: newEventQueue(),
 		byName: map[string]*conn{},
 	}
+	s.protocol.Store(&opts.Protocol)
 	for _, spec := range cfg.Servers {
 		if s.byName[spec.Label] != nil {
 			continue // a label names one server; config.Parse rejects repeats

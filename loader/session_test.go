@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -154,8 +155,8 @@ func TestDemoServers(t *testing.T) {
 				label, ev.Protocol, ev.ServerName, ev.Err, loader.ProtocolVersion, "mcplens-demo-"+label)
 		}
 
-		// The handshake is initialize straight away: no server/discover
-		// probe whose timeout a server could stall.
+		// The handshake is the server/discover probe, which the demo
+		// servers answer: the connection is stateless, with no initialize.
 		frames := s.FrameLog(label).Frames()
 		var outs []string
 		for _, f := range frames {
@@ -167,8 +168,11 @@ func TestDemoServers(t *testing.T) {
 				outs = append(outs, m)
 			}
 		}
-		if len(outs) < 3 || outs[0] != "initialize" || outs[1] != "notifications/initialized" || outs[2] != "tools/list" {
-			t.Errorf("%s: methods written %q, want initialize, notifications/initialized, tools/list", label, outs)
+		if len(outs) < 2 || outs[0] != "server/discover" || outs[1] != "tools/list" || slices.Contains(outs, "initialize") {
+			t.Errorf("%s: methods written %q, want server/discover, tools/list and no initialize", label, outs)
+		}
+		if want := loader.ProtocolVersion + " via server/discover"; ev.Facts.Settled != want {
+			t.Errorf("%s: settled %q, want %q", label, ev.Facts.Settled, want)
 		}
 	}
 	long := want["gamma"][1]

@@ -34,9 +34,10 @@ func (c *conn) startChild() *client.Client {
 	// The transport gets the tapped pipes and no stderr: stderr is drained
 	// here, and the process is ours to reap. NewIO takes no options: its
 	// logger is set as the stdio option does it, before it starts.
-	tr := transport.NewIO(stdout, stdin, nil)
-	transport.WithCommandLogger(c.s.opts.Logger)(tr)
-	cl := c.newClient(tr)
+	io := transport.NewIO(stdout, stdin, nil)
+	transport.WithCommandLogger(c.s.opts.Logger)(io)
+	c.era = &eraWatch{}
+	cl := c.newClient(watchedIO{io, c.era})
 
 	c.s.wg.Go(func() { p.settle(stdout.eof) })
 	c.mu.Lock()

@@ -23,6 +23,14 @@ type ServerFacts struct {
 	Cut          bool
 	// Title and Website are the serverInfo's title and websiteUrl.
 	Title, Website string
+	// Settled says which protocol revision the connection settled on, how
+	// and why, as every view and report prints it: "2026-07-28 via
+	// server/discover", "2025-11-25 via initialize: server/discover answered
+	// error -32601 (method not found)"; "" for a recording.
+	Settled string
+	// ToolsCache is the caching hints of the last tools/list (its first
+	// page), on a stateless connection; the zero hint elsewhere.
+	ToolsCache CacheHint
 }
 
 // capabilities is the capabilities object of an initialize answer, as far

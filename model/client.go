@@ -151,12 +151,15 @@ func (c Client) Neutral() bool {
 }
 
 // NeutralHandshake is the handshake mcplens sends as itself: clientInfo
-// mcplens/dev, no capabilities, the revision mcplens pins (the newest that
-// still uses initialize, so no server/discover probe stalls a connect).
+// mcplens/dev, no capabilities, and the current revision, 2026-07-28,
+// which it negotiates down from as the SDKs do (server/discover first; an
+// unsupported version retried with one the server lists; initialize at
+// 2025-11-25 when the server does not discover), the probe bounded by the
+// era (a server that ignores unknown methods stalls it at most Probe).
 func NeutralHandshake() Handshake {
 	return Handshake{
 		ClientInfo:      ClientInfo{Name: "mcplens", Version: "dev"},
-		ProtocolVersion: Revision20251125,
+		ProtocolVersion: Revision20260728,
 	}
 }
 

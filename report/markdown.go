@@ -78,6 +78,9 @@ func writeMarkdownServer(bw *bufio.Writer, r *Report, s Server) {
 	fmt.Fprintf(bw, "\n## %s %s · %s\n", statusMark(s.Status), mdText(s.Label), s.Status)
 	if listed(s.Status) {
 		line := "\nProtocol " + mdCode(orNone(s.Protocol))
+		if how, ok := strings.CutPrefix(s.ProtocolSettled, s.Protocol+" "); ok && s.Protocol != "" {
+			line += " " + mdText(how)
+		}
 		if s.ServerInfo.Name != "" {
 			line += " · " + mdText(strings.TrimSpace(s.ServerInfo.Name+" "+s.ServerInfo.Version))
 		}

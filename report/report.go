@@ -88,6 +88,7 @@ func buildServer(a *surface.Assessment, si int) Server {
 		Col:             st.Spec.Col,
 		Status:          string(v.Status),
 		Protocol:        st.Protocol,
+		ProtocolSettled: st.Facts.Settled,
 		ServerInfo:      ServerInfo{Name: st.ServerName, Version: st.ServerVersion, Title: st.Facts.Title, Website: st.Facts.Website},
 		Capabilities:    append([]string{}, st.Facts.Capabilities...),
 		Instructions:    st.Facts.Instructions,

@@ -85,9 +85,12 @@ type Server struct {
 	// listing, the policy's notes.
 	Notes []string `json:"notes"`
 	// Stderr is the tail of a failed server's stderr.
-	Stderr     string     `json:"stderr"`
-	Protocol   string     `json:"protocol"`
-	ServerInfo ServerInfo `json:"server_info"`
+	Stderr   string `json:"stderr"`
+	Protocol string `json:"protocol"`
+	// ProtocolSettled says which revision the connection settled on, how
+	// and why ("2026-07-28 via server/discover"); absent for a recording.
+	ProtocolSettled string     `json:"protocol_settled,omitempty"`
+	ServerInfo      ServerInfo `json:"server_info"`
 	// Capabilities are the capabilities the server declared, each with its
 	// flags: "tools(listChanged)", "logging".
 	Capabilities []string `json:"capabilities"`
@@ -228,4 +231,13 @@ type FieldChange struct {
 	// Old and New are the values as canonical JSON ("" when absent).
 	Old string `json:"old"`
 	New string `json:"new"`
+}
+
+// settled is the server's protocol as a report line says it: the revision,
+// how and why it was settled on, when the connection said.
+func settled(s Server) string {
+	if s.ProtocolSettled != "" {
+		return s.ProtocolSettled
+	}
+	return s.Protocol
 }

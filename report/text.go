@@ -71,7 +71,7 @@ func writeTextServer(bw *bufio.Writer, r *Report, s Server) {
 	san := model.Sanitize
 	head := statusMark(s.Status) + " " + san(s.Label) + "  " + s.Status
 	if listed(s.Status) {
-		head += "  protocol " + orNone(san(s.Protocol))
+		head += "  protocol " + orNone(san(settled(s)))
 		if s.ServerInfo.Name != "" {
 			head += " · " + san(strings.TrimSpace(s.ServerInfo.Name+" "+s.ServerInfo.Version))
 		}

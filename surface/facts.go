@@ -64,6 +64,12 @@ func Facts(f mcpsession.ServerFacts, width, instructionLines int) [][2]string {
 	if len(f.Capabilities) > 0 {
 		out = append(out, [2]string{"capabilities", model.Sanitize(strings.Join(f.Capabilities, ", "))})
 	}
+	if f.Settled != "" {
+		out = append(out, [2]string{"protocol", model.Sanitize(f.Settled)})
+	}
+	if f.ToolsCache.Sent || strings.Contains(f.Settled, "via server/discover") {
+		out = append(out, [2]string{"tools cache", f.ToolsCache.String()})
+	}
 	for i, l := range Wrap(f.Instructions, f.Cut, width, instructionLines) {
 		label := ""
 		if i == 0 {

@@ -244,6 +244,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.cycleClient(1)
 	case key.Matches(msg, k.ClientBack):
 		m.cycleClient(-1)
+	case key.Matches(msg, k.Protocol):
+		m.cycleProtocol()
 	case key.Matches(msg, k.Roots):
 		return m.openRoots()
 	case key.Matches(msg, k.NextView):

@@ -93,17 +93,25 @@ type rooter interface {
 	SetRoots(dirs []string) []string
 }
 
+// A protocolSwitcher is a backend that can force a protocol revision on
+// every server from its next connect on ("" for each handshake's own); a
+// *loader.Session is one: V cycles the revisions (protocol.go).
+type protocolSwitcher interface {
+	SetProtocol(revision string)
+}
+
 // capabilities are the optional parts of a backend, each nil when the
 // backend lacks it. What a missing one means is decided where it is read:
 // an empty log pane, a note in the footer, a message in the view.
 type capabilities struct {
-	reconnect reconnector     // c switches the client profile (clients.go)
-	retry     retrier         // a login ends in a reconnect (login.go)
-	logs      LogBackend      // the log pane (logpane.go)
-	observed  ObservedBackend // the calls pane and the tap's client (observed.go)
-	offers    offersBackend   // the resources view's reads (resources.go)
-	restart   restarter       // x and X (restart.go)
-	roots     rooter          // the roots editor (roots.go)
+	reconnect reconnector      // c switches the client profile (clients.go)
+	retry     retrier          // a login ends in a reconnect (login.go)
+	logs      LogBackend       // the log pane (logpane.go)
+	observed  ObservedBackend  // the calls pane and the tap's client (observed.go)
+	offers    offersBackend    // the resources view's reads (resources.go)
+	restart   restarter        // x and X (restart.go)
+	roots     rooter           // the roots editor (roots.go)
+	protocol  protocolSwitcher // V forces a revision (protocol.go)
 }
 
 // capabilitiesOf finds, once, what b can do beyond Backend.
@@ -116,6 +124,7 @@ func capabilitiesOf(b Backend) capabilities {
 	c.offers, _ = b.(offersBackend)
 	c.restart, _ = b.(restarter)
 	c.roots, _ = b.(rooter)
+	c.protocol, _ = b.(protocolSwitcher)
 	return c
 }
 

@@ -19,6 +19,9 @@ type clientSwitch struct {
 	// reconnected and of count how many did, of how many servers.
 	pending         map[string]bool
 	reconnected, of int
+	// protocol is the revision forced on every server (protocol.go), ""
+	// for each handshake's own.
+	protocol string
 }
 
 func newClientSwitch() clientSwitch {

@@ -44,7 +44,7 @@ func tailHelp(k KeyMap, own ...key.Binding) [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		append(own, k.Cancel),
 		append([]key.Binding{k.NextView, k.PrevView}, k.Views...),
-		{k.Policy, k.PolicyBack, k.Client, k.ClientBack, k.Providers, k.Invoke, k.Report},
+		{k.Policy, k.PolicyBack, k.Client, k.ClientBack, k.Protocol, k.Providers, k.Invoke, k.Report},
 	}
 }
 

@@ -40,6 +40,7 @@ func (m *Model) headerView() string {
 		{m.countsView(false), 6},
 		{"", 4}, // the config's name
 		{client, 0},
+		{m.protocolHeader(), 0},
 		{s.HeaderMuted.Render(" · policy: ") + s.PolicyName.Render(p.Name), 0},
 		{s.HeaderMuted.Render(" (" + p.Summary + ")"), 2},
 		{m.rootsHeader(), 3},

@@ -55,7 +55,7 @@ func TestUIEscapesHiddenCharacters(t *testing.T) {
 	cfg.Servers[0].Env = []config.EnvVar{{Key: demoEnv, Value: "alpha"}}
 	cfg.Servers = append(cfg.Servers, config.ServerSpec{Label: "h", Command: os.Args[0],
 		Args: []string{demo.Subcommand, "h", name}, Env: []config.EnvVar{{Key: demoEnv, Value: "h"}}})
-	sess := loader.Open(cfg, loader.Options{Timeout: 20 * time.Second})
+	sess := loader.Open(cfg, loader.Options{Timeout: 20 * time.Second, Protocol: model.Revision20251125}) // the frames of initialize, as demoSession
 	t.Cleanup(func() { sess.Close() })
 
 	var m tea.Model = ui.New(ui.Options{Title: "hidden", Servers: cfg.Servers, Backend: sess})

@@ -16,6 +16,9 @@ type KeyMap struct {
 	PolicyBack key.Binding
 	Client     key.Binding
 	ClientBack key.Binding
+	// Protocol forces the next protocol revision on every server
+	// (protocol.go).
+	Protocol   key.Binding
 	Invoke     key.Binding
 	// App hosts the selected tool's MCP App (apps.go).
 	App        key.Binding
@@ -115,6 +118,7 @@ func DefaultKeyMap() KeyMap {
 		PolicyBack:  key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "previous policy")),
 		Client:      key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "next client")),
 		ClientBack:  key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "previous client")),
+		Protocol:    key.NewBinding(key.WithKeys("V"), key.WithHelp("V", "next protocol")),
 		Invoke:      key.NewBinding(key.WithKeys("i", "enter"), key.WithHelp("i/enter", "invoke")),
 		App:         key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "host the tool's app")),
 		Wire:        key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wire pane")),

@@ -124,7 +124,7 @@ func (l *list) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		append([]key.Binding{k.NextView, k.PrevView}, k.Views...),
-		{k.Policy, k.PolicyBack, k.Client, k.ClientBack, k.Providers, k.Invoke, k.App, k.Send, k.Cancel},
+		{k.Policy, k.PolicyBack, k.Client, k.ClientBack, k.Protocol, k.Providers, k.Invoke, k.App, k.Send, k.Cancel},
 		{k.Wire, k.WireServer, k.Logs, k.Stderr, k.Tasks, k.Calls, k.Report, k.History, k.Rerun, k.Roots, k.Restart, k.Disconnect, k.Audit},
 	}
 }

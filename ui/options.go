@@ -48,6 +48,9 @@ type Options struct {
 	Login Login
 	// Auditor audits one server (audit.go); nil: A says it cannot.
 	Auditor Auditor
+	// Protocol names the revision forced on every server (--protocol), ""
+	// for none: the header says it, and V cycles on from it.
+	Protocol string
 }
 
 // New returns the interface o describes.
@@ -106,6 +109,7 @@ func New(o Options) Model {
 		m.setLock(o.LockPath, o.Lock)
 	}
 	m.auditing.auditor = o.Auditor
+	m.clients.protocol = o.Protocol
 	return m
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/ui"
 )
 
@@ -49,7 +50,7 @@ func TestReader(t *testing.T) {
 func readerModel(t *testing.T, bin string, width, height int) tea.Model {
 	t.Helper()
 	cfg := &config.Config{Servers: []config.ServerSpec{{Label: "reader", Command: bin}}}
-	sess := loader.Open(cfg, loader.Options{Timeout: 20 * time.Second})
+	sess := loader.Open(cfg, loader.Options{Timeout: 20 * time.Second, Protocol: model.Revision20251125}) // the frames of initialize, as demoSession
 	t.Cleanup(func() { sess.Close() })
 	var m tea.Model = ui.New(ui.Options{Title: "reader config", Servers: cfg.Servers, Backend: sess})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: width, Height: height})

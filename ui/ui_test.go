@@ -66,7 +66,10 @@ func demoSession(t *testing.T) (*config.Config, *loader.Session) {
 		s := &cfg.Servers[i]
 		s.Env = append(s.Env, config.EnvVar{Key: demoEnv, Value: s.Label})
 	}
-	sess := loader.Open(cfg, loader.Options{Timeout: 20 * time.Second})
+	// The panes' tests read the frames of the handshake revisions
+	// (initialize first, no _meta): the session asks for 2025-11-25. The
+	// stateless wire is tested in loader and cli.
+	sess := loader.Open(cfg, loader.Options{Timeout: 20 * time.Second, Protocol: model.Revision20251125})
 	t.Cleanup(func() { sess.Close() })
 	return cfg, sess
 }
