@@ -29,7 +29,7 @@ func TestCallTask(t *testing.T) {
 		out   string
 		err   string
 	}{
-		{"--task", []string{"--task"}, 0, "slow done after 200ms", "(2025-11-25) working"},
+		{"--task", []string{"--task", "--protocol", "2025-11-25"}, 0, "slow done after 200ms", "(2025-11-25) working"},
 		{"vscode", []string{"--client", "vscode"}, 0, "task ", "(2025-11-25) working"},
 		{"no tasks", nil, 1, "", "must run as a task (execution.taskSupport \"required\"), and the client profile runs no tasks"},
 	} {
@@ -79,7 +79,7 @@ func TestCallTaskInterrupt(t *testing.T) {
 	for _, how := range []string{"SIGINT", "--timeout"} {
 		t.Run(how, func(t *testing.T) {
 			before := len(srv.Cancelled())
-			args := []string{"call", "forever", "--task", "--url", ts.URL + "/mcp"}
+			args := []string{"call", "forever", "--task", "--protocol", "2025-11-25", "--url", ts.URL + "/mcp"}
 			if how == "--timeout" {
 				args = append(args, "--timeout", "3s")
 			}

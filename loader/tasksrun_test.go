@@ -36,6 +36,7 @@ func (s *statuses) report(r mcpsession.TaskRun) {
 // is cancelled with tasks/cancel, over HTTP and stdio.
 func TestTasksAugmented(t *testing.T) {
 	h := model.NeutralHandshake()
+	h.ProtocolVersion = model.Revision20251125 // the revision of augmented tasks
 	h.Capabilities.Tasks = &model.TasksCapability{List: true, Cancel: true}
 	for _, peer := range taskPeers(t) {
 		t.Run(peer.name, func(t *testing.T) {
