@@ -1,18 +1,13 @@
-// Package audit judges one MCP server against the specification, from
-// outside: it speaks to the server over its own transport (a child's stdio,
-// or streamable HTTP) with a small bounded prober of its own, sends what a
-// correct client sends and what a careless one might (an unknown method,
-// malformed JSON, a foreign Origin, an unknown session id), and names each
-// departure from the specification as a Finding of a Check.
+// Package audit holds what an audit of one MCP server against the
+// specification says, without the probing: the one table of checks
+// (checks.go: each Check with a stable id such as
+// "lifecycle.unknown-method", a Level and the specification section it
+// comes from) and the Result of an audit (result.go): its Findings, each
+// with the frames or HTTP exchanges that prove it as mcpsession.Frames, the
+// checks passed and those skipped with why.
 //
-// Each Check has a stable id ("lifecycle.unknown-method"), a Level and the
-// specification section it comes from (checks.go, the one table); each
-// Finding carries the exact frames, or HTTP exchanges, that prove it, as
-// mcpsession.Frames a reader can open. Every read is bounded in time and
-// bytes and every probe has a deadline: a hostile server gets findings,
-// never a hang. Tools are called only when the caller names them
-// (Options.Calls); everything else is read-only.
-//
-// The package decides; report renders a Result (text, JSON, Markdown,
-// SARIF, JUnit) and the interface shows it.
+// It imports neither loader nor mcp-go, so that report (which renders a
+// Result as text, JSON, Markdown, SARIF and JUnit) and the interface read
+// an audit without a session's machinery. Package audit/probe runs an
+// audit and fills a Result.
 package audit

@@ -21,6 +21,7 @@ import (
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/opener"
 	"github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/surface/settle"
 )
 
 // framePoll is how often app prints the frames that crossed since.
@@ -101,8 +102,8 @@ func (c *appCommand) Run(ctx context.Context, std stdio) error {
 	defer stop()
 	session := loader.Open(cfg, g.who.session(cfg, loader.Options{Timeout: g.timeout, Limits: g.limits}))
 	defer session.Close()
-	snap, err := surface.Settle(ctx, cfg, session, g.timeout)
-	if errors.Is(err, surface.ErrInterrupted) {
+	snap, err := settle.Session(ctx, cfg, session, g.timeout)
+	if errors.Is(err, settle.ErrInterrupted) {
 		return failError(err)
 	}
 	if err != nil {

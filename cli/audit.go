@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcplens/mcplens/argcheck"
 	"github.com/mcplens/mcplens/audit"
+	"github.com/mcplens/mcplens/audit/probe"
 	"github.com/mcplens/mcplens/internal/procguard"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
@@ -29,14 +30,14 @@ type auditOptions struct {
 }
 
 // auditCalls are --call NAME, each with the --args JSON after it.
-type auditCalls []audit.Call
+type auditCalls []probe.Call
 
 func (c *auditCalls) String() string { return "" }
 func (c *auditCalls) Set(name string) error {
 	if strings.TrimSpace(name) == "" {
 		return errors.New("--call wants a tool name")
 	}
-	*c = append(*c, audit.Call{Name: name})
+	*c = append(*c, probe.Call{Name: name})
 	return nil
 }
 
@@ -135,7 +136,7 @@ func (c *auditCommand) Run(ctx context.Context, std stdio) error {
 			fmt.Fprintf(std.err, "mcplens audit: %s not audited: %s\n", model.Sanitize(spec.Label), model.Sanitize(orDisabled(spec.Blocked)))
 			continue
 		}
-		rep.Servers = append(rep.Servers, audit.Run(ctx, spec, audit.Options{Handshake: h, Guard: c.guard, Probe: o.timeout, Calls: o.calls, Limits: o.limits, HTTPAuth: httpAuth(cfg)}))
+		rep.Servers = append(rep.Servers, probe.Run(ctx, spec, probe.Options{Handshake: h, Guard: c.guard, Probe: o.timeout, Calls: o.calls, Limits: o.limits, HTTPAuth: httpAuth(cfg)}))
 	}
 	if err := report.WriteAudit(std.out, rep, o.format); err != nil {
 		return failError(err)
@@ -166,7 +167,7 @@ func uiAuditor(cfg *config.Config, g *serverFlags) ui.Auditor {
 	return func(ctx context.Context, label string) audit.Result {
 		for _, spec := range cfg.Servers {
 			if spec.Label == label {
-				return audit.Run(ctx, spec, audit.Options{Handshake: h, Guard: g.who.guard, Limits: g.limits, HTTPAuth: httpAuth(cfg)})
+				return probe.Run(ctx, spec, probe.Options{Handshake: h, Guard: g.who.guard, Limits: g.limits, HTTPAuth: httpAuth(cfg)})
 			}
 		}
 		return audit.Result{Server: label}

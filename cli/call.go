@@ -22,6 +22,7 @@ import (
 	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/surface/settle"
 )
 
 // runCall is `mcplens call [PATH] NAME [--args JSON|@FILE] [--arg K=V]...
@@ -161,8 +162,8 @@ func (c *callCommand) Run(ctx context.Context, std stdio) error {
 	fmt.Fprintf(stderr, "mcplens call: connecting to %s...\n", serverCount(len(cfg.Servers)))
 	session := loader.Open(cfg, opts)
 	defer session.Close()
-	snap, err := surface.Settle(ctx, cfg, session, g.timeout)
-	if errors.Is(err, surface.ErrInterrupted) {
+	snap, err := settle.Session(ctx, cfg, session, g.timeout)
+	if errors.Is(err, settle.ErrInterrupted) {
 		return failError(errors.New("interrupted"))
 	}
 	if err != nil {

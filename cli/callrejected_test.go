@@ -14,6 +14,7 @@ import (
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
 	"github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/surface/settle"
 	"github.com/mcplens/mcplens/surfacediff"
 )
 
@@ -34,7 +35,7 @@ func settledAt2026(t *testing.T, srv *headertest.Server) (*loader.Session, *surf
 	h.ProtocolVersion = model.Revision20260728
 	session := loader.Open(cfg, loader.Options{Handshake: h, Timeout: 30 * time.Second})
 	t.Cleanup(func() { _ = session.Close() })
-	snap, err := surface.Settle(context.Background(), cfg, session, 30*time.Second)
+	snap, err := settle.Session(context.Background(), cfg, session, 30*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

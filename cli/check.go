@@ -19,6 +19,7 @@ import (
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
 	"github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/surface/settle"
 )
 
 // checkOptions are check's flags; mcplens PATH without a terminal runs check
@@ -199,7 +200,7 @@ func (o checkOptions) check(ctx context.Context, cfg *config.Config, std stdio) 
 	for _, c := range conns {
 		handshakes = append(handshakes, c.handshake)
 	}
-	snaps, settled, closeAll, settleErr := surface.SettleEach(sigCtx, cfg, o.who.session(cfg, lopts), handshakes, o.timeout)
+	snaps, settled, closeAll, settleErr := settle.Each(sigCtx, cfg, o.who.session(cfg, lopts), handshakes, o.timeout)
 	defer func() {
 		// The report is out: the servers are shut down before the exit.
 		if cerr := closeAll(); cerr != nil {
@@ -210,7 +211,7 @@ func (o checkOptions) check(ctx context.Context, cfg *config.Config, std stdio) 
 	if settleErr != nil {
 		fmt.Fprintf(stderr, "mcplens check: %v\n", settleErr)
 	}
-	if errors.Is(settleErr, surface.ErrInterrupted) {
+	if errors.Is(settleErr, settle.ErrInterrupted) {
 		return exitWith(exitFound)
 	}
 	if o.snapshot != "" {

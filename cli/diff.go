@@ -18,6 +18,7 @@ import (
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
 	"github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/surface/settle"
 	"github.com/mcplens/mcplens/surfacediff"
 )
 
@@ -130,7 +131,7 @@ func (c *diffCommand) Run(ctx context.Context, std stdio) (err error) {
 		if err != nil {
 			fmt.Fprintf(stderr, "mcplens diff: %v\n", err)
 		}
-		if errors.Is(err, surface.ErrInterrupted) {
+		if errors.Is(err, settle.ErrInterrupted) {
 			return exitWith(exitFound)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/surface/settle"
 	"github.com/mcplens/mcplens/surfacediff"
 )
 
@@ -260,8 +261,8 @@ func (s side) documents(ctx context.Context, o diffOptions, conns []connection) 
 			names = append(names, strings.Join(c.clients, ", "))
 		}
 	}
-	snaps, settled, closeAll, err := surface.SettleEach(ctx, s.cfg, o.who.session(s.cfg, loader.Options{Timeout: o.timeout, Limits: o.limits}), handshakes, o.timeout)
-	if errors.Is(err, surface.ErrInterrupted) {
+	snaps, settled, closeAll, err := settle.Each(ctx, s.cfg, o.who.session(s.cfg, loader.Options{Timeout: o.timeout, Limits: o.limits}), handshakes, o.timeout)
+	if errors.Is(err, settle.ErrInterrupted) {
 		return nil, false, closeAll, err
 	}
 	docs = make([]*surfacediff.Document, len(snaps))

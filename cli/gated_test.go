@@ -20,6 +20,7 @@ import (
 	"github.com/mcplens/mcplens/model"
 	"github.com/mcplens/mcplens/report"
 	"github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/surface/settle"
 )
 
 // gatedConfig writes a Claude Code config (.mcp.json) declaring servers
@@ -165,7 +166,7 @@ func TestGatedByHeader(t *testing.T) {
 	repos.Headers = []model.Header{{Name: "X-MCP-Toolsets", Value: "repos,issues"}}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	snaps, settled, closeAll, err := surface.SettleEach(ctx, cfg, loader.Options{}, []model.Handshake{issues, repos}, 0)
+	snaps, settled, closeAll, err := settle.Each(ctx, cfg, loader.Options{}, []model.Handshake{issues, repos}, 0)
 	if !settled || err != nil {
 		t.Fatalf("settleEach: settled %v, %v", settled, err)
 	}

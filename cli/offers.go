@@ -19,7 +19,7 @@ import (
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
-	"github.com/mcplens/mcplens/surface"
+	"github.com/mcplens/mcplens/surface/settle"
 )
 
 // `mcplens read` and `mcplens prompt`: one request of a server's offers,
@@ -155,8 +155,8 @@ func (o *offerOptions) run(ctx context.Context, std stdio, do func(context.Conte
 	defer stop()
 	session := loader.Open(cfg, o.who.session(cfg, loader.Options{Timeout: o.timeout, Limits: o.limits}))
 	defer session.Close()
-	snap, err := surface.Settle(ctx, cfg, session, o.timeout)
-	if errors.Is(err, surface.ErrInterrupted) {
+	snap, err := settle.Session(ctx, cfg, session, o.timeout)
+	if errors.Is(err, settle.ErrInterrupted) {
 		return failError(errors.New("interrupted"))
 	}
 	red := snap.Redact

@@ -6,8 +6,9 @@
 // findings of every kind). The interface, check, call and the report all
 // read these two values; none of them folds events or decides a status or a
 // finding. Beside them: the lock file, read and written (ReadLock,
-// WriteLock), and the connect-and-settle step that fills a snapshot from a
-// session (Settle, SettleEach). It must not import ui, report or cli.
+// WriteLock). It must not import ui, report or cli, nor loader: the
+// connect-and-settle step that fills a snapshot from a live session is
+// package surface/settle.
 //
 //	snap := surface.New(cfg.Servers, cfg.Findings)
 //	err := surface.Collect(ctx, session.Events(), snap)

@@ -15,7 +15,7 @@ import (
 )
 
 // An Auditor audits one server of the config, by its label, against the
-// specification (mcplens audit's engine, audit.Run, with the run's
+// specification (mcplens audit's engine, probe.Run, with the run's
 // client, limits and guard); ctx ends it early.
 type Auditor func(ctx context.Context, server string) audit.Result
 

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/audit"
+	auditprobe "github.com/mcplens/mcplens/audit/probe"
 	"github.com/mcplens/mcplens/internal/testkit/auditee"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
@@ -28,7 +29,7 @@ func TestAuditKey(t *testing.T) {
 		if label != spec.Label {
 			t.Errorf("audited %q, want %q", label, spec.Label)
 		}
-		return audit.Run(ctx, spec, audit.Options{Grace: 500 * time.Millisecond})
+		return auditprobe.Run(ctx, spec, auditprobe.Options{Grace: 500 * time.Millisecond})
 	}})
 	var m tea.Model = model
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})

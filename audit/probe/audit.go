@@ -1,4 +1,4 @@
-package audit
+package probe
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/mcplens/mcplens/audit"
 	"github.com/mcplens/mcplens/internal/procguard"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
@@ -81,7 +82,7 @@ type auditor struct {
 	t    *tape
 	fs   *findings
 	c    *client
-	res  *Result
+	res  *audit.Result
 	caps map[string]json.RawMessage // the capabilities the server declared
 	// stateless says the session is on a stateless revision (2026-07-28:
 	// server/discover answered), where ping and logging/setLevel are gone
@@ -96,11 +97,11 @@ type auditor struct {
 
 // Run audits the server of spec and returns what it found. ctx ends the
 // audit early; every probe is bounded by Options.Probe besides.
-func Run(ctx context.Context, spec config.ServerSpec, o Options) Result {
+func Run(ctx context.Context, spec config.ServerSpec, o Options) audit.Result {
 	o = o.withDefaults()
 	start := time.Now()
 	a := &auditor{o: o, spec: spec, t: &tape{server: spec.Label}, fs: newFindings(), outputSchemas: map[string]json.RawMessage{},
-		res: &Result{Server: spec.Label, Line: spec.Line, Col: spec.Col, Asked: o.Handshake.ProtocolVersion}}
+		res: &audit.Result{Server: spec.Label, Line: spec.Line, Col: spec.Col, Asked: o.Handshake.ProtocolVersion}}
 	a.run(ctx)
 	a.fs.result(a.res)
 	a.res.Frames = a.t.all()
@@ -112,7 +113,7 @@ func Run(ctx context.Context, spec config.ServerSpec, o Options) Result {
 // mask masks the config's secrets (its env and header values, a token in
 // its URL) wherever the server may have quoted them: the messages and
 // every frame.
-func mask(r *Result, red *model.Redactor) {
+func mask(r *audit.Result, red *model.Redactor) {
 	if red.Longest() == 0 {
 		return
 	}
@@ -138,7 +139,7 @@ func (a *auditor) run(ctx context.Context) {
 		a.c = &client{p: a.httpp, t: a.t}
 	case config.TransportSSE:
 		a.res.Transport = "sse"
-		for _, c := range checks {
+		for _, c := range audit.Checks() {
 			a.fs.skip(c.ID, "the audit speaks stdio and streamable HTTP, not the deprecated HTTP+SSE transport of 2024-11-05")
 		}
 		return
@@ -195,7 +196,7 @@ func (a *auditor) probeCtx(ctx context.Context) (context.Context, context.Cancel
 
 // skipOthers marks the checks of the other transport as not applying.
 func (a *auditor) skipOthers() {
-	for _, c := range checks {
+	for _, c := range audit.Checks() {
 		if c.Transport != "" && c.Transport != a.res.Transport {
 			a.fs.skip(c.ID, "a "+c.Transport+" check")
 		}

@@ -1,4 +1,4 @@
-package surface
+package settle
 
 import (
 	"context"
@@ -11,27 +11,28 @@ import (
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/surface"
 )
 
 // settleSlack is how long past the loader's own connect timeout check and
 // call wait for the servers to settle before going on with what they have.
 const settleSlack = 5 * time.Second
 
-// ErrInterrupted is returned by Settle and SettleEach when their context
+// ErrInterrupted is returned by Session and Each when their context
 // (the signals) ended first.
 var ErrInterrupted = errors.New("interrupted")
 
-// Settle waits until every server of session (opened on cfg) is Ready or
+// Session waits until every server of session (opened on cfg) is Ready or
 // Failed, and returns the snapshot: the connect-and-settle check and call
 // share. err is ErrInterrupted when ctx (the signals) ended first, or says
 // that servers were still connecting after the loader's timeout and some
 // slack; the snapshot then holds them as they were.
-func Settle(ctx context.Context, cfg *config.Config, session *loader.Session, timeout time.Duration) (*Snapshot, error) {
+func Session(ctx context.Context, cfg *config.Config, session *loader.Session, timeout time.Duration) (*surface.Snapshot, error) {
 	wait := settleWait(cfg, timeout)
 	settleCtx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
-	snap := New(cfg.Servers, cfg.Findings)
-	err := Collect(settleCtx, session.Events(), snap)
+	snap := surface.New(cfg.Servers, cfg.Findings)
+	err := surface.Collect(settleCtx, session.Events(), snap)
 	switch {
 	case ctx.Err() != nil:
 		return snap, ErrInterrupted
@@ -51,20 +52,20 @@ func settleWait(cfg *config.Config, timeout time.Duration) time.Duration {
 	return longest + settleSlack
 }
 
-// SettleEach opens a session on cfg per handshake (loader.Open with opts,
+// Each opens a session on cfg per handshake (loader.Open with opts,
 // its Handshake replaced; opts as they are when handshakes is empty: the
 // caller sets the guard and the HTTP authorization there), settles them all
-// at once (Settle), and returns their snapshots in order, with closeAll, which
+// at once (Session), and returns their snapshots in order, with closeAll, which
 // shuts every session down at once and returns their errors joined: the
 // caller prints what it has first, so that a server slow to exit never
 // delays the output, then calls closeAll before it exits. err is the first
 // error of a settle (ErrInterrupted first); settled reports whether every
 // session settled.
-func SettleEach(ctx context.Context, cfg *config.Config, opts loader.Options, handshakes []model.Handshake, timeout time.Duration) (snaps []*Snapshot, settled bool, closeAll func() error, err error) {
+func Each(ctx context.Context, cfg *config.Config, opts loader.Options, handshakes []model.Handshake, timeout time.Duration) (snaps []*surface.Snapshot, settled bool, closeAll func() error, err error) {
 	if len(handshakes) == 0 {
 		handshakes = []model.Handshake{opts.Handshake}
 	}
-	snaps = make([]*Snapshot, len(handshakes))
+	snaps = make([]*surface.Snapshot, len(handshakes))
 	sessions := make([]*loader.Session, len(handshakes))
 	settleErrs := make([]error, len(handshakes))
 	var wg sync.WaitGroup
@@ -72,7 +73,7 @@ func SettleEach(ctx context.Context, cfg *config.Config, opts loader.Options, ha
 		o := opts
 		o.Handshake = h
 		sessions[i] = loader.Open(cfg, o)
-		wg.Go(func() { snaps[i], settleErrs[i] = Settle(ctx, cfg, sessions[i], timeout) })
+		wg.Go(func() { snaps[i], settleErrs[i] = Session(ctx, cfg, sessions[i], timeout) })
 	}
 	wg.Wait()
 	closeAll = func() error {

@@ -1,17 +1,16 @@
-package audit_test
+package probe_test
 
 import (
 	"context"
-	"fmt"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcplens/mcplens/audit"
+	"github.com/mcplens/mcplens/audit/probe"
 	"github.com/mcplens/mcplens/internal/testkit/auditee"
 	"github.com/mcplens/mcplens/internal/testkit/hostile"
 	"github.com/mcplens/mcplens/loader"
@@ -58,7 +57,7 @@ func TestCorrectServerGivesNone(t *testing.T) {
 			if tc.transport == "http" {
 				spec = auditee.HTTP(t, "")
 			}
-			r := audit.Run(context.Background(), spec, audit.Options{Handshake: handshake(tc.protocol)})
+			r := probe.Run(context.Background(), spec, probe.Options{Handshake: handshake(tc.protocol)})
 			if tc.protocol != "" && r.Revision != tc.protocol {
 				t.Fatalf("answered %q, want the stateless %s", r.Revision, tc.protocol)
 			}
@@ -84,7 +83,7 @@ func TestEachFaultGivesItsFinding(t *testing.T) {
 			if m.Transport == "http" {
 				spec = auditee.HTTP(t, m.Mode)
 			}
-			r := audit.Run(context.Background(), spec, audit.Options{Grace: 500 * time.Millisecond, Handshake: handshake(m.Protocol)})
+			r := probe.Run(context.Background(), spec, probe.Options{Grace: 500 * time.Millisecond, Handshake: handshake(m.Protocol)})
 			if got := ids(r); !slices.Equal(got, m.Checks) {
 				t.Fatalf("findings %v, want exactly %v: %+v", got, m.Checks, r.Findings)
 			}
@@ -107,24 +106,12 @@ func TestEachFaultGivesItsFinding(t *testing.T) {
 func TestSilentServerIsBounded(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	r := audit.Run(ctx, hostile.Spec(t, "silent", "silent-initialize"), audit.Options{Probe: 500 * time.Millisecond, Grace: 200 * time.Millisecond})
+	r := probe.Run(ctx, hostile.Spec(t, "silent", "silent-initialize"), probe.Options{Probe: 500 * time.Millisecond, Grace: 200 * time.Millisecond})
 	if ctx.Err() != nil {
 		t.Fatal("the audit outlived its bound")
 	}
 	if got := ids(r); !slices.Contains(got, "lifecycle.initialize") {
 		t.Fatalf("findings %v, want lifecycle.initialize", got)
-	}
-}
-
-// TestChecksAreWellFormed: ids unique, each with a level, a section and
-// what it probes.
-func TestChecksAreWellFormed(t *testing.T) {
-	seen := map[string]bool{}
-	for _, c := range audit.Checks() {
-		if seen[c.ID] || c.Section == "" || c.Probes == "" || (c.Level != audit.Error && c.Level != audit.Warning) {
-			t.Errorf("check %+v: duplicate, or without section, probe or level", c)
-		}
-		seen[c.ID] = true
 	}
 }
 
@@ -148,7 +135,7 @@ func TestHostileServersAreBounded(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			// A line limit of 1 MiB: the 8 MiB line is over it.
-			r := audit.Run(ctx, hostile.Spec(t, tc.mode, tc.mode, tc.flags...), audit.Options{Probe: time.Second, Grace: 300 * time.Millisecond,
+			r := probe.Run(ctx, hostile.Spec(t, tc.mode, tc.mode, tc.flags...), probe.Options{Probe: time.Second, Grace: 300 * time.Millisecond,
 				Limits: loader.Limits{Line: 1 << 20}})
 			if ctx.Err() != nil {
 				t.Fatal("the audit outlived its bound")
@@ -176,7 +163,7 @@ func TestHostileHTTPIsBounded(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			spec := config.ServerSpec{Label: mode, Transport: config.TransportHTTP, URL: srv.URL + "/" + mode}
-			r := audit.Run(ctx, spec, audit.Options{Probe: time.Second})
+			r := probe.Run(ctx, spec, probe.Options{Probe: time.Second})
 			if ctx.Err() != nil {
 				t.Fatal("the audit outlived its bound")
 			}
@@ -191,20 +178,6 @@ func TestHostileHTTPIsBounded(t *testing.T) {
 	}
 }
 
-// TestDocsListEveryCheck: docs/audit.md has a row for each check, with its
-// level.
-func TestDocsListEveryCheck(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "docs", "audit.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range audit.Checks() {
-		if row := fmt.Sprintf("| `%s` | %s | %s |", c.ID, c.Level, c.Section); !strings.Contains(string(b), row) {
-			t.Errorf("docs/audit.md has no row %q", row)
-		}
-	}
-}
-
 // TestSecretsMasked: a server that dumps its environment into a tool's
 // result (called with --call) leaves the config's secret masked in every
 // frame and message of the audit.
@@ -212,7 +185,7 @@ func TestSecretsMasked(t *testing.T) {
 	const secret = "sk-live-0123456789abcdefXYZ"
 	spec := hostile.Spec(t, "leak", "leak")
 	spec.Env = append(spec.Env, config.EnvVar{Key: "API_TOKEN", Value: secret})
-	r := audit.Run(context.Background(), spec, audit.Options{Calls: []audit.Call{{Name: "dump"}}, Grace: 300 * time.Millisecond})
+	r := probe.Run(context.Background(), spec, probe.Options{Calls: []probe.Call{{Name: "dump"}}, Grace: 300 * time.Millisecond})
 	masked := false
 	for _, f := range r.Frames {
 		if strings.Contains(string(f.Bytes), secret) {
@@ -236,7 +209,7 @@ func TestSecretsMasked(t *testing.T) {
 // nothing after costs a few probes' deadlines: after three requests in a
 // row go unanswered, the audit sends no more.
 func TestSilentAfterInitializeGivesUp(t *testing.T) {
-	r := audit.Run(context.Background(), auditee.Stdio(t, "silent-after-init"), audit.Options{Probe: 300 * time.Millisecond, Grace: 300 * time.Millisecond})
+	r := probe.Run(context.Background(), auditee.Stdio(t, "silent-after-init"), probe.Options{Probe: 300 * time.Millisecond, Grace: 300 * time.Millisecond})
 	if got := ids(r); !slices.Contains(got, "lifecycle.ping") {
 		t.Fatalf("findings %v, want lifecycle.ping among them", got)
 	}

@@ -1,4 +1,4 @@
-package audit_test
+package probe_test
 
 import (
 	"bufio"
@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcplens/mcplens/audit"
+	"github.com/mcplens/mcplens/audit/probe"
 	"github.com/mcplens/mcplens/internal/testkit/auditee"
 	"github.com/mcplens/mcplens/internal/testkit/everything"
 	"github.com/mcplens/mcplens/loader/config"
@@ -59,7 +60,7 @@ func TestAgreesWithConformanceSuite(t *testing.T) {
 	disagreements := 0
 	for name, url := range servers {
 		verdicts := runSuite(t, suite, url)
-		r := audit.Run(context.Background(), config.ServerSpec{Label: name, Transport: config.TransportHTTP, URL: url}, audit.Options{})
+		r := probe.Run(context.Background(), config.ServerSpec{Label: name, Transport: config.TransportHTTP, URL: url}, probe.Options{})
 		found := map[string]bool{}
 		for _, f := range r.Findings {
 			found[f.Check] = true
@@ -191,7 +192,7 @@ func startEverythingHTTP(t *testing.T) string {
 func TestEverythingOverStdio(t *testing.T) {
 	entry := everything.Entry(t)
 	spec := config.ServerSpec{Label: "everything", Transport: config.TransportStdio, Command: "node", Args: []string{entry, "stdio"}}
-	r := audit.Run(context.Background(), spec, audit.Options{})
+	r := probe.Run(context.Background(), spec, probe.Options{})
 	for _, f := range r.Findings {
 		if f.Level == audit.Error {
 			t.Errorf("error finding on server-everything: %s %s: %s", f.Check, f.Subject, f.Message)
