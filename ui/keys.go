@@ -18,8 +18,8 @@ type KeyMap struct {
 	ClientBack key.Binding
 	// Protocol forces the next protocol revision on every server
 	// (protocol.go).
-	Protocol   key.Binding
-	Invoke     key.Binding
+	Protocol key.Binding
+	Invoke   key.Binding
 	// App hosts the selected tool's MCP App (apps.go).
 	App        key.Binding
 	Wire       key.Binding
