@@ -19,7 +19,9 @@ import (
 // TestCallTask: `call` runs a tool that must run as a task as one under a
 // client that runs tasks, or with --task, waits for its result and says
 // its status on stderr; under a client that runs none it is called as that
-// client calls it, refused by the server, and stderr says why.
+// client calls it, refused by the server, and stderr says why; and a
+// server that settled on 2026-07-28, which has no such tasks, is asked for
+// none.
 func TestCallTask(t *testing.T) {
 	server := build(t, "../testdata/servers/tasks")
 	for _, tt := range []struct {
@@ -29,7 +31,8 @@ func TestCallTask(t *testing.T) {
 		out   string
 		err   string
 	}{
-		{"--task", []string{"--task"}, 0, "slow done after 200ms", "(2025-11-25) working"},
+		{"--task", []string{"--task", "--protocol", "2025-11-25"}, 0, "slow done after 200ms", "(2025-11-25) working"},
+		{"--task at 2026-07-28", []string{"--task"}, 1, "", "cannot be asked of a server that settled on 2026-07-28"},
 		{"vscode", []string{"--client", "vscode"}, 0, "task ", "(2025-11-25) working"},
 		{"no tasks", nil, 1, "", "must run as a task (execution.taskSupport \"required\"), and the client profile runs no tasks"},
 	} {
@@ -79,7 +82,7 @@ func TestCallTaskInterrupt(t *testing.T) {
 	for _, how := range []string{"SIGINT", "--timeout"} {
 		t.Run(how, func(t *testing.T) {
 			before := len(srv.Cancelled())
-			args := []string{"call", "forever", "--task", "--url", ts.URL + "/mcp"}
+			args := []string{"call", "forever", "--task", "--protocol", "2025-11-25", "--url", ts.URL + "/mcp"}
 			if how == "--timeout" {
 				args = append(args, "--timeout", "3s")
 			}

@@ -41,6 +41,11 @@ func (s *Session) Call(ctx context.Context, server, wire string, args json.RawMe
 	token := fmt.Sprintf("mcplens-%d", c.callSeq.Add(1))
 	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: wire, Meta: &mcp.Meta{ProgressToken: token}}}
 	if asTask(ctx) {
+		// 2026-07-28 has no task augmentation: its tasks are the
+		// extension's, started by the server for a client declaring it.
+		if cl != nil && mcp.IsModernProtocol(cl.ProtocolVersion()) {
+			return res, fmt.Errorf("calling %q on %s: %w", wire, server, ErrTaskAtModern)
+		}
 		req.Params.Task = &mcp.TaskParams{}
 	}
 	if len(bytes.TrimSpace(args)) == 0 {
