@@ -52,7 +52,11 @@ func taskLine(r mcpsession.TaskRun) string {
 // than one exchange: its rounds, the task it became.
 func (c *caller) printRuns(res mcpsession.CallResult) {
 	if res.Rounds > 1 {
-		fmt.Fprintf(c.std.out, "rounds: %d (the server answered input_required %d times; each round echoed its requestState)\n", res.Rounds, res.Rounds-1)
+		times := fmt.Sprintf("%d times", res.Rounds-1)
+		if res.Rounds == 2 {
+			times = "once"
+		}
+		fmt.Fprintf(c.std.out, "rounds: %d (the server answered input_required %s; each round carried the answers and the requestState it was given, if any)\n", res.Rounds, times)
 	}
 	if t := res.Task; t != nil {
 		line := fmt.Sprintf("task %s (%s): %s after %d polls", c.san(t.ID), t.Generation, c.san(t.Status), t.Polls)

@@ -19,7 +19,9 @@ import (
 // TestCallTask: `call` runs a tool that must run as a task as one under a
 // client that runs tasks, or with --task, waits for its result and says
 // its status on stderr; under a client that runs none it is called as that
-// client calls it, refused by the server, and stderr says why.
+// client calls it, refused by the server, and stderr says why; and a
+// server that settled on 2026-07-28, which has no such tasks, is asked for
+// none.
 func TestCallTask(t *testing.T) {
 	server := build(t, "../testdata/servers/tasks")
 	for _, tt := range []struct {
@@ -30,6 +32,7 @@ func TestCallTask(t *testing.T) {
 		err   string
 	}{
 		{"--task", []string{"--task", "--protocol", "2025-11-25"}, 0, "slow done after 200ms", "(2025-11-25) working"},
+		{"--task at 2026-07-28", []string{"--task"}, 1, "", "cannot be asked of a server that settled on 2026-07-28"},
 		{"vscode", []string{"--client", "vscode"}, 0, "task ", "(2025-11-25) working"},
 		{"no tasks", nil, 1, "", "must run as a task (execution.taskSupport \"required\"), and the client profile runs no tasks"},
 	} {

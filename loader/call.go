@@ -40,10 +40,12 @@ func (s *Session) Call(ctx context.Context, server, wire string, args json.RawMe
 	// goes to the function of WithProgress, if ctx has one.
 	token := fmt.Sprintf("mcplens-%d", c.callSeq.Add(1))
 	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: wire, Meta: &mcp.Meta{ProgressToken: token}}}
-	if asTask(ctx) && c.lister.meta == nil {
-		// A 2025-11-25 task is asked for on a handshake-era connection
-		// only: a stateless one (2026-07-28) has no task augmentation,
-		// its server answers with a task of the extension, or none.
+	if asTask(ctx) {
+		// 2026-07-28 has no task augmentation: its tasks are the
+		// extension's, started by the server for a client declaring it.
+		if cl != nil && mcp.IsModernProtocol(cl.ProtocolVersion()) {
+			return res, fmt.Errorf("calling %q on %s: %w", wire, server, ErrTaskAtModern)
+		}
 		req.Params.Task = &mcp.TaskParams{}
 	}
 	if len(bytes.TrimSpace(args)) == 0 {

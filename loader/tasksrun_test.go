@@ -35,8 +35,7 @@ func (s *statuses) report(r mcpsession.TaskRun) {
 // (tasks/get polled, tasks/result read), and one cancelled by its context
 // is cancelled with tasks/cancel, over HTTP and stdio.
 func TestTasksAugmented(t *testing.T) {
-	h := model.NeutralHandshake()
-	h.ProtocolVersion = model.Revision20251125 // the revision of augmented tasks
+	h := eraHandshake(model.Revision20251125)
 	h.Capabilities.Tasks = &model.TasksCapability{List: true, Cancel: true}
 	for _, peer := range taskPeers(t) {
 		t.Run(peer.name, func(t *testing.T) {
@@ -65,6 +64,23 @@ func TestTasksAugmented(t *testing.T) {
 			}
 			if !hasFrame(t, s, "tasks", "tasks/cancel") {
 				t.Error("no tasks/cancel crossed the wire")
+			}
+		})
+	}
+}
+
+// TestTasksAugmentedModern: a 2025-11-25 task is not asked of a server
+// that settled on 2026-07-28, which has no task augmentation: the call
+// fails with ErrTaskAtModern and no tools/call is sent.
+func TestTasksAugmentedModern(t *testing.T) {
+	h := modernHandshake(model.Capabilities{Tasks: &model.TasksCapability{List: true, Cancel: true}})
+	for _, peer := range taskPeers(t) {
+		t.Run(peer.name, func(t *testing.T) {
+			s := open(t, peer.cfg, loader.Options{Handshake: h})
+			awaitReady(t, s, peer.cfg, -1)
+			_, err := s.Call(loader.AsTask(context.Background()), "tasks", "slow", []byte(`{"ms":10}`))
+			if !errors.Is(err, loader.ErrTaskAtModern) || hasFrame(t, s, "tasks", "tools/call") {
+				t.Fatalf("slow as a task at 2026-07-28: err = %v, tools/call sent %v; want ErrTaskAtModern and nothing sent", err, hasFrame(t, s, "tasks", "tools/call"))
 			}
 		})
 	}
