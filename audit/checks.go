@@ -47,7 +47,7 @@ type Check struct {
 
 // checks is the one table of checks, in the order reports list them.
 var checks = []Check{
-	{"lifecycle.initialize", Error, "basic/lifecycle#initialization", "initialize is answered with protocolVersion, capabilities and serverInfo", ""},
+	{"lifecycle.initialize", Error, "basic/lifecycle#initialization", "initialize is answered with protocolVersion, capabilities and serverInfo; on a stateless revision server/discover, which stands for it, with a capabilities object", ""},
 	{"lifecycle.version", Error, "basic/lifecycle#version-negotiation", "the revision answered is the one asked for or one the server supports instead, never an unknown one", ""},
 	{"lifecycle.unknown-version", Error, "basic/lifecycle#version-negotiation", "an initialize asking for an unknown revision (1999-01-01) is answered with a revision the server supports, or refused", ""},
 	{"lifecycle.ping", Error, "basic/utilities/ping", "ping is answered promptly with an empty result", ""},
