@@ -45,7 +45,8 @@ var suiteScenarios = []struct {
 	{"dns-rebinding-protection", []string{"http.origin", "http.host"}, true},
 }
 
-// suiteRevision is the revision the suite's server scenarios speak.
+// suiteRevision is the newest revision the suite's server scenarios are
+// of (2025-06-18 and 2025-11-25, handshake revisions both).
 const suiteRevision = "2025-11-25"
 
 // TestAgreesWithConformanceSuite runs the suite's server scenarios and the
