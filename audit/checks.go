@@ -47,7 +47,7 @@ type Check struct {
 
 // checks is the one table of checks, in the order reports list them.
 var checks = []Check{
-	{"lifecycle.initialize", Error, "basic/lifecycle#initialization", "initialize is answered with protocolVersion, capabilities and serverInfo", ""},
+	{"lifecycle.initialize", Error, "basic/lifecycle#initialization", "initialize is answered with protocolVersion, capabilities and serverInfo; on a stateless revision server/discover, which stands for it, with a capabilities object", ""},
 	{"lifecycle.version", Error, "basic/lifecycle#version-negotiation", "the revision answered is the one asked for or one the server supports instead, never an unknown one", ""},
 	{"lifecycle.unknown-version", Error, "basic/lifecycle#version-negotiation", "an initialize asking for an unknown revision (1999-01-01) is answered with a revision the server supports, or refused", ""},
 	{"lifecycle.ping", Error, "basic/utilities/ping", "ping is answered promptly with an empty result", ""},
@@ -58,7 +58,7 @@ var checks = []Check{
 	{"jsonrpc.id-echo", Error, "basic#requests", "a response carries its request's id exactly: a string id as that string, a number as that number", ""},
 	{"jsonrpc.notification-answered", Error, "basic#notifications", "a notification (a message without id) gets no response", ""},
 	{"jsonrpc.message", Error, "basic#json-rpc-messages", "every message from the server is a well-formed JSON-RPC 2.0 request, notification or response to a pending request", ""},
-	{"lifecycle.notifications", Warning, "server/tools#list-changed-notification", "the server's notifications are well-formed: list_changed only for a capability declared with listChanged, log messages of a known level with data", ""},
+	{"lifecycle.notifications", Warning, "server/tools#list-changed-notification", "the server's notifications are well-formed: list_changed only for a capability declared with listChanged, log messages of a known level with data, and on a stateless revision only for a request whose _meta asks for them (io.modelcontextprotocol/logLevel; the audit's never do)", ""},
 	{"stdio.stdout-noise", Error, "basic/transports#stdio", "stdout carries nothing but JSON-RPC messages, one per line (logs go to stderr)", "stdio"},
 	{"stdio.stdin-close", Warning, "basic/lifecycle#stdio", "the server exits once its stdin is closed, within a grace", "stdio"},
 	{"listing.cursor-loop", Error, "server/utilities/pagination", "following nextCursor never returns to a cursor already given", ""},

@@ -94,8 +94,10 @@ func TestAuditJSONAndJUnit(t *testing.T) {
 	}
 	var doc struct {
 		Servers []struct {
-			Server   string   `json:"server"`
-			Passed   []string `json:"passed"`
+			Server   string            `json:"server"`
+			Revision string            `json:"revision"`
+			Passed   []string          `json:"passed"`
+			Skipped  map[string]string `json:"skipped"`
 			Findings []struct {
 				Check, Level, Section string
 				Evidence              []struct{ Dir, Text string }
@@ -113,8 +115,10 @@ func TestAuditJSONAndJUnit(t *testing.T) {
 	if len(ev) != 2 || ev[0].Dir != "out" || !strings.Contains(ev[1].Text, "-32600") {
 		t.Errorf("evidence = %+v, want the request and its -32600 answer", ev)
 	}
-	if !slices.Contains(s.Passed, "lifecycle.ping") {
-		t.Errorf("passed = %v, want lifecycle.ping among them", s.Passed)
+	// mcplens's own handshake settles on 2026-07-28 with the auditee,
+	// where ping is gone: not applicable, and said so, in every format.
+	if s.Revision != "2026-07-28" || slices.Contains(s.Passed, "lifecycle.ping") || s.Skipped["lifecycle.ping"] == "" {
+		t.Errorf("revision %q, passed %v, skipped %v; want 2026-07-28 with lifecycle.ping not applicable", s.Revision, s.Passed, s.Skipped)
 	}
 
 	code, out, errb = runAudited(t, cfg, "--format", "junit")
@@ -129,22 +133,46 @@ func TestAuditJSONAndJUnit(t *testing.T) {
 	if problems := xsd.check("testsuites", root); len(problems) > 0 {
 		t.Errorf("JUnit XML does not meet the schema:\n%s\n%s", strings.Join(problems, "\n"), out)
 	}
-	var failed, cases []string
+	var failed, cases, skipped, props []string
 	for _, st := range root.children("testsuite") {
+		for _, p := range st.children("properties")[0].children("property") {
+			props = append(props, p.attr("name")+"="+p.attr("value"))
+		}
 		for _, c := range st.children("testcase") {
 			cases = append(cases, c.attr("name"))
 			if len(c.children("failure")) > 0 {
 				failed = append(failed, c.attr("name"))
 			}
+			if len(c.children("skipped")) > 0 {
+				skipped = append(skipped, c.attr("name"))
+			}
 		}
 	}
-	if !slices.Equal(failed, []string{"jsonrpc.unknown-method"}) || !slices.Contains(cases, "lifecycle.ping") {
+	if !slices.Equal(failed, []string{"jsonrpc.unknown-method"}) || !slices.Contains(cases, "jsonrpc.id-echo") {
 		t.Errorf("failed cases %v of %v, want jsonrpc.unknown-method alone", failed, cases)
+	}
+	if !slices.Contains(skipped, "lifecycle.ping") || slices.Contains(skipped, "jsonrpc.unknown-method") || !slices.Contains(props, "revision=2026-07-28") {
+		t.Errorf("skipped cases %v, properties %v; want lifecycle.ping skipped on revision 2026-07-28", skipped, props)
 	}
 
 	code, out, _ = runAudited(t, cfg, "--format", "markdown")
-	if code != exitFound || !strings.Contains(out, "`jsonrpc.unknown-method`") {
-		t.Errorf("markdown: exit %d, want the check id in:\n%s", code, out)
+	if code != exitFound || !strings.Contains(out, "`jsonrpc.unknown-method`") || !strings.Contains(out, "answered `2026-07-28`") {
+		t.Errorf("markdown: exit %d, want the check id and the revision in:\n%s", code, out)
+	}
+	code, out, _ = runAudited(t, cfg, "--format", "sarif")
+	if code != exitFound || !strings.Contains(out, "wrong-code (on 2026-07-28)") {
+		t.Errorf("sarif: exit %d, want the revision in the result's message:\n%s", code, out)
+	}
+
+	// At a handshake revision ping applies, and the fault (a revision's
+	// rule of every revision) is found the same.
+	code, out, errb = runAudited(t, cfg, "--protocol", "2025-11-25")
+	if code != exitFound || !strings.Contains(out, "answered 2025-11-25") || !strings.Contains(out, "jsonrpc.unknown-method") {
+		t.Errorf("--protocol 2025-11-25: exit %d, want the finding on 2025-11-25:\n%s%s", code, out, errb)
+	}
+	code, out, _ = runAudited(t, cfg, "--protocol", "2025-11-25", "--format", "json")
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != exitFound || !slices.Contains(doc.Servers[0].Passed, "lifecycle.ping") {
+		t.Errorf("--protocol 2025-11-25: exit %d (%v), want lifecycle.ping passed:\n%s", code, err, out)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -184,14 +185,16 @@ func writeAuditSARIF(w io.Writer, a Audit) error {
 	for _, r := range a.Servers {
 		for _, f := range r.Findings {
 			at := place{uri: uri, line: r.Line, col: r.Col, server: r.Server, tool: f.Subject}
-			run.add(f.Check, auditLevel(f.Level), fmt.Sprintf("%s: %s", r.Server, f.Message), f.Message, at)
+			run.add(f.Check, auditLevel(f.Level), fmt.Sprintf("%s (on %s): %s", r.Server, orNone(r.Revision), f.Message), f.Message, at)
 		}
 	}
 	return encodeSARIFRuns(w, []sarifRun{*run})
 }
 
-// writeAuditJUnit writes one suite per server, one test case per check
-// probed: failed by an error-level finding; warnings in system-out.
+// writeAuditJUnit writes one suite per server, its revision (asked and
+// settled on) among its properties, one test case per check probed
+// (failed by an error-level finding; warnings in system-out) and one per
+// check that did not apply, skipped with why.
 func writeAuditJUnit(w io.Writer, a Audit) error {
 	doc := junitSuites{}
 	stamp := junitStamp()
@@ -202,17 +205,24 @@ func writeAuditJUnit(w io.Writer, a Audit) error {
 	for _, r := range a.Servers {
 		label := model.Sanitize(r.Server)
 		st := junitSuite{Name: label, Package: "mcplens.audit", ID: len(doc.Suites), Timestamp: stamp, Hostname: "localhost",
-			Time: fmt.Sprintf("%.3f", r.Elapsed.Seconds()), Properties: props}
+			Time: fmt.Sprintf("%.3f", r.Elapsed.Seconds()), Properties: junitProperties{Property: append(slices.Clone(props.Property),
+				junitProperty{Name: "asked", Value: model.Sanitize(r.Asked)}, junitProperty{Name: "revision", Value: orNone(model.Sanitize(r.Revision))})}}
 		byCheck := map[string][]audit.Finding{}
 		for _, f := range r.Findings {
 			byCheck[f.Check] = append(byCheck[f.Check], f)
 		}
 		for _, c := range audit.Checks() {
 			found, probed := byCheck[c.ID]
+			tc := junitCase{Name: c.ID, ClassName: label, Time: "0"}
+			if why, skipped := r.Skipped[c.ID]; skipped && !probed {
+				st.Skipped++
+				tc.Skipped = &junitSkipped{Message: "not applicable: " + model.Sanitize(why)}
+				st.Cases = append(st.Cases, tc)
+				continue
+			}
 			if !probed && !contains(r.Passed, c.ID) {
 				continue
 			}
-			tc := junitCase{Name: c.ID, ClassName: label, Time: "0"}
 			var lines []string
 			for _, f := range found {
 				lines = append(lines, fmt.Sprintf("%s %s: %s", f.Level, f.Check, model.Sanitize(f.Message)))

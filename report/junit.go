@@ -31,6 +31,7 @@ type junitSuite struct {
 	Tests      int             `xml:"tests,attr"`
 	Failures   int             `xml:"failures,attr"`
 	Errors     int             `xml:"errors,attr"`
+	Skipped    int             `xml:"skipped,attr,omitempty"`
 	Time       string          `xml:"time,attr"`
 	Properties junitProperties `xml:"properties"`
 	Cases      []junitCase     `xml:"testcase"`
@@ -52,6 +53,12 @@ type junitCase struct {
 	ClassName string        `xml:"classname,attr"`
 	Time      string        `xml:"time,attr"`
 	Failure   *junitFailure `xml:"failure"`
+	Skipped   *junitSkipped `xml:"skipped"`
+}
+
+// junitSkipped marks a test case that did not apply, with why.
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
 }
 
 type junitFailure struct {

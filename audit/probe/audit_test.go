@@ -1,7 +1,9 @@
 package probe_test
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"net/http/httptest"
 	"os"
 	"slices"
@@ -50,7 +52,7 @@ func ids(r audit.Result) []string {
 // streamable HTTP, passes every check that applies.
 func TestCorrectServerGivesNone(t *testing.T) {
 	for _, tc := range []struct{ transport, protocol string }{
-		{"stdio", ""}, {"http", ""}, {"stdio", "2026-07-28"}, {"http", "2026-07-28"},
+		{"stdio", ""}, {"http", ""}, {"stdio", "2025-11-25"}, {"http", "2025-11-25"}, {"stdio", "2026-07-28"}, {"http", "2026-07-28"},
 	} {
 		t.Run(tc.transport+tc.protocol, func(t *testing.T) {
 			spec := auditee.Stdio(t, "")
@@ -58,8 +60,18 @@ func TestCorrectServerGivesNone(t *testing.T) {
 				spec = auditee.HTTP(t, "")
 			}
 			r := probe.Run(context.Background(), spec, probe.Options{Handshake: handshake(tc.protocol)})
-			if tc.protocol != "" && r.Revision != tc.protocol {
-				t.Fatalf("answered %q, want the stateless %s", r.Revision, tc.protocol)
+			want := cmp.Or(tc.protocol, model.NeutralHandshake().ProtocolVersion)
+			if r.Revision != want {
+				t.Fatalf("settled on %q, want %s", r.Revision, want)
+			}
+			// Each revision's own checks run; the other's are not
+			// applicable, and say so.
+			handshakeOnly := []string{"lifecycle.ping", "logging.set-level", "logging.invalid-level"}
+			for _, id := range handshakeOnly {
+				_, skipped := r.Skipped[id]
+				if stateless := r.Revision >= model.Revision20260728; skipped != stateless || slices.Contains(r.Passed, id) == stateless {
+					t.Errorf("on %s, %s passed %v, not applicable %v", r.Revision, id, slices.Contains(r.Passed, id), skipped)
+				}
 			}
 			if len(r.Findings) > 0 {
 				t.Fatalf("findings on the correct server: %+v", r.Findings)
@@ -76,28 +88,80 @@ func TestCorrectServerGivesNone(t *testing.T) {
 
 // TestEachFaultGivesItsFinding: a server wrong in one way gives exactly
 // the finding of that way, with the frames that prove it.
+// A fault of every revision is committed at each; a fault of one era at
+// that era.
 func TestEachFaultGivesItsFinding(t *testing.T) {
 	for _, m := range auditee.Modes {
-		t.Run(m.Mode, func(t *testing.T) {
-			spec := auditee.Stdio(t, m.Mode)
-			if m.Transport == "http" {
-				spec = auditee.HTTP(t, m.Mode)
+		revisions := []string{m.Protocol}
+		if m.Protocol == "" {
+			revisions = []string{model.Revision20251125, model.Revision20260728}
+		}
+		for _, rev := range revisions {
+			t.Run(m.Mode+"@"+rev, func(t *testing.T) {
+				r := auditMode(t, m.Mode, m.Transport, rev)
+				if r.Revision != rev {
+					t.Fatalf("settled on %q, want %s", r.Revision, rev)
+				}
+				wantFindings(t, r, m.Mode, m.Checks)
+			})
+		}
+	}
+}
+
+// TestEraFaultsAtTheOtherEra: a fault of one era is no fault at the other,
+// where its check is not applicable (and says so) or, for a rule of both
+// eras the fault breaks at one only, passes.
+func TestEraFaultsAtTheOtherEra(t *testing.T) {
+	probedOnBoth := []string{"lifecycle.notifications", "caching.hints"}
+	for _, m := range auditee.Modes {
+		if m.Protocol == "" {
+			continue
+		}
+		other := model.Revision20260728
+		if m.Protocol == other {
+			other = model.Revision20251125
+		}
+		t.Run(m.Mode+"@"+other, func(t *testing.T) {
+			r := auditMode(t, m.Mode, m.Transport, other)
+			if r.Revision != other || len(r.Findings) > 0 {
+				t.Fatalf("on %q: findings %+v, want none on %s", r.Revision, r.Findings, other)
 			}
-			r := probe.Run(context.Background(), spec, probe.Options{Grace: 500 * time.Millisecond, Handshake: handshake(m.Protocol)})
-			if got := ids(r); !slices.Equal(got, m.Checks) {
-				t.Fatalf("findings %v, want exactly %v: %+v", got, m.Checks, r.Findings)
-			}
-			f := r.Findings[0]
-			if f.Section == "" || f.Message == "" {
-				t.Fatalf("finding without its section or message: %+v", f)
-			}
-			if m.Mode != "ignore-stdin-close" && len(f.Evidence) == 0 {
-				t.Fatalf("finding without evidence: %+v", f)
-			}
-			if slices.Contains(r.Passed, m.Checks[0]) {
-				t.Fatalf("%s both found and passed", m.Checks[0])
+			for _, id := range m.Checks {
+				why, skipped := r.Skipped[id]
+				if slices.Contains(probedOnBoth, id) != slices.Contains(r.Passed, id) || skipped == slices.Contains(probedOnBoth, id) {
+					t.Errorf("%s: passed %v, not applicable %v (%s)", id, slices.Contains(r.Passed, id), skipped, why)
+				}
 			}
 		})
+	}
+}
+
+// auditMode audits the auditee in mode over transport, asking for rev.
+func auditMode(t *testing.T, mode, transport, rev string) audit.Result {
+	t.Helper()
+	spec := auditee.Stdio(t, mode)
+	if transport == "http" {
+		spec = auditee.HTTP(t, mode)
+	}
+	return probe.Run(context.Background(), spec, probe.Options{Grace: 500 * time.Millisecond, Handshake: handshake(rev)})
+}
+
+// wantFindings wants exactly the findings of checks, the first with its
+// section, message and evidence.
+func wantFindings(t *testing.T, r audit.Result, mode string, checks []string) {
+	t.Helper()
+	if got := ids(r); !slices.Equal(got, checks) {
+		t.Fatalf("findings %v, want exactly %v: %+v", got, checks, r.Findings)
+	}
+	f := r.Findings[0]
+	if f.Section == "" || f.Message == "" {
+		t.Fatalf("finding without its section or message: %+v", f)
+	}
+	if mode != "ignore-stdin-close" && len(f.Evidence) == 0 {
+		t.Fatalf("finding without evidence: %+v", f)
+	}
+	if slices.Contains(r.Passed, checks[0]) {
+		t.Fatalf("%s both found and passed", checks[0])
 	}
 }
 
@@ -207,21 +271,31 @@ func TestSecretsMasked(t *testing.T) {
 
 // TestSilentAfterInitializeGivesUp: a server that answers initialize and
 // nothing after costs a few probes' deadlines: after three requests in a
-// row go unanswered, the audit sends no more.
+// row go unanswered, the audit sends no more. So whichever revision is
+// asked for: mcplens's own first probes with server/discover (unanswered
+// too), then falls back to initialize, which is answered.
 func TestSilentAfterInitializeGivesUp(t *testing.T) {
-	r := probe.Run(context.Background(), auditee.Stdio(t, "silent-after-init"), probe.Options{Probe: 300 * time.Millisecond, Grace: 300 * time.Millisecond})
-	if got := ids(r); !slices.Contains(got, "lifecycle.ping") {
-		t.Fatalf("findings %v, want lifecycle.ping among them", got)
-	}
-	requests := 0
-	for _, f := range r.Frames {
-		if f.Dir == mcpsession.Out && strings.Contains(string(f.Bytes), `"id":`) {
-			requests++
-		}
-	}
-	// initialize, then ping, the unknown method and invalid params go
-	// unanswered; the malformed line is no request; nothing more.
-	if requests > 5 {
-		t.Errorf("%d requests sent to a server that answers nothing", requests)
+	for _, rev := range []string{"", model.Revision20251125} {
+		t.Run("asking "+cmp.Or(rev, "the default"), func(t *testing.T) {
+			r := probe.Run(context.Background(), auditee.Stdio(t, "silent-after-init"), probe.Options{Probe: 300 * time.Millisecond, Grace: 300 * time.Millisecond, Handshake: handshake(rev)})
+			if got := ids(r); !slices.Contains(got, "lifecycle.ping") || r.Revision != model.Revision20251125 {
+				t.Fatalf("findings %v on %q, want lifecycle.ping among them on %s", got, r.Revision, model.Revision20251125)
+			}
+			// The requests (JSON with an id: the malformed line is none)
+			// sent after the last answer.
+			unanswered := 0
+			for _, f := range r.Frames {
+				var m struct{ ID json.RawMessage }
+				switch {
+				case f.Dir == mcpsession.In:
+					unanswered = 0
+				case json.Unmarshal(f.Bytes, &m) == nil && len(m.ID) > 0:
+					unanswered++
+				}
+			}
+			if unanswered != 3 {
+				t.Errorf("%d requests sent after the last answer, want 3 and no more", unanswered)
+			}
+		})
 	}
 }

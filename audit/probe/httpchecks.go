@@ -20,6 +20,49 @@ const foreignOrigin = "http://mcplens-audit.invalid"
 func (a *auditor) httpChecks(ctx context.Context) {
 	p := a.httpp
 	sid := p.sessionID()
+	if why := a.control(ctx); why != "" {
+		a.skipAll(why, refusalChecks...)
+	} else {
+		a.refusals(ctx, sid)
+	}
+	if a.stateless {
+		a.mcpMethod(ctx)
+	} else {
+		a.fs.skip("http.mcp-method", "a check of the stateless revisions (2026-07-28); the session is on "+a.res.Revision)
+	}
+	a.notificationHTTP(ctx)
+	a.get(ctx)
+	if sid != "" {
+		a.delete(ctx)
+	}
+}
+
+// refusalChecks are the checks that want a request refused for one header:
+// judged only once the same request without it is served.
+var refusalChecks = []string{"http.origin", "http.host", "http.protocol-version", "http.accept", "http.session-unknown", "http.session-missing"}
+
+// control sends the revision's noop as a correct client does and says why
+// the refusal checks cannot be judged ("" when it was served 2xx with its
+// answer): a server that refuses the plain request refuses every probe of
+// them for another reason than theirs.
+func (a *auditor) control(ctx context.Context) string {
+	pctx, cancel := a.probeCtx(ctx)
+	defer cancel()
+	body := a.noopBody()
+	ex, err := a.httpp.do(pctx, http.MethodPost, a.httpp.standardHeaders(body), "", body)
+	switch {
+	case err != nil && ex.status == 0:
+		return fmt.Sprintf("%s sent as a correct client sends it was not answered (%v): a refusal would prove nothing", a.noop(), err)
+	case ex.status/100 != 2 || len(ex.msgs) == 0:
+		return fmt.Sprintf("%s sent as a correct client sends it was answered HTTP %d without its answer: a refusal would prove nothing", a.noop(), ex.status)
+	}
+	return ""
+}
+
+// refusals sends the revision's noop, each time with one header a correct
+// client never sends, and wants it refused.
+func (a *auditor) refusals(ctx context.Context, sid string) {
+	p := a.httpp
 	a.refused(ctx, "http.origin", map[string]string{"Origin": foreignOrigin}, "", "a foreign Origin", 400, 499)
 	if u, err := url.Parse(a.spec.URL); err == nil && isLoopback(u.Hostname()) {
 		a.refused(ctx, "http.host", nil, "mcplens-audit.invalid:"+portOf(u), "a foreign Host", 400, 499)
@@ -45,33 +88,31 @@ func (a *auditor) httpChecks(ctx context.Context) {
 		a.refused(ctx, "http.session-unknown", map[string]string{"Mcp-Session-Id": "mcplens-audit-unknown-session"}, "", "an Mcp-Session-Id never issued", 404, 404)
 		a.refused(ctx, "http.session-missing", map[string]string{"Mcp-Session-Id": ""}, "", "no Mcp-Session-Id", 400, 400)
 	}
-	if a.stateless {
-		a.mcpMethod(ctx)
-	} else {
-		a.fs.skip("http.mcp-method", "a check of the stateless revisions (2026-07-28)")
-	}
-	a.notificationHTTP(ctx)
-	a.get(ctx)
-	if sid != "" {
-		a.delete(ctx)
-	}
 }
 
-// ping is a request that changes nothing.
-func (a *auditor) pingBody() []byte {
+// noopBody is the revision's noop request, numbered.
+func (a *auditor) noopBody() []byte {
 	a.c.id++
-	b, _ := encodeRequest([]byte(fmt.Sprint(a.c.id)), "ping", nil, a.c.meta)
+	b, _ := encodeRequest([]byte(fmt.Sprint(a.c.id)), a.noop(), nil, a.c.meta)
 	return b
 }
 
-// refused POSTs a ping with set's headers (and host) and wants a status in
-// [lo, hi].
+// refused POSTs the revision's noop with its standard headers, set's
+// headers over them (and host), and wants a status in [lo, hi].
 func (a *auditor) refused(ctx context.Context, id string, set map[string]string, host, what string, lo, hi int) {
 	pctx, cancel := a.probeCtx(ctx)
 	defer cancel()
 	mark := a.t.mark()
 	a.fs.probe(id)
-	ex, err := a.httpp.do(pctx, http.MethodPost, set, host, a.pingBody())
+	body := a.noopBody()
+	headers := a.httpp.standardHeaders(body)
+	if headers == nil {
+		headers = map[string]string{}
+	}
+	for k, v := range set {
+		headers[k] = v
+	}
+	ex, err := a.httpp.do(pctx, http.MethodPost, headers, host, body)
 	switch {
 	case err != nil && ex.status == 0:
 		a.fs.add(id, "", fmt.Sprintf("a request with %s was not answered: %v", what, err), a.t.since(mark))
@@ -154,7 +195,8 @@ func (a *auditor) delete(ctx context.Context) {
 		return
 	}
 	a.fs.probe("http.delete")
-	after, err := a.httpp.do(pctx, http.MethodPost, nil, "", a.pingBody())
+	body := a.noopBody()
+	after, err := a.httpp.do(pctx, http.MethodPost, a.httpp.standardHeaders(body), "", body)
 	if err == nil && after.status != http.StatusNotFound {
 		a.fs.add("http.delete", "DELETE", fmt.Sprintf("after DELETE, a request with the ended session was answered HTTP %d; want 404", after.status), a.t.since(mark))
 	}

@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"slices"
 
-	"github.com/mcplens/mcplens/internal/jsonx"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
@@ -69,11 +68,8 @@ func (a *auditor) initialize(ctx context.Context) bool {
 	case r.ServerInfo == nil || r.ServerInfo.Name == nil || r.ServerInfo.Version == nil:
 		a.fs.add("lifecycle.initialize", "initialize", "the initialize result has no serverInfo with a name and a version", a.t.since(mark))
 	default:
-		for name, c := range r.Capabilities {
-			if !isObject(c) {
-				a.fs.add("lifecycle.initialize", "initialize", fmt.Sprintf("the capability %q is %s, not an object", name, model.JSONKind(c)), a.t.since(mark))
-				break
-			}
+		if p := capabilitiesProblem(r.Capabilities); p != "" {
+			a.fs.add("lifecycle.initialize", "initialize", p, a.t.since(mark))
 		}
 	}
 	if r.ServerInfo != nil && r.ServerInfo.Name != nil {
@@ -96,49 +92,6 @@ func (a *auditor) initialize(ctx context.Context) bool {
 		return false
 	}
 	return true
-}
-
-// discover probes server/discover; it reports whether the server speaks
-// the stateless revision asked for.
-func (a *auditor) discover(ctx context.Context, era model.Era) bool {
-	pctx, cancel := context.WithTimeout(ctx, min(a.o.Probe, max(era.Probe, 2*era.Probe)))
-	defer cancel()
-	mark := a.t.mark()
-	a.setStateless(true, era.Version) // the probe carries the revision's headers
-	m, err := a.c.call(pctx, "server/discover", map[string]any{"_meta": loader.StatelessMeta(a.o.Handshake, era.Version)})
-	if err != nil || m.Error != nil {
-		a.setStateless(false, "")
-		return false // a handshake-era server: initialize follows
-	}
-	var r initializeResult
-	a.fs.probe("lifecycle.version")
-	if err := json.Unmarshal(m.Result, &r); err != nil || len(r.SupportedVersions) == 0 {
-		a.fs.add("lifecycle.version", "server/discover", "the server/discover result lists no supportedVersions", a.t.since(mark))
-		return false
-	}
-	if !slices.Contains(r.SupportedVersions, era.Version) {
-		a.setStateless(false, "")
-		return false
-	}
-	a.res.Revision, a.caps, a.stateless = era.Version, r.Capabilities, true
-	a.c.meta = loader.StatelessMeta(a.o.Handshake, era.Version)
-	if info := jsonx.MemberFold(jsonx.MemberFold(m.Result, "_meta"), "io.modelcontextprotocol/serverInfo"); len(info) > 0 {
-		a.res.ServerInfo = model.Sanitize(jsonx.String(jsonx.MemberFold(info, "name")) + " " + jsonx.String(jsonx.MemberFold(info, "version")))
-	}
-	a.cacheHints("server/discover", m, mark)
-
-	a.fs.probe("lifecycle.initialize")
-	return true
-}
-
-// setStateless says whether HTTP requests carry a stateless revision's
-// standard headers.
-func (a *auditor) setStateless(on bool, version string) {
-	if a.httpp != nil {
-		a.httpp.mu.Lock()
-		a.httpp.stateless, a.httpp.version = on, version
-		a.httpp.mu.Unlock()
-	}
 }
 
 // lifecycle probes ping, an unknown method, invalid params, malformed
@@ -165,6 +118,18 @@ func (a *auditor) lifecycle(ctx context.Context) {
 	a.idEcho(ctx, json.RawMessage(`"mcplens-audit/ü\"1"`))
 	a.idEcho(ctx, json.RawMessage(`2147483648`))
 	a.notification(ctx)
+}
+
+// noop is the request of the settled revision that changes nothing and
+// every server of it answers: ping on a handshake revision, server/discover
+// on a stateless one, where ping is gone. The checks of rules that hold
+// on every revision (ids echoed, a parse error, DNS-rebinding protection)
+// send it, so that a refusal is the rule's and not the revision's.
+func (a *auditor) noop() string {
+	if a.stateless {
+		return "server/discover"
+	}
+	return "ping"
 }
 
 func (a *auditor) declares(capability string) bool {
@@ -207,8 +172,8 @@ func (a *auditor) expectError(ctx context.Context, id, method string, params any
 	}
 }
 
-// parseError sends a line that is not JSON, then (over stdio) a ping: the
-// parse error is wanted before the ping's answer.
+// parseError sends a line that is not JSON, then (over stdio) the
+// revision's noop: the parse error is wanted before its answer.
 func (a *auditor) parseError(ctx context.Context) {
 	pctx, cancel := a.probeCtx(ctx)
 	defer cancel()
@@ -217,8 +182,8 @@ func (a *auditor) parseError(ctx context.Context) {
 	a.c.strayResponses()
 	_ = a.c.p.send(pctx, []byte(`{"jsonrpc": "2.0", "id": 7, "method": "ping", `))
 	if a.stdio != nil {
-		if _, err := a.c.call(pctx, "ping", nil); err != nil {
-			a.fs.add("jsonrpc.parse-error", "", "after a malformed line the server no longer answers ping: "+err.Error(), a.t.since(mark))
+		if _, err := a.c.call(pctx, a.noop(), nil); err != nil {
+			a.fs.add("jsonrpc.parse-error", "", "after a malformed line the server no longer answers "+a.noop()+": "+err.Error(), a.t.since(mark))
 			return
 		}
 	} else {
@@ -236,14 +201,15 @@ func (a *auditor) parseError(ctx context.Context) {
 	a.fs.add("jsonrpc.parse-error", "", "malformed JSON got no error -32700 with a null id", a.t.since(mark))
 }
 
-// idEcho sends ping with id and wants it back exactly.
+// idEcho sends the revision's noop with id and wants it back exactly.
 func (a *auditor) idEcho(ctx context.Context, id json.RawMessage) {
 	pctx, cancel := a.probeCtx(ctx)
 	defer cancel()
 	mark := a.t.mark()
 	a.fs.probe("jsonrpc.id-echo")
 	a.c.strayResponses()
-	raw, _ := encodeRequest(id, "ping", nil, a.c.meta)
+	method := a.noop()
+	raw, _ := encodeRequest(id, method, nil, a.c.meta)
 	a.c.stopOnStray = true
 	_, err := a.c.roundTrip(pctx, raw, id)
 	a.c.stopOnStray = false
@@ -251,11 +217,11 @@ func (a *auditor) idEcho(ctx context.Context, id json.RawMessage) {
 		return
 	}
 	for _, m := range a.c.strayResponses() {
-		a.fs.add("jsonrpc.id-echo", "ping", fmt.Sprintf("a request of id %s was answered with id %s", id, m.ID), a.t.since(mark))
+		a.fs.add("jsonrpc.id-echo", method, fmt.Sprintf("a request of id %s was answered with id %s", id, m.ID), a.t.since(mark))
 		return
 	}
 	if !isHTTPStatus(err) {
-		a.fs.add("jsonrpc.id-echo", "ping", fmt.Sprintf("a ping of id %s was not answered: %v", id, err), a.t.since(mark))
+		a.fs.add("jsonrpc.id-echo", method, fmt.Sprintf("a %s of id %s was not answered: %v", method, id, err), a.t.since(mark))
 	}
 }
 
@@ -274,7 +240,7 @@ func (a *auditor) notification(ctx context.Context) {
 		return
 	}
 	if a.stdio != nil {
-		if _, err := a.c.call(pctx, "ping", nil); err != nil {
+		if _, err := a.c.call(pctx, a.noop(), nil); err != nil {
 			return
 		}
 	}
@@ -318,36 +284,6 @@ func (a *auditor) stdinClose() {
 	a.fs.probe("stdio.stdin-close")
 	if !a.stdio.closeStdin(a.o.Grace) {
 		a.fs.add("stdio.stdin-close", "", fmt.Sprintf("the server was still running %s after its stdin closed", a.o.Grace), nil)
-	}
-}
-
-// unknownVersionStdio starts the server again and asks for a revision
-// that does not exist.
-func (a *auditor) unknownVersionStdio(ctx context.Context) {
-	t := &tape{server: a.spec.Label}
-	p, err := startStdio(a.spec, a.o.Guard, t, a.o.Limits.Line)
-	if err != nil {
-		return
-	}
-	defer p.stop()
-	a.unknownVersionOver(ctx, &client{p: p, t: t}, t)
-}
-
-// unknownVersionOver asks c's server for unknownRevision.
-func (a *auditor) unknownVersionOver(ctx context.Context, c *client, t *tape) {
-	pctx, cancel := a.probeCtx(ctx)
-	defer cancel()
-	h := a.o.Handshake
-	h.ProtocolVersion = unknownRevision
-	a.fs.probe("lifecycle.unknown-version")
-	m, err := c.call(pctx, "initialize", loader.InitializeParams(h))
-	if err != nil || m.Error != nil {
-		return // refused: as the specification allows
-	}
-	var r initializeResult
-	_ = json.Unmarshal(m.Result, &r)
-	if r.ProtocolVersion == unknownRevision || !revisionShape.MatchString(r.ProtocolVersion) {
-		a.fs.add("lifecycle.unknown-version", "initialize", fmt.Sprintf("asked for %s, which no server supports, the server answered protocolVersion %q", unknownRevision, r.ProtocolVersion), t.since(0))
 	}
 }
 

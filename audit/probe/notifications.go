@@ -70,6 +70,11 @@ func (a *auditor) notificationProblem(m message) string {
 			return fmt.Sprintf("%s sent, and the %s capability does not declare listChanged", m.Method, capability)
 		}
 	}
+	if m.Method == "notifications/message" && a.stateless {
+		// 2026-07-28: a log message only for a request whose _meta asks
+		// for one (io.modelcontextprotocol/logLevel); the audit's never do.
+		return "a log message, on a stateless revision, though no request asked for one with io.modelcontextprotocol/logLevel"
+	}
 	if m.Method == "notifications/message" {
 		level := jsonx.String(jsonx.MemberFold(m.Params, "level"))
 		if !slices.Contains(logLevels, level) || len(jsonx.MemberFold(m.Params, "data")) == 0 {

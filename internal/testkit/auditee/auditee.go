@@ -15,8 +15,10 @@ import (
 
 // Modes maps each fault the server commits to the checks of mcplens audit
 // that name it (one, but for rebinding, which is two faults), the
-// transport it is committed over and the revision it shows on ("" for the
-// default).
+// transport it is committed over and the revision it exists at: "" for a
+// fault of every revision, which the tests commit at each; a revision for
+// a fault of one era (logging/setLevel and notifications/initialized are
+// gone from 2026-07-28; cache hints and Mcp-Method came with it).
 var Modes = []struct {
 	Mode                string
 	Checks              []string
@@ -31,9 +33,10 @@ var Modes = []struct {
 	{"echo-version", []string{"lifecycle.unknown-version"}, "stdio", ""},
 	{"answer-notification", []string{"jsonrpc.notification-answered"}, "stdio", ""},
 	{"silent-parse-error", []string{"jsonrpc.parse-error"}, "stdio", ""},
-	{"any-log-level", []string{"logging.invalid-level"}, "stdio", ""},
-	{"undeclared-changes", []string{"lifecycle.notifications"}, "stdio", ""},
+	{"any-log-level", []string{"logging.invalid-level"}, "stdio", "2025-11-25"},
+	{"undeclared-changes", []string{"lifecycle.notifications"}, "stdio", "2025-11-25"},
 	{"no-cache-hints", []string{"caching.hints"}, "stdio", "2026-07-28"},
+	{"unasked-log", []string{"lifecycle.notifications"}, "stdio", "2026-07-28"},
 	{"origin", []string{"http.origin"}, "http", ""},
 	{"rebinding", []string{"http.origin", "http.host"}, "http", ""},
 	{"mcp-method-ignored", []string{"http.mcp-method"}, "http", "2026-07-28"},

@@ -17,6 +17,8 @@
 //	silent-after-init   nothing is answered after initialize
 //	any-log-level       logging/setLevel takes a level that does not exist
 //	undeclared-changes  tools/list_changed sent, listChanged not declared
+//	unasked-log         a log message with every tools/list, asked for or not
+//	                    (a fault on 2026-07-28 only, where _meta asks for one)
 //	mcp-method-ignored  (HTTP, 2026-07-28) a mismatched Mcp-Method is served
 package main
 
@@ -128,6 +130,8 @@ func serveStdio(s *server.MCPServer, mode string) {
 			case mode == "any-log-level" && m.Method == "logging/setLevel" && m.Params.Level != "info":
 				_, _ = out.Write([]byte(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{}}` + "\n"))
 				continue
+			case mode == "unasked-log" && m.Method == "tools/list":
+				_, _ = out.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"listing"}}` + "\n"))
 			case mode == "undeclared-changes" && m.Method == "notifications/initialized":
 				_, _ = out.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` + "\n"))
 			case mode == "echo-version" && m.Method == "initialize":
