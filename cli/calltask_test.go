@@ -49,25 +49,45 @@ func TestCallTask(t *testing.T) {
 	}
 }
 
-// lockedLines is a process's stderr, read line by line as it comes.
+// lockedLines is a process's stderr, read line by line as it comes, to
+// its end: a pipe of its own rather than cmd.StderrPipe, which Wait closes
+// with lines still unread.
 type lockedLines struct {
 	mu   sync.Mutex
 	text strings.Builder
+	done chan struct{} // closed at the end of the stream
 }
 
-func (l *lockedLines) read(t *testing.T, cmd *exec.Cmd) {
-	pipe, err := cmd.StderrPipe()
+// read gives cmd a stderr to read; call before cmd.Start, and started
+// after it (the parent's copy of the write end closed).
+func (l *lockedLines) read(t *testing.T, cmd *exec.Cmd) (started func()) {
+	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
+	cmd.Stderr = w
+	l.done = make(chan struct{})
 	go func() {
-		sc := bufio.NewScanner(pipe)
+		defer close(l.done)
+		defer r.Close()
+		sc := bufio.NewScanner(r)
 		for sc.Scan() {
 			l.mu.Lock()
 			l.text.WriteString(sc.Text() + "\n")
 			l.mu.Unlock()
 		}
 	}()
+	return func() { w.Close() }
+}
+
+// ended waits for the end of the stream, at most 20s.
+func (l *lockedLines) ended(t *testing.T) {
+	t.Helper()
+	select {
+	case <-l.done:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("stderr still open 20s after the process ended:\n%s", l.String())
+	}
 }
 
 func (l *lockedLines) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.text.String() }
@@ -88,10 +108,11 @@ func TestCallTaskInterrupt(t *testing.T) {
 			}
 			cmd := exec.Command(build(t, ".."), args...)
 			var stderr lockedLines
-			stderr.read(t, cmd)
+			started := stderr.read(t, cmd)
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
+			started()
 			done := make(chan error, 1)
 			go func() { done <- cmd.Wait() }()
 			t.Cleanup(func() {
@@ -116,6 +137,7 @@ func TestCallTaskInterrupt(t *testing.T) {
 			case <-time.After(60 * time.Second):
 				t.Fatalf("mcplens call still runs 60s on; stderr:\n%s", stderr.String())
 			}
+			stderr.ended(t)
 			ee, ok := err.(*exec.ExitError)
 			if !ok || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "was cancelled (tasks/cancel)") {
 				t.Errorf("exit %v, want 1 with the task cancelled; stderr:\n%s", err, stderr.String())

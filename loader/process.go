@@ -95,6 +95,10 @@ func spawn(spec config.ServerSpec, stderr *ring, guard *procguard.Guard) (*proce
 		return nil, err
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	if err := guard.Ready(); err != nil {
+		closeAll()
+		return nil, err
+	}
 	tree, err := procguard.Start(cmd)
 	if err != nil {
 		closeAll()

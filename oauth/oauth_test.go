@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -24,7 +25,26 @@ func spec(as *oauthtest.Server, o *config.OAuth) config.ServerSpec {
 }
 
 func newStore(t *testing.T) *oauth.Store {
-	return oauth.NewStore(filepath.Join(t.TempDir(), "cfg", "mcplens", "oauth-tokens.json"))
+	dir, err := os.MkdirTemp("", "mcplens-oauth-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A closed session's last request (mcp-go's listening GET, ended after
+	// Close returns) may still refresh a short-lived token and save it
+	// while the folder is removed: removing is tried again until it holds.
+	t.Cleanup(func() {
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			err := os.RemoveAll(dir)
+			if err == nil {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("removing the token store's folder: %v", err)
+				return
+			}
+		}
+	})
+	return oauth.NewStore(filepath.Join(dir, "cfg", "mcplens", "oauth-tokens.json"))
 }
 
 // login logs in with a browser that follows the authorization URL.

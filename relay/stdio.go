@@ -76,6 +76,10 @@ func (s *Stdio) Run() (int, error) {
 		return 0, err
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	if err := s.Guard.Ready(); err != nil {
+		closeAll(inR, inW, outR, outW, errR, errW)
+		return 0, err
+	}
 	tree, err := procguard.Start(cmd)
 	if err != nil {
 		closeAll(inR, inW, outR, outW, errR, errW)

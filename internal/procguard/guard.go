@@ -55,7 +55,8 @@ type Guard struct {
 }
 
 // New returns a guard run as command args (the mcplens binary and
-// Subcommand). Nothing starts until a group is held.
+// Subcommand). Nothing starts until a server is about to (Ready) or a
+// group is held.
 func New(command string, args ...string) *Guard {
 	return &Guard{command: command, args: args, held: map[int]bool{}}
 }
@@ -76,17 +77,43 @@ func (g *Guard) Hold(pgid int) error {
 	if g.w != nil && g.tell('+', pgid) == nil {
 		return nil
 	}
-	if err := g.start(); err != nil {
+	if err := g.restart(); err != nil {
 		delete(g.held, pgid)
+		return err
+	}
+	return nil
+}
+
+// restart starts the guard and tells it every group held.
+func (g *Guard) restart() error {
+	if err := g.start(); err != nil {
 		return fmt.Errorf("starting the process guard: %w", err)
 	}
 	for id := range g.held {
 		if err := g.tell('+', id); err != nil {
-			delete(g.held, pgid)
 			return fmt.Errorf("telling the process guard: %w", err)
 		}
 	}
 	return nil
+}
+
+// Ready starts the guard, if it is not running, before a server is: Hold
+// then only writes a line on a pipe, and the instant between a server's
+// start and its group being held (in which mcplens could die and leave a
+// helper the server just forked) is that write, not the guard's own start.
+func (g *Guard) Ready() error {
+	if g == nil || !guarded {
+		return nil
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.done {
+		return errors.New("the process guard is closed")
+	}
+	if g.w != nil {
+		return nil
+	}
+	return g.restart()
 }
 
 // Release tells the guard that the group pgid has been killed and reaped:

@@ -125,3 +125,30 @@ func TestGuardStartsAgainWhenKilled(t *testing.T) {
 	g.orphan()
 	proctest.WaitFor(t, "both groups to be killed", func() bool { return len(proctest.GroupMembers(first))+len(proctest.GroupMembers(second)) == 0 })
 }
+
+// TestGuardReadyBeforeTheServer: Ready starts the guard before any group
+// exists, so that holding one is a write on a running guard's pipe: the
+// guard Hold then tells is the one Ready started, and it kills the group
+// when its pipe ends.
+func TestGuardReadyBeforeTheServer(t *testing.T) {
+	g := testGuard(t)
+	if err := g.Ready(); err != nil {
+		t.Fatal(err)
+	}
+	started := g.cmd
+	if started == nil {
+		t.Fatal("Ready started no guard")
+	}
+	if err := g.Ready(); err != nil || g.cmd != started {
+		t.Fatalf("a second Ready started another guard (err %v)", err)
+	}
+	pgid := startGroup(t)
+	if err := g.Hold(pgid); err != nil {
+		t.Fatal(err)
+	}
+	if g.cmd != started {
+		t.Fatal("Hold started another guard after Ready")
+	}
+	g.orphan()
+	proctest.WaitFor(t, "the held group to be killed", func() bool { return len(proctest.GroupMembers(pgid)) == 0 })
+}
