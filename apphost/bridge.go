@@ -5,11 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
 
+	"github.com/mcplens/mcplens/argcheck"
 	"github.com/mcplens/mcplens/mcpsession"
 	"github.com/mcplens/mcplens/model"
 )
@@ -28,12 +30,16 @@ type bridge struct {
 	res   model.AppResource
 	limit *rate.Limiter
 
+	// life ends when the host stops: a question still open is then
+	// answered as refused.
+	life context.Context
+
 	mu     sync.Mutex
 	called bool // the app's tool was called for it once
 }
 
 func newBridge(o Options, res model.AppResource) *bridge {
-	return &bridge{o: o, res: res, limit: rate.NewLimiter(MessageRate, MessageBurst)}
+	return &bridge{o: o, res: res, limit: rate.NewLimiter(MessageRate, MessageBurst), life: context.Background()}
 }
 
 // message is a JSON-RPC message as the app posts it.
@@ -126,15 +132,10 @@ func (b *bridge) handle(ctx context.Context, body []byte) reply {
 	case "resources/read":
 		b.readResource(ctx, &out, m)
 	case "ui/open-link":
-		var p struct {
-			URL string `json:"url"`
-		}
-		_ = json.Unmarshal(m.Params, &p)
-		b.notice(&out, fmt.Sprintf("the app %s asks to open %s: refused, mcplens opens no link an app asks for; copy it if you trust it", model.QuoteJSON(b.o.Tool.Name), model.QuoteJSON(p.URL)))
-		b.fail(&out, m.ID, codeRefused, "refused: this host opens no links")
+		b.openLink(ctx, &out, m)
 	case "ui/message":
-		b.notice(&out, fmt.Sprintf("the app %s asks to post a message to the conversation: refused, mcplens has no conversation: %s", model.QuoteJSON(b.o.Tool.Name), clip(m.Params)))
-		b.fail(&out, m.ID, codeRefused, "refused: this host has no conversation")
+		b.notice(&out, fmt.Sprintf("the app %s asks to post a message to the conversation: refused, mcplens has no model to send it to: %s", model.QuoteJSON(b.o.Tool.Name), clip(m.Params)))
+		b.fail(&out, m.ID, codeRefused, "refused: this host has no model to send a message to")
 	case "ui/update-model-context":
 		b.notice(&out, fmt.Sprintf("the app %s updates the model's context: shown here, sent to no model: %s", model.QuoteJSON(b.o.Tool.Name), clip(m.Params)))
 		b.answer(&out, m.ID, struct{}{})
@@ -226,8 +227,8 @@ func (b *bridge) callTool(ctx context.Context, out *reply, m message) {
 	if len(args) == 0 || string(args) == "null" {
 		args = []byte(`{}`)
 	}
-	if args[0] != '{' {
-		b.fail(out, m.ID, codeParams, "tools/call arguments must be an object")
+	if why := checkArgs(tool, args); why != "" {
+		b.fail(out, m.ID, codeParams, why)
 		return
 	}
 	result, err := b.o.Call(ctx, p.Name, args)
@@ -236,6 +237,65 @@ func (b *bridge) callTool(ctx context.Context, out *reply, m message) {
 		return
 	}
 	b.answer(out, m.ID, result)
+}
+
+// checkArgs says why args may not go to tool ("" when they may): over
+// MaxArguments, not an object, or breaking the tool's input schema, by
+// the check the interface and call make (argcheck). A schema that does not
+// compile checks nothing: the server judges the arguments.
+func checkArgs(tool *model.Tool, args json.RawMessage) string {
+	if len(args) > MaxArguments {
+		return fmt.Sprintf("tools/call arguments are %d bytes, over the host's %d", len(args), MaxArguments)
+	}
+	if args[0] != '{' {
+		return "tools/call arguments must be an object"
+	}
+	problems, err := argcheck.Validate(tool.InputSchema, args)
+	if err != nil || len(problems) == 0 {
+		return ""
+	}
+	var why strings.Builder
+	fmt.Fprintf(&why, "the arguments break the input schema of %q; nothing was sent:", tool.Name)
+	for i, p := range problems {
+		if i == maxProblems {
+			fmt.Fprintf(&why, " (and %d more)", len(problems)-i)
+			break
+		}
+		why.WriteString(" " + p.String() + ";")
+	}
+	return strings.TrimSuffix(why.String(), ";")
+}
+
+// maxProblems is how many schema violations a refusal names.
+const maxProblems = 8
+
+// openLink answers the app's ui/open-link: the user is asked
+// (Options.OpenLink), the lock let go meanwhile; with no one to ask, or
+// asked and refused, the app gets an error, and a link opened gets {}.
+func (b *bridge) openLink(ctx context.Context, out *reply, m message) {
+	var p struct {
+		URL string `json:"url"`
+	}
+	_ = json.Unmarshal(m.Params, &p)
+	app := model.QuoteJSON(b.o.Tool.Name)
+	if b.o.OpenLink == nil || p.URL == "" {
+		b.notice(out, fmt.Sprintf("the app %s asks to open %s: refused, mcplens opens no link an app asks for here; copy it if you trust it", app, model.QuoteJSON(p.URL)))
+		b.fail(out, m.ID, codeRefused, "refused: this host opens no links")
+		return
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer context.AfterFunc(b.life, cancel)()
+	defer cancel()
+	b.mu.Unlock()
+	err := b.o.OpenLink(ctx, p.URL)
+	b.mu.Lock()
+	if err != nil {
+		b.notice(out, fmt.Sprintf("the app %s asked to open %s: refused: %v", app, model.QuoteJSON(p.URL), err))
+		b.fail(out, m.ID, codeRefused, "refused: "+err.Error())
+		return
+	}
+	b.notice(out, fmt.Sprintf("the app %s asked to open %s: opened", app, model.QuoteJSON(p.URL)))
+	b.answer(out, m.ID, struct{}{})
 }
 
 // readResource relays the app's resources/read: only a resource its

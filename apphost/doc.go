@@ -6,8 +6,10 @@
 // mcplens, which answers as the app's host: the app's ui/initialize with
 // the host context, the tool's input and result, the app's tools/call and
 // resources/read relayed to its server after a host's checks (the tool is
-// the server's and visible to apps; the resource is the server's), and its
-// ui/open-link and ui/message requests shown and refused, never followed.
+// the server's and visible to apps, its arguments within MaxArguments and
+// its input schema by argcheck; the resource is the server's), its
+// ui/open-link asked about (Options.OpenLink) or else refused, and its
+// ui/message shown and refused: nothing is followed silently.
 // Every message either way is a frame in the server's log, the app named
 // (mcpsession.Frame.App).
 //

@@ -30,6 +30,9 @@ const (
 	// them a request is refused and a notification dropped, each a frame.
 	MessageRate  = 50
 	MessageBurst = 100
+	// MaxArguments is the largest arguments object of an app's tools/call
+	// the host checks and relays; a larger one is refused.
+	MaxArguments = 256 << 10
 	// Lifetime is how long a host serves when Options.Lifetime is zero.
 	Lifetime = 30 * time.Minute
 )
@@ -61,6 +64,11 @@ type Options struct {
 	// Notice is told what the user must see: a link or a message the app
 	// asked for, and that it was refused. Text is sanitized.
 	Notice func(string)
+	// OpenLink asks the user whether to open a link the app asks for, and
+	// opens it (through package opener) if so: nil when opened, the reason
+	// when refused. It may block until answered or ctx ends. Nil: every
+	// link is refused, shown through Notice.
+	OpenLink func(ctx context.Context, url string) error
 	// Lifetime bounds how long the host serves; zero is Lifetime.
 	Lifetime time.Duration
 	// Version is mcplens's, for the host's hostInfo.
@@ -168,6 +176,7 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 	h.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 16 << 10}
 	life, cancel := context.WithTimeout(ctx, o.Lifetime)
 	h.cancel = cancel
+	h.bridge.life = life
 	go func() { _ = h.srv.Serve(ln) }()
 	go func() {
 		<-life.Done()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -167,4 +168,112 @@ func TestRelayOnlyFromTheHostPage(t *testing.T) {
 	}
 	h.Close()
 	<-h.Done()
+}
+
+// TestAppArgumentsChecked: an app's tools/call whose arguments break the
+// tool's input schema, or are over the bound, is refused with invalid
+// params and its reason, a frame like every message, and the server sees
+// no call; arguments that keep the schema go through.
+func TestAppArgumentsChecked(t *testing.T) {
+	o, calls := options(t, "<p>", model.AppMIMEType)
+	move := tool("move", `{"ui":{"visibility":["app"]}}`)
+	move.InputSchema = json.RawMessage(`{"type":"object","properties":{"x":{"type":"integer","minimum":0}},"required":["x"],"additionalProperties":false}`)
+	o.Tools = append(o.Tools, move)
+	h, err := Start(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ask := func(msg string) string {
+		b, _ := json.Marshal(h.bridge.handle(context.Background(), []byte(msg)))
+		return string(b)
+	}
+	big := `{"x":1,"pad":"` + strings.Repeat("a", MaxArguments) + `"}`
+	for _, tt := range []struct{ args, want string }{
+		{`{"x":"one"}`, `"code":-32602,"message":"the arguments break the input schema of \"move\"; nothing was sent: /x: got string, want integer"`},
+		{`{}`, `missing property 'x'`},
+		{`{"x":-1,"y":2}`, `additional properties 'y' not allowed; /x: minimum: got -1, want 0`},
+		{big, `over the host's 262144`},
+		{`"x"`, `must be an object`},
+	} {
+		got := ask(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"move","arguments":` + tt.args + `}}`)
+		if !strings.Contains(got, tt.want) {
+			t.Errorf("arguments %.40s => %.300s, want %q", tt.args, got, tt.want)
+		}
+	}
+	if strings.Join(*calls, ",") != "read ui://s/app" {
+		t.Errorf("the server was asked %q, want no call", *calls)
+	}
+	if f := o.Log.Frames(); len(f) < 2 || f[len(f)-1].Dir != mcpsession.Out || f[len(f)-1].App != "show" || !strings.Contains(string(f[len(f)-1].Bytes), "must be an object") {
+		t.Errorf("the refusal is not the last frame: %+v", f[len(f)-1])
+	}
+	if got := ask(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"move","arguments":{"x":3}}}`); !strings.Contains(got, `"result":{"content":[]}`) {
+		t.Errorf("good arguments => %s", got)
+	}
+	if strings.Join(*calls, ",") != "read ui://s/app,call move" {
+		t.Errorf("the server was asked %q", *calls)
+	}
+}
+
+// TestAppLinkAsked: with someone to ask, a link the app asks for is asked
+// about while other messages go on; opened, the app gets {}, refused, an
+// error with the reason; when the host stops, a question still open is
+// refused.
+func TestAppLinkAsked(t *testing.T) {
+	o, _ := options(t, "<p>", model.AppMIMEType)
+	asked := make(chan string)
+	answers := make(chan error)
+	o.OpenLink = func(ctx context.Context, url string) error {
+		asked <- url
+		select {
+		case err := <-answers:
+			return err
+		case <-ctx.Done():
+			return errors.New("nobody answered")
+		}
+	}
+	var notices []string
+	o.Notice = func(s string) { notices = append(notices, s) }
+	h, err := Start(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	link := func(id int, url string) <-chan string {
+		got := make(chan string, 1)
+		go func() {
+			b, _ := json.Marshal(h.bridge.handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":`+fmt.Sprint(id)+`,"method":"ui/open-link","params":{"url":"`+url+`"}}`)))
+			got <- string(b)
+		}()
+		return got
+	}
+	for _, tt := range []struct {
+		answer error
+		want   string
+	}{
+		{nil, `{"id":1,"jsonrpc":"2.0","result":{}}`},
+		{errors.New("declined by the user"), `"error":{"code":-32000,"message":"refused: declined by the user"}`},
+	} {
+		got := link(1, "https://example.com/a")
+		if url := <-asked; url != "https://example.com/a" {
+			t.Errorf("asked about %q", url)
+		}
+		// The question does not hold the host: a ping is answered meanwhile.
+		if b, _ := json.Marshal(h.bridge.handle(context.Background(), []byte(`{"jsonrpc":"2.0","id":9,"method":"ping"}`))); !strings.Contains(string(b), `"result":{}`) {
+			t.Errorf("a ping while asking: %s", b)
+		}
+		answers <- tt.answer
+		if r := <-got; !strings.Contains(r, tt.want) {
+			t.Errorf("answer %v: the app got %s, want %s", tt.answer, r, tt.want)
+		}
+	}
+	got := link(2, "https://example.com/b")
+	<-asked
+	h.Close()
+	if r := <-got; !strings.Contains(r, "refused: nobody answered") {
+		t.Errorf("the host stopped while asking: %s", r)
+	}
+	if len(notices) != 3 || !strings.HasSuffix(notices[0], "opened") || !strings.Contains(notices[1], "refused: declined by the user") {
+		t.Errorf("notices %q", notices)
+	}
 }

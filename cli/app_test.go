@@ -176,7 +176,8 @@ func TestAppHostedInChromium(t *testing.T) {
 		`"url":"` + allowed.URL + `/in","outcome":"fetched"`,
 		`"url":"` + other.URL + `/out","outcome":"blocked"`,
 		`"heard":"open-link","error":"refused: this host opens no links"`,
-		`"heard":"message","error":"refused: this host has no conversation"`,
+		`"heard":"bad_args","error":"the arguments break the input schema of \"board_state\"; nothing was sent: /level: got string, want number","code":-32602`,
+		`"heard":"message","error":"refused: this host has no model to send a message to"`,
 	} {
 		if _, ok := out.find(want); !ok {
 			t.Errorf("no frame with %s", want)
@@ -187,6 +188,17 @@ func TestAppHostedInChromium(t *testing.T) {
 	}
 	if !out.has(`→ board {"jsonrpc":"2.0","id":`, `"method":"tools/call"`, `"name":"board_state"`) {
 		t.Error("the relayed tools/call is no frame of the server")
+	}
+	out.mu.Lock()
+	relayed := 0
+	for _, s := range out.all {
+		if strings.HasPrefix(s, `→ board {"jsonrpc":"2.0","id":`) && strings.Contains(s, `"name":"board_state"`) {
+			relayed++
+		}
+	}
+	out.mu.Unlock()
+	if relayed != 1 {
+		t.Errorf("the server was sent board_state %d times, want once: the call with arguments breaking its schema is never sent", relayed)
 	}
 	if allowedHits.Load() == 0 || otherHits.Load() != 0 {
 		t.Errorf("the allowed origin heard %d requests, the other %d: want some and none", allowedHits.Load(), otherHits.Load())

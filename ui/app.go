@@ -49,6 +49,7 @@ type Model struct {
 	result  *callView
 	calling *pendingCall // the call on its way, if any (calling.go)
 	ask     *asking      // the question a server asks, if any (askview.go)
+	appNote chan string  // what hosted apps ask that is only shown (applink.go)
 	rootsEd *rootsEditor // the roots editor, while open (roots.go)
 	help    help.Model
 	// full is set while the help screen is shown.
@@ -118,7 +119,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.ask.focus()
 	case callDoneMsg:
 		var next tea.Cmd
-		if m.ask != nil && m.ask.msg.question.Server == msg.route.Server {
+		if m.ask != nil && !m.ask.msg.app && m.ask.msg.question.Server == msg.route.Server {
 			next = m.answer(loader.Reply{}) // the call ended: nobody waits for the answer
 		}
 		m.calling = nil
@@ -146,7 +147,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case rootsSetMsg:
 		m.rootsDone(msg)
 	case appHostedMsg:
-		m.appHosted(msg)
+		return m.appHosted(msg)
+	case appNoteMsg:
+		return m.showAppNote(msg)
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
 	default:

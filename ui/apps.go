@@ -17,8 +17,9 @@ import (
 // `a` on a tool with an MCP App hosts the app (package apphost) on a
 // loopback page and opens it through opener, as `mcplens app` does. The
 // app's messages and the host's answers are frames of the server's log,
-// the app named, so the wire pane shows them; a link or a message the app
-// asks for is refused there. The host stops at its lifetime.
+// the app named, so the wire pane shows them; a link the app asks for is
+// asked about, a message for the conversation shown and refused
+// (applink.go). The host stops at its lifetime.
 
 // appReadBudget bounds each resources/read of the app's (its own resource
 // first); the host itself runs for apphost.Lifetime.
@@ -30,6 +31,8 @@ type appHostedMsg struct {
 	server, tool, url string
 	opened            error
 	err               error
+	// notes is set on the first app hosted: its notes are to be awaited.
+	notes chan string
 }
 
 // hostApp hosts the app of the selected row's tool.
@@ -68,8 +71,21 @@ func (m *Model) hostApp() tea.Cmd {
 		res, err := backend.Call(ctx, o.Server, wire, args)
 		return res.Result, err
 	}
+	notes, first := m.appNotes()
+	o.Notice = func(text string) {
+		select {
+		case notes <- text:
+		default: // too many at once: the frames keep them
+		}
+	}
+	if q := m.questions; q != nil {
+		o.OpenLink = func(ctx context.Context, url string) error { return q.askLink(ctx, o.Server, t.Name, url) }
+	}
+	msg := appHostedMsg{server: o.Server, tool: t.Name}
+	if first {
+		msg.notes = notes
+	}
 	return func() tea.Msg {
-		msg := appHostedMsg{server: o.Server, tool: t.Name}
 		// The host outlives this command: its lifetime ends it.
 		h, err := apphost.Start(context.Background(), o)
 		if err != nil {
@@ -82,9 +98,14 @@ func (m *Model) hostApp() tea.Cmd {
 	}
 }
 
-// appHosted says where the app is, and whether a browser was opened.
-func (m *Model) appHosted(msg appHostedMsg) {
+// appHosted says where the app is, and whether a browser was opened; on
+// the first app hosted, it starts waiting for apps' notes.
+func (m *Model) appHosted(msg appHostedMsg) tea.Cmd {
 	st := m.c.styles
+	var wait tea.Cmd
+	if msg.notes != nil {
+		wait = waitAppNote(msg.notes)
+	}
 	switch {
 	case msg.err != nil:
 		m.say(st.ErrorText.Render(model.Sanitize(fmt.Sprintf("app of %s not hosted: %v", msg.tool, msg.err))))
@@ -93,6 +114,7 @@ func (m *Model) appHosted(msg appHostedMsg) {
 	default:
 		m.say(st.OKText.Render(model.Sanitize(fmt.Sprintf("app of %s hosted at %s; its frames are in the wire pane", msg.tool, msg.url))))
 	}
+	return wait
 }
 
 // appLines are the detail pane's account of the tool's app: its resource

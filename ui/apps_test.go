@@ -1,15 +1,24 @@
 package ui_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcplens/mcplens/internal/testkit/browsertest"
+	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
+	"github.com/mcplens/mcplens/ui"
 )
 
 // The servers view shows the app-only tool registered under mcplens's own
@@ -17,13 +26,7 @@ import (
 // apps; a on a tool with an app hosts it on loopback and hands the page to
 // the opener.
 func TestAppKeyHostsTheApp(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "appserver")
-	cmd := exec.Command("go", "build", "-o", bin, "./internal/testkit/appserver")
-	cmd.Dir = ".."
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./internal/testkit/appserver: %v\n%s", err, out)
-	}
-	cfg := &config.Config{Path: "apps config", Servers: []config.ServerSpec{{Label: "board", Command: bin}}}
+	cfg := &config.Config{Path: "apps config", Servers: []config.ServerSpec{{Label: "board", Command: appServer(t)}}}
 	m, sess := openConfig(t, cfg, 220, 40)
 	if got := screen(m); !strings.Contains(got, "board_state") || strings.Contains(got, "app only: _meta.ui.visibility") {
 		t.Errorf("under mcplens's handshake board_state is not registered:\n%s", got)
@@ -58,5 +61,113 @@ func TestAppKeyHostsTheApp(t *testing.T) {
 	_ = resp.Body.Close()
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `sandbox="allow-scripts allow-forms"`) {
 		t.Errorf("the page handed to the opener: %d\n%s", resp.StatusCode, body)
+	}
+}
+
+// appServer builds the test server of apps.
+func appServer(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "appserver")
+	cmd := exec.Command("go", "build", "-o", bin, "./internal/testkit/appserver")
+	cmd.Dir = ".."
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./internal/testkit/appserver: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestAppLinkAsked hosts the app with a and posts to its host what the
+// app would: a link is asked about as a URL elicitation is, y opens it
+// through the opener (the URL one argument of $BROWSER) and the app gets
+// {}; a javascript: link is shown with the opener's reason, y does nothing
+// and n refuses it; a message for the conversation is a footer note,
+// secrets masked, and refused.
+func TestAppLinkAsked(t *testing.T) {
+	const secret = "sk-live-0a1b2c3d4e5f6a7b8c9d"
+	cfg := &config.Config{Path: "apps config", Servers: []config.ServerSpec{{Label: "board", Command: appServer(t),
+		Env: []config.EnvVar{{Key: "API_KEY", Value: secret}}}}}
+	q := ui.NewQuestions()
+	sess := loader.Open(cfg, loader.Options{Timeout: 20 * time.Second})
+	t.Cleanup(func() { sess.Close() })
+	var m tea.Model = ui.New(ui.Options{Title: cfg.Path, Servers: cfg.Servers, Backend: sess, Questions: q})
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 220, Height: 40})
+	m = settle(t, m, cfg, sess)
+
+	b := browsertest.New(t)
+	m = pressRun(t, m, "a")
+	page := b.Wait(t, 1)[0][0]
+	u, err := url.Parse(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	post := func(body string) <-chan string {
+		got := make(chan string, 1)
+		go func() {
+			req, _ := http.NewRequest(http.MethodPost, page+"rpc", strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Origin", u.Scheme+"://"+u.Host)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				got <- err.Error()
+				return
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			got <- string(b)
+		}()
+		return got
+	}
+	link := func(id int, link string) <-chan string {
+		params, _ := json.Marshal(map[string]string{"url": link})
+		return post(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ui/open-link","params":%s}`, id, params))
+	}
+
+	const good = "https://example.com/board?next=%2F&a=$(id)"
+	answer := link(1, good)
+	m, _ = m.Update(question(t, q))
+	if got := screen(m); !strings.Contains(got, "the app of") || !strings.Contains(got, "asks to open a link") || !strings.Contains(got, good) || !strings.Contains(got, "y open in a browser") {
+		t.Errorf("the link is not asked about:\n%s", got)
+	}
+	var cmd tea.Cmd
+	m, cmd = m.Update(ui.KeyPress("y"))
+	next := runCmd(cmd) // the browser opens, and the next question is awaited
+	if got := result(t, answer); !strings.Contains(got, `"id":1,"jsonrpc":"2.0","result":{}`) {
+		t.Errorf("the app was told %s, want {}", got)
+	}
+	if calls := b.Wait(t, 2); !slices.Equal(calls[1], []string{good}) {
+		t.Errorf("the browser ran with %q, want [%q]", calls[1], good)
+	}
+
+	answer = link(2, "javascript:alert(document.cookie)")
+	select {
+	case msg := <-next:
+		m, _ = m.Update(msg)
+	case <-time.After(20 * time.Second):
+		t.Fatal("no second question within 20s")
+	}
+	m, cmd = m.Update(ui.KeyPress("y"))
+	if got := screen(m); !strings.Contains(got, `scheme "javascript"`) || strings.Contains(got, "y open in a browser") || cmd != nil {
+		t.Errorf("a javascript: link is offered, or y did something:\n%s", got)
+	}
+	m = press(m, "n")
+	if got := result(t, answer); !strings.Contains(got, `"code":-32000,"message":"refused: declined, not openable`) {
+		t.Errorf("the app was told %s, want refused", got)
+	}
+	if calls := b.Calls(); len(calls) != 2 {
+		t.Errorf("the browser ran %d times, want 2: %q", len(calls), calls)
+	}
+
+	answer = post(`{"jsonrpc":"2.0","id":3,"method":"ui/message","params":{"role":"user","content":[{"type":"text","text":"key ` + secret + ` \u001b[2J"}]}}`)
+	if got := result(t, answer); !strings.Contains(got, "refused: this host has no model") {
+		t.Errorf("the message was answered %s", got)
+	}
+	for {
+		m, _ = m.Update(ui.NextAppNote(m))
+		if got := screen(m); strings.Contains(got, "asks to post a message") {
+			if strings.Contains(got, secret) || strings.Contains(got, "\x1b") || !strings.Contains(got, `"text":"key `) {
+				t.Errorf("the message's note, its secret masked and escape shown:\n%s", got)
+			}
+			break
+		}
 	}
 }

@@ -31,14 +31,23 @@ type askMsg struct {
 	question loader.Question
 	heard    heard
 	reply    chan<- loader.Reply
+	// app is set for a question an app asks (applink.go), which the end of
+	// its server's call does not answer.
+	app bool
 }
 
 // Ask hands the question to the interface and waits for the answer, or for
 // ctx to end: then it answers nothing, which the loader takes as cancel.
 func (q *Questions) Ask(ctx context.Context, question loader.Question) loader.Reply {
+	return q.ask(ctx, askMsg{question: question, heard: hear(question)})
+}
+
+// ask hands msg to the interface, with where its answer goes.
+func (q *Questions) ask(ctx context.Context, msg askMsg) loader.Reply {
 	reply := make(chan loader.Reply, 1)
+	msg.reply = reply
 	select {
-	case q.asks <- askMsg{question: question, heard: hear(question), reply: reply}:
+	case q.asks <- msg:
 	case <-ctx.Done():
 		return loader.Reply{}
 	}

@@ -169,3 +169,6 @@ func SetPolicy(m tea.Model, name string) (tea.Model, bool) {
 // OpenHistory keeps m's calls in the file at path, as Options.History
 // does, returning what could not be read.
 func OpenHistory(m tea.Model, path string) error { return m.(Model).openHistory(path) }
+
+// NextAppNote waits for the next note of an app hosted with `a`.
+func NextAppNote(m tea.Model) tea.Msg { return waitAppNote(m.(Model).appNote)() }

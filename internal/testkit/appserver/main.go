@@ -35,8 +35,8 @@ func main() {
 		}
 		return &mcp.Meta{AdditionalFields: map[string]any{"ui": m}}
 	}
-	tool := func(name, desc string, meta *mcp.Meta, h server.ToolHandlerFunc) {
-		t := mcp.NewTool(name, mcp.WithDescription(desc))
+	tool := func(name, desc string, meta *mcp.Meta, h server.ToolHandlerFunc, opts ...mcp.ToolOption) {
+		t := mcp.NewTool(name, append([]mcp.ToolOption{mcp.WithDescription(desc)}, opts...)...)
 		t.Meta = meta
 		s.AddTool(t, h)
 	}
@@ -45,7 +45,7 @@ func main() {
 	})
 	tool("board_state", "The board's state, for its app.", ui(appURI, "app"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("state from the server"), nil
-	})
+	}, mcp.WithNumber("level", mcp.Description("how much of the state")))
 	tool("model_only", "For the model, never its app.", ui(appURI, "model"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("model only"), nil
 	})
