@@ -20,7 +20,8 @@ const foreignOrigin = "http://mcplens-audit.invalid"
 func (a *auditor) httpChecks(ctx context.Context) {
 	p := a.httpp
 	sid := p.sessionID()
-	if why := a.control(ctx); why != "" {
+	why := a.control(ctx)
+	if why != "" {
 		a.skipAll(why, refusalChecks...)
 	} else {
 		a.refusals(ctx, sid)
@@ -31,6 +32,11 @@ func (a *auditor) httpChecks(ctx context.Context) {
 		a.fs.skip("http.mcp-method", "a check of the stateless revisions (2026-07-28); the session is on "+a.res.Revision)
 	}
 	a.notificationHTTP(ctx)
+	if why != "" {
+		a.fs.skip("http.multiple-streams", why)
+	} else {
+		a.streams(ctx) // before get: no GET stream of the audit's is open yet
+	}
 	a.get(ctx)
 	if sid != "" {
 		a.delete(ctx)
