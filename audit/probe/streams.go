@@ -95,6 +95,7 @@ type listener struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	msgs   [][]byte
+	err    error // why the reading ended before stop, if it did
 	p      *httpPeer
 }
 
@@ -127,7 +128,10 @@ func (p *httpPeer) listen(ctx context.Context) *listener {
 	go func() {
 		defer close(l.done)
 		defer resp.Body.Close()
-		l.msgs, _ = p.readEvents(resp.Body) // ends at a response, the stream's end, a bound or stop
+		l.msgs, l.err = p.readEvents(resp.Body) // ends at a response, the stream's end, a bound or stop
+		if lctx.Err() != nil {
+			l.err = nil // stopped
+		}
 	}()
 	return l
 }
@@ -137,9 +141,12 @@ func (p *httpPeer) listen(ctx context.Context) *listener {
 func (l *listener) stop() [][]byte {
 	l.cancel()
 	<-l.done
-	if len(l.msgs) > 0 {
+	if len(l.msgs) > 0 || l.err != nil {
 		var b bytes.Buffer
 		b.WriteString("GET stream")
+		if l.err != nil {
+			b.WriteString(" ended: " + l.err.Error())
+		}
 		for _, m := range l.msgs {
 			b.WriteString("\n\ndata: ")
 			b.Write(m)
