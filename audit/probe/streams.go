@@ -101,8 +101,9 @@ type listener struct {
 
 // listen opens the GET stream and reads it in the background, bounded as
 // a POST's stream is (the body and event limits, maxEvents, ctx); nil when
-// the server answers GET with anything but an event stream (http.get
-// judges that answer).
+// the server answers GET with anything but an event stream: http.get
+// judges that answer, and a 409 may be the server's one stream a session
+// (the TypeScript SDK's) not yet seen closed.
 func (p *httpPeer) listen(ctx context.Context) *listener {
 	lctx, cancel := context.WithCancel(ctx)
 	req, err := p.request(lctx, http.MethodGet, map[string]string{"Accept": "text/event-stream"}, "", nil)
