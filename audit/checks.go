@@ -92,6 +92,7 @@ var checks = []Check{
 	{"http.delete-status", Warning, "basic/transports#session-management", "DELETE with the session id is answered 2xx (ended) or 405 (the server does not let clients end sessions)", "http"},
 	{"http.accept", Warning, "basic/transports#sending-messages-to-the-server", "a POST whose Accept lacks application/json and text/event-stream is refused (406), and a good one answered as JSON or an event stream", "http"},
 	{"http.get", Error, "basic/transports#listening-for-messages-from-the-server", "GET with Accept: text/event-stream is answered with an event stream or 405", "http"},
+	{"http.multiple-streams", Error, "basic/transports#multiple-connections", "with the GET stream open where the server serves one, three requests POSTed at once are each answered 2xx with their own response, and no stream carries another's (a message goes on one stream only)", "http"},
 	{"http.protocol-version", Error, "basic/transports#protocol-version-header", "a request with an unsupported MCP-Protocol-Version header is answered 400", "http"},
 	{"http.notification", Error, "basic/transports#sending-messages-to-the-server", "a notification POSTed is answered 202 Accepted with no body", "http"},
 	{"http.mcp-method", Error, "basic/transports#standard-headers (2026-07-28)", "on a stateless revision, a request whose Mcp-Method or Mcp-Name header does not match its body is answered 400", "http"},

@@ -112,7 +112,7 @@ func TestEachFaultGivesItsFinding(t *testing.T) {
 // where its check is not applicable (and says so) or, for a rule of both
 // eras the fault breaks at one only, passes.
 func TestEraFaultsAtTheOtherEra(t *testing.T) {
-	probedOnBoth := []string{"lifecycle.notifications", "caching.hints"}
+	probedOnBoth := []string{"lifecycle.notifications", "caching.hints", "http.multiple-streams"}
 	for _, m := range auditee.Modes {
 		if m.Protocol == "" {
 			continue
@@ -227,16 +227,25 @@ func TestHostileHTTPIsBounded(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			spec := config.ServerSpec{Label: mode, Transport: config.TransportHTTP, URL: srv.URL + "/" + mode}
-			r := probe.Run(ctx, spec, probe.Options{Probe: time.Second})
+			const event = 64 << 10
+			r := probe.Run(ctx, spec, probe.Options{Probe: time.Second, Limits: loader.Limits{Event: event}})
 			if ctx.Err() != nil {
 				t.Fatal("the audit outlived its bound")
 			}
 			want := "lifecycle.capabilities"
 			if mode == "listen-flood" {
-				want = "http.origin" // its fault is on the GET stream, which the audit does not read; it checks no Origin
+				want = "http.origin" // its fault is on the GET stream; it checks no Origin
 			}
 			if got := ids(r); !slices.Contains(got, want) {
 				t.Fatalf("findings %v, want %s among them", got, want)
+			}
+			// The GET stream, read while the multiple-streams probe's
+			// requests are answered, is read no further than the event
+			// bound (its frame: a line of header, the event's data).
+			for _, f := range r.Frames {
+				if strings.HasPrefix(string(f.Bytes), "GET stream") && f.Size > event+200 {
+					t.Fatalf("the GET stream was read for %d bytes, past the %d-byte event bound", f.Size, event)
+				}
 			}
 		})
 	}

@@ -81,13 +81,44 @@ var protocolHeaders = []string{"Accept", "Content-Type", "Origin", "Mcp-Session-
 // removes the header), body (nil: none). A stream answer to a GET is not
 // read: its status and headers are the answer.
 func (p *httpPeer) do(ctx context.Context, method string, set map[string]string, host string, body []byte) (exchange, error) {
+	req, err := p.request(ctx, method, set, host, body)
+	if err != nil {
+		return exchange{}, err
+	}
+	resp, err := p.hc.Do(req)
+	if err != nil {
+		p.t.add(mcpsession.In, []byte("no response: "+err.Error()), false, "")
+		return exchange{}, err
+	}
+	defer resp.Body.Close()
+	ex := exchange{status: resp.StatusCode, header: resp.Header}
+	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	switch {
+	case ct == "text/event-stream" && method == http.MethodGet:
+		ex.stream = true
+	case ct == "text/event-stream":
+		ex.stream = true
+		ex.msgs, err = p.readEvents(resp.Body)
+	default:
+		ex.body, err = io.ReadAll(io.LimitReader(resp.Body, p.body))
+		if ct == "application/json" && len(bytes.TrimSpace(ex.body)) > 0 {
+			ex.msgs = [][]byte{bytes.TrimSpace(ex.body)}
+		}
+	}
+	p.t.add(mcpsession.In, responseText(resp, ex), false, "")
+	return ex, err
+}
+
+// request builds one request with the config's headers, the session's and
+// set's over them, and records it.
+func (p *httpPeer) request(ctx context.Context, method string, set map[string]string, host string, body []byte) (*http.Request, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, p.url, rd)
 	if err != nil {
-		return exchange{}, err
+		return nil, err
 	}
 	for k, vs := range p.headers {
 		req.Header[k] = vs
@@ -115,28 +146,7 @@ func (p *httpPeer) do(ctx context.Context, method string, set map[string]string,
 		req.Host = host
 	}
 	p.t.add(mcpsession.Out, requestText(req, host, body), false, "")
-	resp, err := p.hc.Do(req)
-	if err != nil {
-		p.t.add(mcpsession.In, []byte("no response: "+err.Error()), false, "")
-		return exchange{}, err
-	}
-	defer resp.Body.Close()
-	ex := exchange{status: resp.StatusCode, header: resp.Header}
-	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	switch {
-	case ct == "text/event-stream" && method == http.MethodGet:
-		ex.stream = true
-	case ct == "text/event-stream":
-		ex.stream = true
-		ex.msgs, err = p.readEvents(resp.Body)
-	default:
-		ex.body, err = io.ReadAll(io.LimitReader(resp.Body, p.body))
-		if ct == "application/json" && len(bytes.TrimSpace(ex.body)) > 0 {
-			ex.msgs = [][]byte{bytes.TrimSpace(ex.body)}
-		}
-	}
-	p.t.add(mcpsession.In, responseText(resp, ex), false, "")
-	return ex, err
+	return req, nil
 }
 
 // requestText is a request as evidence: its line, the protocol headers,

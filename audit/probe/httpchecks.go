@@ -20,7 +20,8 @@ const foreignOrigin = "http://mcplens-audit.invalid"
 func (a *auditor) httpChecks(ctx context.Context) {
 	p := a.httpp
 	sid := p.sessionID()
-	if why := a.control(ctx); why != "" {
+	why := a.control(ctx)
+	if why != "" {
 		a.skipAll(why, refusalChecks...)
 	} else {
 		a.refusals(ctx, sid)
@@ -31,7 +32,15 @@ func (a *auditor) httpChecks(ctx context.Context) {
 		a.fs.skip("http.mcp-method", "a check of the stateless revisions (2026-07-28); the session is on "+a.res.Revision)
 	}
 	a.notificationHTTP(ctx)
+	// get first: a server may keep one GET stream a session (409 for a
+	// second) and see the probe's own close late; streams then POSTs
+	// without one.
 	a.get(ctx)
+	if why != "" {
+		a.fs.skip("http.multiple-streams", why)
+	} else {
+		a.streams(ctx)
+	}
 	if sid != "" {
 		a.delete(ctx)
 	}

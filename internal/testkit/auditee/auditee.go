@@ -40,6 +40,7 @@ var Modes = []struct {
 	{"origin", []string{"http.origin"}, "http", ""},
 	{"rebinding", []string{"http.origin", "http.host"}, "http", ""},
 	{"mcp-method-ignored", []string{"http.mcp-method"}, "http", "2026-07-28"},
+	{"one-stream", []string{"http.multiple-streams"}, "http", "2025-11-25"},
 }
 
 var build struct {

@@ -86,3 +86,33 @@ func withoutGlobSync(entry string) (string, error) {
 	script := filepath.Join(filepath.Dir(entry), "index-node20.js")
 	return script, os.WriteFile(script, out.Bytes(), 0o644)
 }
+
+// ConformanceDir names the variable that points at a build of the suite
+// newer than the pinned one (a checkout of its repository, built: DIR/dist/
+// index.js), whose scenarios the pinned version lacks are compared too.
+// npm holds no such build; without the variable they are not compared, and
+// the tests say so.
+const ConformanceDir = "MCPLENS_CONFORMANCE_DIR"
+
+// ConformanceBuild returns the script of the build ConformanceDir names,
+// "" when it is unset; it fails t when the directory holds no built
+// script. Under node older than 22 a build importing globSync is run from a
+// copy without it, as the pinned version is.
+func ConformanceBuild(t testing.TB) string {
+	t.Helper()
+	dir := os.Getenv(ConformanceDir)
+	if dir == "" {
+		return ""
+	}
+	script := filepath.Join(dir, "dist", "index.js")
+	b, err := os.ReadFile(script)
+	if err != nil {
+		t.Fatalf("%s=%s: %v (build the suite there: npm ci && npm run build)", ConformanceDir, dir, err)
+	}
+	if nodeMajor() < 22 && bytes.Contains(b, []byte("globSync as o,")) {
+		if script, err = withoutGlobSync(script); err != nil {
+			t.Fatalf("%s=%s: %v", ConformanceDir, dir, err)
+		}
+	}
+	return script
+}

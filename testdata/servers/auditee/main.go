@@ -20,6 +20,8 @@
 //	unasked-log         a log message with every tools/list, asked for or not
 //	                    (a fault on 2026-07-28 only, where _meta asks for one)
 //	mcp-method-ignored  (HTTP, 2026-07-28) a mismatched Mcp-Method is served
+//	one-stream          (HTTP) a POST is refused 409 while its session's GET
+//	                    stream is open
 package main
 
 import (
@@ -287,14 +289,25 @@ func loopbackOrigin(origin string) bool {
 func sessions(next http.Handler, mode string) http.Handler {
 	var mu sync.Mutex
 	ended := map[string]bool{}
+	listening := map[string]int{} // one-stream: the GET streams open, by session
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sid := r.Header.Get("Mcp-Session-Id")
 		mu.Lock()
-		gone := ended[sid]
+		gone, busy := ended[sid], sid != "" && listening[sid] > 0
 		mu.Unlock()
 		switch {
 		case gone:
 			http.Error(w, "session ended", http.StatusNotFound)
+			return
+		case mode == "one-stream" && r.Method == http.MethodGet && sid != "":
+			mu.Lock()
+			listening[sid]++
+			mu.Unlock()
+			defer func() { mu.Lock(); listening[sid]--; mu.Unlock() }()
+			next.ServeHTTP(w, r)
+			return
+		case mode == "one-stream" && r.Method == http.MethodPost && busy:
+			http.Error(w, "one stream at a time", http.StatusConflict)
 			return
 		case r.Method == http.MethodDelete && sid != "":
 			next.ServeHTTP(w, r)
