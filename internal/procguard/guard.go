@@ -65,6 +65,35 @@ func New(command string, args ...string) *Guard {
 // A guard that has exited (someone killed it) is started again and told
 // every group held.
 func (g *Guard) Hold(pgid int) error {
+	return g.locked(func() error {
+		g.held[pgid] = true
+		if g.w != nil && g.tell('+', pgid) == nil {
+			return nil
+		}
+		if err := g.restart(); err != nil {
+			delete(g.held, pgid)
+			return err
+		}
+		return nil
+	})
+}
+
+// Ready starts the guard, if it is not running, before a server is: Hold
+// then only writes a line on a pipe, and the instant between a server's
+// start and its group being held (in which mcplens could die and leave a
+// helper the server just forked) is that write, not the guard's own start.
+func (g *Guard) Ready() error {
+	return g.locked(func() error {
+		if g.w != nil {
+			return nil
+		}
+		return g.restart()
+	})
+}
+
+// locked runs f under the guard's lock, on a guard that guards (not nil,
+// on a platform with a guard process) and is not closed.
+func (g *Guard) locked(f func() error) error {
 	if g == nil || !guarded {
 		return nil
 	}
@@ -73,15 +102,7 @@ func (g *Guard) Hold(pgid int) error {
 	if g.done {
 		return errors.New("the process guard is closed")
 	}
-	g.held[pgid] = true
-	if g.w != nil && g.tell('+', pgid) == nil {
-		return nil
-	}
-	if err := g.restart(); err != nil {
-		delete(g.held, pgid)
-		return err
-	}
-	return nil
+	return f()
 }
 
 // restart starts the guard and tells it every group held.
@@ -95,25 +116,6 @@ func (g *Guard) restart() error {
 		}
 	}
 	return nil
-}
-
-// Ready starts the guard, if it is not running, before a server is: Hold
-// then only writes a line on a pipe, and the instant between a server's
-// start and its group being held (in which mcplens could die and leave a
-// helper the server just forked) is that write, not the guard's own start.
-func (g *Guard) Ready() error {
-	if g == nil || !guarded {
-		return nil
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.done {
-		return errors.New("the process guard is closed")
-	}
-	if g.w != nil {
-		return nil
-	}
-	return g.restart()
 }
 
 // Release tells the guard that the group pgid has been killed and reaped:
