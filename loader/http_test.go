@@ -99,6 +99,14 @@ func TestStreamableHTTP(t *testing.T) {
 		t.Errorf("protocol = %q, want %q", ev.Protocol, loader.ProtocolVersion)
 	}
 
+	// A stateless connection hears tools/list_changed on its
+	// subscriptions/listen stream, which opens after the connection is
+	// ready: a change before the server acknowledged it is not heard.
+	for deadline := time.Now().Add(20 * time.Second); !heardFrame(s, "grow", "notifications/subscriptions/acknowledged"); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the server never acknowledged the subscriptions/listen stream")
+		}
+	}
 	res, err := s.Call(context.Background(), "grow", "grow", nil)
 	if err != nil {
 		t.Fatalf("Call: %v", err)
@@ -382,4 +390,14 @@ func TestServerCwd(t *testing.T) {
 	if ev := last["nowhere"]; ev.State != mcpsession.Failed || ev.Err != want {
 		t.Errorf("nowhere = %v %q, want Failed %q", ev.State, ev.Err, want)
 	}
+}
+
+// heardFrame reports whether server sent a frame holding method.
+func heardFrame(s *loader.Session, server, method string) bool {
+	for _, f := range s.FrameLog(server).Frames() {
+		if f.Dir == mcpsession.In && bytes.Contains(f.Bytes, []byte(`"method":"`+method+`"`)) {
+			return true
+		}
+	}
+	return false
 }
