@@ -157,7 +157,7 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 	res := model.AppResourceOfMeta(c.Meta)
 	if len(c.Meta) == 0 {
 		if i := resourceIndex(o.Resources, app.ResourceURI); i >= 0 {
-			res = model.AppResourceOfMeta(metaOf(o.Resources[i].Raw))
+			res = model.AppResourceOf(o.Resources[i])
 		}
 	}
 	h := &Host{o: o, html: []byte(c.Text), token: random(), nonce: random(), done: make(chan struct{})}
@@ -223,16 +223,6 @@ func resourceIndex(rs []model.Resource, uri string) int {
 		}
 	}
 	return -1
-}
-
-func metaOf(raw json.RawMessage) json.RawMessage {
-	var m struct {
-		Meta json.RawMessage `json:"_meta"`
-	}
-	if json.Unmarshal(raw, &m) != nil {
-		return nil
-	}
-	return m.Meta
 }
 
 // AppCSP is the content security policy an app is served under: nothing

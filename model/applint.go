@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -65,7 +66,7 @@ func AppResourceOfMeta(meta json.RawMessage) AppResource {
 	if m.UI == nil {
 		return r
 	}
-	for _, k := range sortedKeys(m.UI.CSP) {
+	for _, k := range slices.Sorted(maps.Keys(m.UI.CSP)) {
 		if !slices.Contains(CSPDirectives, k) {
 			r.Problems = append(r.Problems, fmt.Sprintf("_meta.ui.csp names %q, not one of %s", k, strings.Join(CSPDirectives, ", ")))
 			continue
@@ -83,7 +84,7 @@ func AppResourceOfMeta(meta json.RawMessage) AppResource {
 			r.CSP[k] = append(r.CSP[k], o)
 		}
 	}
-	for _, k := range sortedKeys(m.UI.Permissions) {
+	for _, k := range slices.Sorted(maps.Keys(m.UI.Permissions)) {
 		if _, ok := PermissionNames[k]; !ok {
 			r.Problems = append(r.Problems, fmt.Sprintf("_meta.ui.permissions names %q, not one of camera, microphone, geolocation, clipboardWrite", k))
 			continue
@@ -91,15 +92,6 @@ func AppResourceOfMeta(meta json.RawMessage) AppResource {
 		r.Permissions = append(r.Permissions, k)
 	}
 	return r
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // AppResourceOf reads what a listed resource's own _meta.ui asks.
