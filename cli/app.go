@@ -187,15 +187,11 @@ func printAppFrames(out io.Writer, log *mcpsession.FrameLog, seen int, mask func
 		if f.Junk {
 			continue
 		}
-		arrow := "←"
-		if f.Dir == mcpsession.Out {
-			arrow = "→"
-		}
 		who := f.Server
 		if f.App != "" {
 			who += " app " + f.App
 		}
-		line := fmt.Sprintf("%s %s %s%s", arrow, who, string(f.Bytes), cutMark(f))
+		line := fmt.Sprintf("%s %s %s%s", arrow(f.Dir), who, string(f.Bytes), cutMark(f))
 		if f.Problem != "" {
 			line += " [" + f.Problem + "]"
 		}

@@ -172,11 +172,15 @@ func (p *wirePrinter) respond() {
 }
 
 func (p *wirePrinter) print(dir mcpsession.Direction, line []byte, mark string) {
-	arrow := "←"
+	fmt.Fprintf(p.out, "%s %s %s%s\n", arrow(dir), p.san(p.server), p.san(string(line)), mark)
+}
+
+// arrow is how a printed frame says its way: → to the server, ← from it.
+func arrow(dir mcpsession.Direction) string {
 	if dir == mcpsession.Out {
-		arrow = "→"
+		return "→"
 	}
-	fmt.Fprintf(p.out, "%s %s %s%s\n", arrow, p.san(p.server), p.san(string(line)), mark)
+	return "←"
 }
 
 // cutMark marks a frame the log holds only the start of.

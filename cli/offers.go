@@ -172,11 +172,7 @@ func (o *offerOptions) run(ctx context.Context, std stdio, do func(context.Conte
 		if f.At.Before(start) {
 			continue
 		}
-		arrow := "←"
-		if f.Dir == mcpsession.Out {
-			arrow = "→"
-		}
-		fmt.Fprintf(stdout, "%s %s %s\n", arrow, san(server), san(string(f.Bytes)))
+		fmt.Fprintf(stdout, "%s %s %s\n", arrow(f.Dir), san(server), san(string(f.Bytes)))
 	}
 	if err != nil {
 		return failError(errors.New(model.Sanitize(red.Text(err.Error()))))

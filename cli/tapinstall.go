@@ -43,17 +43,24 @@ func (c *tapInstallCommand) parse(fset *flag.FlagSet, args []string) error {
 	fset.Var(&c.servers, "server", "tap only this server (repeatable; default: every stdio server)")
 	fset.StringVar(&c.recordDir, "record-dir", defaultRecordDir(), "where each server's recording goes, as LABEL.jsonl")
 	fset.StringVar(&c.exe, "mcplens", executable(), "the mcplens binary the client is to run")
-	pos, err := parseCommand(fset, args, "usage: mcplens tap install CONFIG [--server LABEL]... [--record-dir DIR] [--mcplens PATH]\n\n"+
+	var err error
+	c.path, err = oneConfig(fset, args, "usage: mcplens tap install CONFIG [--server LABEL]... [--record-dir DIR] [--mcplens PATH]\n\n"+
 		"Rewrites CONFIG so that each chosen stdio server runs through mcplens tap, keeping everything else byte for byte;\n"+
 		"keeps a backup (CONFIG"+edit.BackupSuffix+") and prints the diff. Undo with mcplens tap uninstall CONFIG.\n\n")
+	return err
+}
+
+// oneConfig parses the flags of a command that takes one config file and
+// returns its path.
+func oneConfig(fset *flag.FlagSet, args []string, usage string) (string, error) {
+	pos, err := parseCommand(fset, args, usage)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if len(pos) != 1 {
-		return usageError(errors.New("want one config file"))
+		return "", usageError(errors.New("want one config file"))
 	}
-	c.path = pos[0]
-	return nil
+	return pos[0], nil
 }
 
 // Run taps the config's servers.
@@ -106,16 +113,10 @@ func (c *tapInstallCommand) Run(_ context.Context, std stdio) error {
 type tapUninstallCommand struct{ path string }
 
 func (c *tapUninstallCommand) parse(fset *flag.FlagSet, args []string) error {
-	pos, err := parseCommand(fset, args, "usage: mcplens tap uninstall CONFIG\n\n"+
+	var err error
+	c.path, err = oneConfig(fset, args, "usage: mcplens tap uninstall CONFIG\n\n"+
 		"Undoes mcplens tap install: every tapped server of CONFIG runs its own command again.\n\n")
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usageError(errors.New("want one config file"))
-	}
-	c.path = pos[0]
-	return nil
+	return err
 }
 
 // Run untaps the config's servers.

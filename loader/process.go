@@ -53,10 +53,11 @@ type process struct {
 	errR       *os.File
 }
 
-// spawn starts spec's command, found as the clients find it
-// (procguard.Command: npx.cmd on Windows), with the environment of mcplens
-// plus spec.Env, and has guard hold its process group.
-func spawn(spec config.ServerSpec, stderr *ring, guard *procguard.Guard) (*process, error) {
+// ServerCommand is the command of a stdio server as the clients run it:
+// found as they find it (procguard.Command: npx.cmd on Windows), with the
+// environment of mcplens plus spec.Env, in spec.Cwd ("" is mcplens's own
+// directory). The loader and the audit start servers with it.
+func ServerCommand(spec config.ServerSpec) (*exec.Cmd, error) {
 	cmd, err := procguard.Command(spec.Command, spec.Args...)
 	if err != nil {
 		return nil, err
@@ -65,7 +66,18 @@ func spawn(spec config.ServerSpec, stderr *ring, guard *procguard.Guard) (*proce
 	for _, kv := range spec.Env {
 		cmd.Env = append(cmd.Env, kv.Key+"="+kv.Value)
 	}
-	cmd.Dir = spec.Cwd // "" runs it in mcplens's own directory
+	cmd.Dir = spec.Cwd
+	return cmd, nil
+}
+
+// spawn starts spec's command (ServerCommand) found as the clients find it
+// (procguard.Command: npx.cmd on Windows), with the environment of mcplens
+// plus spec.Env, and has guard hold its process group.
+func spawn(spec config.ServerSpec, stderr *ring, guard *procguard.Guard) (*process, error) {
+	cmd, err := ServerCommand(spec)
+	if err != nil {
+		return nil, err
+	}
 
 	var files []*os.File // every end, closed on failure
 	closeAll := func() {

@@ -112,14 +112,7 @@ func (s *Session) subscription(ctx context.Context, server, uri string, on bool)
 	if _, err := s.offerRequest(ctx, server, method, map[string]any{"uri": uri}); err != nil {
 		return fmt.Errorf("%s %q on %s: %w", doing, uri, server, err)
 	}
-	c := s.conn(server)
-	c.offers.mu.Lock()
-	if on {
-		c.offers.subscribed[uri] = true
-	} else {
-		delete(c.offers.subscribed, uri)
-	}
-	c.offers.mu.Unlock()
+	s.conn(server).offers.mark(uri, on)
 	return nil
 }
 

@@ -143,15 +143,20 @@ func (s *Session) resubscribe(server, uri string, on bool) bool {
 	if cl == nil || !mcp.IsModernProtocol(cl.ProtocolVersion()) {
 		return false
 	}
-	c.offers.mu.Lock()
-	if on {
-		c.offers.subscribed[uri] = true
-	} else {
-		delete(c.offers.subscribed, uri)
-	}
-	c.offers.mu.Unlock()
+	c.offers.mark(uri, on)
 	c.listen(cl)
 	return true
+}
+
+// mark records uri as subscribed to (on) or not.
+func (o *offerState) mark(uri string, on bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if on {
+		o.subscribed[uri] = true
+	} else {
+		delete(o.subscribed, uri)
+	}
 }
 
 // subscriptions lists the URIs subscribed to, sorted.

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sync"
 	"time"
 
@@ -52,15 +51,10 @@ type stdioPeer struct {
 // startStdio spawns spec's command as the clients do, in its own process
 // group held by guard.
 func startStdio(spec config.ServerSpec, guard *procguard.Guard, t *tape, maxLine int64) (*stdioPeer, error) {
-	cmd, err := procguard.Command(spec.Command, spec.Args...)
+	cmd, err := loader.ServerCommand(spec)
 	if err != nil {
 		return nil, err
 	}
-	cmd.Env = os.Environ()
-	for _, kv := range spec.Env {
-		cmd.Env = append(cmd.Env, kv.Key+"="+kv.Value)
-	}
-	cmd.Dir = spec.Cwd
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -71,6 +65,9 @@ func startStdio(spec config.ServerSpec, guard *procguard.Guard, t *tape, maxLine
 	}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
+		return nil, err
+	}
+	if err := guard.Ready(); err != nil { // the guard runs before the server does
 		return nil, err
 	}
 	tree, err := procguard.Start(cmd)
