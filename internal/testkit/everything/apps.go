@@ -1,7 +1,6 @@
 package everything
 
 import (
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -35,12 +34,6 @@ func AppEntry(t testing.TB, pkg string) string {
 	in.once.Do(func() {
 		in.entry, in.err = install(pkg, AppsVersion, filepath.Join("node_modules", pkg, appsEntryPath))
 	})
-	if in.err != nil {
-		if os.Getenv(RequireNode) == "1" {
-			t.Fatalf("%s: %v (%s=1 makes this a failure)", pkg, in.err, RequireNode)
-		}
-		// Justified skip, as Entry's.
-		t.Skipf("%s: %v", pkg, in.err)
-	}
+	needed(t, pkg, in.err)
 	return in.entry
 }

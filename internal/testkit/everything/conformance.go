@@ -41,14 +41,7 @@ func Conformance(t testing.TB) string {
 			conformance.entry, conformance.err = withoutGlobSync(conformance.entry)
 		}
 	})
-	if conformance.err != nil {
-		if os.Getenv(RequireNode) == "1" {
-			t.Fatalf("conformance: %v (%s=1 makes this a failure)", conformance.err, RequireNode)
-		}
-		// Justified skip: without node and npm there is no suite to run;
-		// CI sets RequireNode, which makes this a failure there.
-		t.Skipf("conformance: %v", conformance.err)
-	}
+	needed(t, "conformance", conformance.err)
 	return conformance.entry
 }
 

@@ -32,15 +32,23 @@ func Entry(t testing.TB) string {
 	installed.once.Do(func() {
 		installed.entry, installed.err = install(Package, Version, filepath.Join("node_modules", Package, "dist", "index.js"))
 	})
-	if installed.err != nil {
-		if os.Getenv(RequireNode) == "1" {
-			t.Fatalf("server-everything: %v (%s=1 makes this a failure)", installed.err, RequireNode)
-		}
-		// Justified skip: without node and npm there is no server to run;
-		// CI sets RequireNode, which makes this a failure there.
-		t.Skipf("server-everything: %v", installed.err)
-	}
+	needed(t, "server-everything", installed.err)
 	return installed.entry
+}
+
+// needed skips t when what could not be installed (err), or fails it
+// under RequireNode=1.
+func needed(t testing.TB, what string, err error) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	if os.Getenv(RequireNode) == "1" {
+		t.Fatalf("%s: %v (%s=1 makes this a failure)", what, err, RequireNode)
+	}
+	// Justified skip: without node and npm there is nothing to run; CI
+	// sets RequireNode, which makes this a failure there.
+	t.Skipf("%s: %v", what, err)
 }
 
 // install puts the pinned package in the user's cache directory, beside

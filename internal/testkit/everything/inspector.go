@@ -1,7 +1,6 @@
 package everything
 
 import (
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -28,13 +27,6 @@ func Inspector(t testing.TB) string {
 	inspector.once.Do(func() {
 		inspector.bin, inspector.err = install(InspectorPackage, InspectorVersion, filepath.Join("node_modules", ".bin", "mcp-inspector"))
 	})
-	if inspector.err != nil {
-		if os.Getenv(RequireNode) == "1" {
-			t.Fatalf("inspector: %v (%s=1 makes this a failure)", inspector.err, RequireNode)
-		}
-		// Justified skip: without node and npm there is no Inspector to
-		// run; CI sets RequireNode, which makes this a failure there.
-		t.Skipf("inspector: %v", inspector.err)
-	}
+	needed(t, "inspector", inspector.err)
 	return inspector.bin
 }
