@@ -55,20 +55,51 @@ func (c *conn) newFinding() {
 	c.s.emit(ev)
 }
 
-// relistLoop lists the tools again after each (burst of) list_changed and
-// reports the new list as a Ready event, unless it is the list already
-// reported, byte for byte. Listings are paced: after one that took longer
-// than relistDelay, the next waits as long as it took (up to relistPace),
-// so that a server flooding list_changed with large lists has mcplens
-// listing at most about half the time. Close ends a listing in progress
-// (it cancels s.ctx first).
+// staleFloor is the shortest time between two listings asked because the
+// last went stale: a server's ttlMs of 1 has mcplens listing every two
+// seconds, not all the time.
+const staleFloor = 2 * time.Second
+
+// staleTimer fires when the last tools/list goes stale, by its caching
+// hints, and at least staleFloor after the last listing began (last; a
+// listing that failed leaves the hints of the one before); a list with no
+// hints or ttlMs 0 has none (nil), and is listed again on list_changed
+// only.
+func (c *conn) staleTimer(last time.Time) *time.Timer {
+	h := c.lister.cacheHint()
+	at, ok := h.Stale()
+	if !ok {
+		return nil
+	}
+	wait := max(time.Until(at), time.Until(h.At.Add(staleFloor)), time.Until(last.Add(staleFloor)))
+	return time.NewTimer(wait)
+}
+
+// relistLoop lists the tools again after each (burst of) list_changed, and
+// when the last list goes stale by its caching hints (as a client that
+// honours them asks again), and reports the new list as a Ready event,
+// unless it is the list already reported, byte for byte. Listings are
+// paced: after one that took longer than relistDelay, the next waits as
+// long as it took (up to relistPace), so that a server flooding
+// list_changed with large lists has mcplens listing at most about half
+// the time. Close ends a listing in progress (it cancels s.ctx first).
 func (c *conn) relistLoop() {
 	wait := relistDelay
+	var last time.Time
 	for {
+		var stale <-chan time.Time
+		timer := c.staleTimer(last)
+		if timer != nil {
+			stale = timer.C
+		}
 		select {
 		case <-c.s.ctx.Done():
 			return
 		case <-c.relist:
+		case <-stale:
+		}
+		if timer != nil {
+			timer.Stop()
 		}
 		select {
 		case <-c.s.ctx.Done():
@@ -87,6 +118,7 @@ func (c *conn) relistLoop() {
 		}
 
 		start := time.Now()
+		last = start
 		ctx, cancel := context.WithTimeout(c.s.ctx, c.timeout)
 		tools, note, err := c.lister.list(ctx)
 		if err == nil {

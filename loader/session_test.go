@@ -168,8 +168,10 @@ func TestDemoServers(t *testing.T) {
 				outs = append(outs, m)
 			}
 		}
-		if len(outs) < 2 || outs[0] != "server/discover" || outs[1] != "tools/list" || slices.Contains(outs, "initialize") {
-			t.Errorf("%s: methods written %q, want server/discover, tools/list and no initialize", label, outs)
+		// The listen stream opens beside the first listing, so only the
+		// probe's place is fixed.
+		if len(outs) < 2 || outs[0] != "server/discover" || !slices.Contains(outs, "tools/list") || slices.Contains(outs, "initialize") {
+			t.Errorf("%s: methods written %q, want server/discover first, then tools/list, and no initialize", label, outs)
 		}
 		if want := loader.ProtocolVersion + " via server/discover"; ev.Facts.Settled != want {
 			t.Errorf("%s: settled %q, want %q", label, ev.Facts.Settled, want)

@@ -38,7 +38,7 @@ func TestStatelessWire(t *testing.T) {
 	if want := "2026-07-28 via server/discover"; ev.Facts.Settled != want {
 		t.Errorf("settled %q, want %q", ev.Facts.Settled, want)
 	}
-	if got, want := ev.Facts.ToolsCache.String(), "fresh for 5m0s after listing, public"; got != want {
+	if got, want := ev.Facts.ToolsCache.String(), "fresh for 5m0s after listing, public; listed again once stale"; got != want {
 		t.Errorf("tools cache %q, want %q", got, want)
 	}
 	methods := srv.Methods()
@@ -52,6 +52,48 @@ func TestStatelessWire(t *testing.T) {
 		if r.Meta["io.modelcontextprotocol/clientInfo"] == nil || r.Meta["io.modelcontextprotocol/clientCapabilities"] == nil {
 			t.Errorf("%s: _meta %v lacks clientInfo or clientCapabilities", r.Method, r.Meta)
 		}
+	}
+}
+
+// TestStaleListListedAgain: a tools list whose caching hints say it is
+// fresh for a second is listed again once stale (a tool the server added
+// meanwhile, with no notification, then shows), at most every two
+// seconds; a list fresh for five minutes is not asked again meanwhile.
+func TestStaleListListedAgain(t *testing.T) {
+	short := stateless.Start(t, stateless.Config{TTLMs: 1000, Scope: "private"})
+	long := stateless.Start(t, stateless.Config{TTLMs: 300000, Scope: "public"})
+	cfg := remoteConfig("short", config.TransportHTTP, short.URL)
+	cfg.Servers = append(cfg.Servers, config.ServerSpec{Label: "long", Transport: config.TransportHTTP, URL: long.URL})
+	s := open(t, cfg, loader.Options{})
+	_, last := settle(t, s, cfg)
+	for _, label := range []string{"short", "long"} {
+		if ev := last[label]; ev.State != mcpsession.Ready || len(ev.Tools) != 1 {
+			t.Fatalf("%s: %s %q, %d tools; want Ready with 1 tool", label, ev.State, ev.Err, len(ev.Tools))
+		}
+	}
+	listed := time.Now()
+	short.AddTool("added")
+	long.AddTool("added")
+	deadline := time.After(30 * time.Second)
+	var ev mcpsession.Event
+	for ev.Server != "short" || len(ev.Tools) != 2 {
+		select {
+		case ev = <-s.Events():
+		case <-deadline:
+			t.Fatalf("short: no re-listing with the added tool in 30s; methods %q", short.Methods())
+		}
+	}
+	if since := time.Since(listed); since < time.Second {
+		t.Errorf("short listed again %s after its list, want after its ttlMs of 1s", since)
+	}
+	if ev.State != mcpsession.Ready || ev.Tools[1].Name != "added" {
+		t.Errorf("short: %s with %q, want Ready with the added tool", ev.State, toolNames(ev.Tools))
+	}
+	count := func(methods []string) int {
+		return len(slices.DeleteFunc(methods, func(m string) bool { return m != "tools/list" }))
+	}
+	if n := count(long.Methods()); n != 1 {
+		t.Errorf("long, fresh for 5 minutes, was listed %d times, want once", n)
 	}
 }
 

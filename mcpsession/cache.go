@@ -59,8 +59,14 @@ func (h CacheHint) Fresh(now time.Time) bool {
 	return h.Sent && now.Before(h.At.Add(h.TTL))
 }
 
+// Stale reports when a result with the hint goes stale, and whether it
+// ever was fresh: a result without hints, or with ttlMs 0, never was.
+func (h CacheHint) Stale() (time.Time, bool) {
+	return h.At.Add(h.TTL), h.Sent && h.TTL > 0
+}
+
 // String says the hint as a detail line: "fresh for 5m0s after listing,
-// public", "no caching hints: stale at once".
+// public; listed again once stale", "no caching hints: stale at once".
 func (h CacheHint) String() string {
 	if !h.Sent {
 		return "no caching hints: stale at once"
@@ -71,6 +77,9 @@ func (h CacheHint) String() string {
 	}
 	if h.Scope != "" {
 		s += ", " + h.Scope
+	}
+	if h.TTL > 0 {
+		s += "; listed again once stale"
 	}
 	return s
 }

@@ -76,6 +76,15 @@ type Server struct {
 	mu       sync.Mutex
 	requests []Request
 	rejected bool
+	added    []string
+}
+
+// AddTool adds a tool named name to what tools/list answers from now on,
+// with no notification: a client sees it when it lists again.
+func (s *Server) AddTool(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.added = append(s.added, name)
 }
 
 // Start starts a server on 127.0.0.1, stopped when the test ends.
@@ -218,7 +227,13 @@ func (s *Server) legacy(w http.ResponseWriter, msg message) {
 }
 
 func (s *Server) tools() []any {
-	return []any{map[string]any{"name": "echo", "description": "echoes", "inputSchema": map[string]any{"type": "object"}}}
+	tools := []any{map[string]any{"name": "echo", "description": "echoes", "inputSchema": map[string]any{"type": "object"}}}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, name := range s.added {
+		tools = append(tools, map[string]any{"name": name, "inputSchema": map[string]any{"type": "object"}})
+	}
+	return tools
 }
 
 func (s *Server) toolsList() map[string]any {
