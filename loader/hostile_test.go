@@ -554,7 +554,7 @@ func TestHostileSlowCall(t *testing.T) {
 		res, err := s.Call(ctx, "h", "slow", nil)
 		done <- outcome{res, err}
 	}()
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(settleTimeout); ; time.Sleep(20 * time.Millisecond) {
 		mu.Lock()
 		n := len(progress)
 		mu.Unlock()
@@ -562,7 +562,7 @@ func TestHostileSlowCall(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d progress reports after 5s, want some", n)
+			t.Fatalf("%d progress reports after %s, want some", n, settleTimeout)
 		}
 	}
 	cancelled := time.Now()

@@ -30,7 +30,11 @@ func sameTools(a, b []model.Tool) bool {
 // what delivers the answer to a relisting): it only flags the change.
 func (c *conn) onNotification(n mcp.JSONRPCNotification) {
 	switch n.Method {
-	case string(mcp.MethodNotificationToolsListChanged):
+	case string(mcp.MethodNotificationToolsListChanged), mcp.MethodNotificationSubscriptionsAcknowledged:
+		// The listen stream's acknowledgement is heard as a change: a
+		// change between the first listing and the stream's opening
+		// is not notified, so the tools are listed once more (nothing is
+		// reported when the list is the same).
 		select {
 		case c.relist <- struct{}{}:
 		default:

@@ -97,6 +97,31 @@ func TestStaleListListedAgain(t *testing.T) {
 	}
 }
 
+// TestChangeBeforeListenAcknowledged: a tool a stateless server adds after
+// the first listing, before it acknowledges the listen stream (so with no
+// notification), shows: the acknowledgement has the tools listed again.
+func TestChangeBeforeListenAcknowledged(t *testing.T) {
+	srv := stateless.Start(t, stateless.Config{LateTool: "late"})
+	cfg := remoteConfig("s", config.TransportHTTP, srv.URL)
+	s := open(t, cfg, loader.Options{})
+	_, last := settle(t, s, cfg)
+	if ev := last["s"]; ev.State != mcpsession.Ready || len(ev.Tools) == 0 {
+		t.Fatalf("s: %s %q, %d tools; want Ready", ev.State, ev.Err, len(ev.Tools))
+	}
+	ev := last["s"]
+	deadline := time.After(settleTimeout)
+	for len(ev.Tools) != 2 {
+		select {
+		case ev = <-s.Events():
+		case <-deadline:
+			t.Fatalf("s: tools %q after %s, want the late tool too; methods %q", toolNames(ev.Tools), settleTimeout, srv.Methods())
+		}
+	}
+	if got := toolNames(ev.Tools); !slices.Equal(got, []string{"echo", "late"}) {
+		t.Errorf("tools %q, want echo and late", got)
+	}
+}
+
 // TestStatelessRetry: a server that answers -32022 is asked again at a
 // revision it lists: the same one when it lists the one asked (the
 // conformance suite's request-metadata), the one it lists when asked for

@@ -46,6 +46,12 @@ type Config struct {
 	// Refusal, when set, is the message of a Legacy server's -32601 (a
 	// hostile one, say), "Method not found" otherwise.
 	Refusal string
+	// LateTool, when set, makes the server answer subscriptions/listen:
+	// once its first tools/list has been answered, it adds a tool of that
+	// name, with no notification (the subscription is not yet
+	// established), then acknowledges the subscription and holds the
+	// stream open.
+	LateTool string
 }
 
 // A Request is one request that reached the server.
@@ -77,6 +83,8 @@ type Server struct {
 	requests []Request
 	rejected bool
 	added    []string
+	listed   chan struct{} // closed when the first tools/list is answered
+	once     sync.Once
 }
 
 // AddTool adds a tool named name to what tools/list answers from now on,
@@ -93,7 +101,7 @@ func Start(t testing.TB, cfg Config) *Server {
 	if len(cfg.Supported) == 0 {
 		cfg.Supported = []string{Revision}
 	}
-	s := &Server{cfg: cfg}
+	s := &Server{cfg: cfg, listed: make(chan struct{})}
 	ts := httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(ts.Close)
 	s.URL = ts.URL + "/mcp"
@@ -177,13 +185,19 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case !slices.Contains(s.cfg.Supported, v):
 		reply(w, http.StatusBadRequest, msg.ID, nil, s.unsupported(v))
 	default:
-		s.modern(w, msg)
+		s.modern(w, r, msg)
 	}
 }
 
 // modern answers a valid request of the stateless revisions.
-func (s *Server) modern(w http.ResponseWriter, msg message) {
+func (s *Server) modern(w http.ResponseWriter, r *http.Request, msg message) {
 	switch msg.Method {
+	case "subscriptions/listen":
+		if s.cfg.LateTool == "" {
+			reply(w, http.StatusNotFound, msg.ID, nil, rpcError(-32601, "Method not found: "+msg.Method, nil))
+			return
+		}
+		s.listen(w, r)
 	case "server/discover":
 		reply(w, http.StatusOK, msg.ID, map[string]any{
 			"resultType":        "complete",
@@ -195,6 +209,7 @@ func (s *Server) modern(w http.ResponseWriter, msg message) {
 		}, nil)
 	case "tools/list":
 		reply(w, http.StatusOK, msg.ID, s.toolsList(), nil)
+		s.once.Do(func() { close(s.listed) })
 	case "tools/call":
 		reply(w, http.StatusOK, msg.ID, map[string]any{
 			"resultType": "complete",
@@ -224,6 +239,29 @@ func (s *Server) legacy(w http.ResponseWriter, msg message) {
 		}
 		reply(w, http.StatusOK, msg.ID, nil, rpcError(-32601, refusal, nil))
 	}
+}
+
+// listen answers subscriptions/listen as LateTool says: a stream whose
+// acknowledgement comes after a change it did not notify.
+func (s *Server) listen(w http.ResponseWriter, r *http.Request) {
+	select {
+	case <-s.listed:
+	case <-r.Context().Done():
+		return
+	}
+	s.AddTool(s.cfg.LateTool)
+	ack, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+		"params": map[string]any{"notifications": map[string]any{"toolsListChanged": true}}})
+	if err != nil {
+		panic(fmt.Sprintf("stateless: encoding the acknowledgement: %v", err))
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	_, _ = fmt.Fprintf(w, "event: message\ndata: %s\n\n", ack)
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+	<-r.Context().Done()
 }
 
 func (s *Server) tools() []any {
