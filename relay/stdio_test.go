@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -299,6 +300,14 @@ func TestExitStatus(t *testing.T) {
 		{"exit code", []string{"sh", "-c", "exit 7"}, nil, 7},
 		{"terminated", []string{"sleep", "30"}, syscall.SIGTERM, 128 + 15},
 		{"hung up", []string{"sleep", "30"}, syscall.SIGHUP, 128 + 1},
+	}
+	// A test run under nohup ignores SIGHUP, and so would the server it
+	// starts (an ignored signal stays ignored across exec): handling it
+	// here has the server start with it at its default.
+	if signal.Ignored(syscall.SIGHUP) {
+		hup := make(chan os.Signal, 1)
+		signal.Notify(hup, syscall.SIGHUP)
+		defer signal.Stop(hup)
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
