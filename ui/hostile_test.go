@@ -134,6 +134,9 @@ func TestUIUnderHostileServers(t *testing.T) {
 					"stray": {"protocol: answers id 9999, which no request is waiting for", "! answers id 9999, which no request is waiting for: {"},
 					"junk":  {"protocol: stdout carries text that is not JSON", "~ junk hostile banner v1.0 (not JSON)", "~ junk log: answering"},
 				}[mode]
+				// Tall enough for every frame of both servers, the
+				// listen stream's and the re-listing's included.
+				m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 80})
 				m = press(m, "w")
 				got := screen(m)
 				for _, w := range want {
@@ -142,6 +145,7 @@ func TestUIUnderHostileServers(t *testing.T) {
 					}
 				}
 				m = press(m, "w")
+				m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 			}
 			for _, k := range []string{"2", "5", "1", "w", "w", "?", "?"} {
 				m = press(m, k)
