@@ -49,11 +49,13 @@ func flat(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "│", "")), "")
 }
 
-// rootsAsked counts the roots/list requests server sent.
-func rootsAsked(sess *loader.Session, server string) int {
+// rootsTaken counts the times server said it took the roots mcplens
+// answered its roots/list with (server-everything logs "Roots updated"
+// once it holds them).
+func rootsTaken(sess *loader.Session, server string) int {
 	n := 0
 	for _, f := range sess.FrameLog(server).Frames() {
-		if f.Dir == mcpsession.In && strings.Contains(string(f.Bytes), `"method":"roots/list"`) {
+		if f.Dir == mcpsession.In && strings.Contains(string(f.Bytes), `"method":"notifications/message"`) && strings.Contains(string(f.Bytes), "Roots updated") {
 			n++
 		}
 	}
@@ -110,7 +112,7 @@ func TestRootsEditorEverything(t *testing.T) {
 		t.Fatalf("esc left the editor open:\n%s", got)
 	}
 
-	asked := rootsAsked(sess, "everything")
+	asked := rootsTaken(sess, "everything")
 	m = press(m, "O")
 	m = ui.SetRootsText(m, after+"\n"+file+"\n"+filepath.Join(after, "missing"))
 	m = applyRoots(t, m)
@@ -129,9 +131,9 @@ func TestRootsEditorEverything(t *testing.T) {
 	if got := screen(m); !strings.Contains(got, "roots: 1 folder, list_changed sent to 1 server") || !strings.Contains(got, "roots: after-root") {
 		t.Fatalf("after applying, the footer or header is wrong:\n%s", got)
 	}
-	for deadline := time.Now().Add(20 * time.Second); rootsAsked(sess, "everything") == asked; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(20 * time.Second); rootsTaken(sess, "everything") == asked; time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatal("server-everything did not ask roots/list again after notifications/roots/list_changed")
+			t.Fatal("server-everything did not take the roots again after notifications/roots/list_changed")
 		}
 	}
 
