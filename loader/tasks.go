@@ -159,6 +159,7 @@ func (c *conn) followTask(ctx context.Context, res *mcpsession.CallResult) error
 	c.taskWatch.Store(&taskWatch{id: t.TaskID, wake: wake})
 	defer c.taskWatch.Store(nil)
 	answered := map[string]bool{}
+	polled := time.Now()
 	for {
 		run.Status, run.Message = t.Status, t.StatusMessage
 		if report != nil {
@@ -181,13 +182,11 @@ func (c *conn) followTask(ctx context.Context, res *mcpsession.CallResult) error
 				return c.taskEnded(ctx, l, run, err)
 			}
 		}
-		select {
-		case <-ctx.Done():
-			return c.taskEnded(ctx, l, run, context.Cause(ctx))
-		case <-wake:
-		case <-time.After(t.poll()):
+		if err := pollWait(ctx, wake, polled, t.poll()); err != nil {
+			return c.taskEnded(ctx, l, run, err)
 		}
 		raw, err := c.taskRequest(ctx, l, mcp.MethodTasksGet, t.TaskID, nil)
+		polled = time.Now()
 		if err == nil {
 			var next taskState
 			if err = json.Unmarshal(raw, &next); err == nil && next.TaskID != "" && next.TaskID != t.TaskID {
@@ -200,6 +199,26 @@ func (c *conn) followTask(ctx context.Context, res *mcpsession.CallResult) error
 			return c.taskEnded(ctx, l, run, err)
 		}
 		run.Polls++
+	}
+}
+
+// pollWait waits until the next tasks/get is due: interval after the
+// last was answered (polled), or sooner when a note of the task's status wakes it, but
+// never sooner than MinPoll after the last, however many notes come. It
+// returns the context's cause when it ends first.
+func pollWait(ctx context.Context, wake <-chan struct{}, polled time.Time, interval time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	case <-wake:
+	case <-time.After(time.Until(polled.Add(interval))):
+		return nil
+	}
+	select {
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	case <-time.After(time.Until(polled.Add(MinPoll))):
+		return nil
 	}
 }
 
