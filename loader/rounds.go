@@ -121,7 +121,7 @@ func (c *conn) answerInputs(ctx context.Context, requests json.RawMessage) (map[
 		}
 	}
 	if len(asked) > MaxInputRequests {
-		return nil, fmt.Errorf("%d input requests in one round, over mcplens's bound of %d; none was answered", len(asked), MaxInputRequests)
+		return nil, crowded(len(asked))
 	}
 	out := make(map[string]json.RawMessage, len(asked))
 	for _, key := range slices.Sorted(maps.Keys(asked)) { // asked in the same order every time
@@ -133,6 +133,28 @@ func (c *conn) answerInputs(ctx context.Context, requests json.RawMessage) (map[
 		out[key] = answer
 	}
 	return out, nil
+}
+
+// crowded is the error of a round of n input requests, over
+// MaxInputRequests.
+func crowded(n int) error {
+	return fmt.Errorf("%d input requests in one round, over mcplens's bound of %d; none was answered", n, MaxInputRequests)
+}
+
+// crowdedRound refuses the answer to a tools/call whose input_required
+// round asks more than MaxInputRequests questions, before mcp-go answers
+// them (each at once, on a goroutine of its own): the round is refused
+// whole, as inRounds and a task's refuse theirs.
+func crowdedRound(req transport.JSONRPCRequest, resp *transport.JSONRPCResponse) error {
+	if req.Method != string(mcp.MethodToolsCall) || resp == nil || resp.Error != nil {
+		return nil
+	}
+	requests, _, more := inputRequired(resp.Result)
+	var asked map[string]json.RawMessage
+	if !more || json.Unmarshal(requests, &asked) != nil || len(asked) <= MaxInputRequests {
+		return nil
+	}
+	return crowded(len(asked))
 }
 
 // inRounds sends one of the lister's requests (prompts/get,
