@@ -308,3 +308,23 @@ func TestSilentAfterInitializeGivesUp(t *testing.T) {
 		})
 	}
 }
+
+// TestLongServerTextIsClipped: a server whose name, tool name and error
+// messages are 1 MiB each gives its findings with each text cut, so that a
+// report quotes kilobytes of it, not megabytes.
+func TestLongServerTextIsClipped(t *testing.T) {
+	r := probe.Run(context.Background(), hostile.Spec(t, "long", "long-texts"), probe.Options{Probe: time.Second, Grace: 300 * time.Millisecond})
+	named := false
+	for _, f := range r.Findings {
+		if len(f.Subject) > 4<<10 || len(f.Message) > 4<<10 {
+			t.Errorf("finding %s keeps %d bytes of subject and %d of message", f.Check, len(f.Subject), len(f.Message))
+		}
+		named = named || f.Check == "tools.name" && strings.HasPrefix(f.Subject, "long_name")
+	}
+	if !named {
+		t.Errorf("findings %v: the long tool name is not among them", ids(r))
+	}
+	if len(r.ServerInfo) > 4<<10 || !strings.HasPrefix(r.ServerInfo, "hostile") {
+		t.Errorf("serverInfo of %d bytes kept, starting %.20q", len(r.ServerInfo), r.ServerInfo)
+	}
+}

@@ -57,6 +57,7 @@ var modes = map[string]string{
 	"string-id":         "answers the -on request with its numeric id as a string (1 becomes \"1\")",
 	"batch-answer":      "answers the -on request inside a JSON-RPC batch (an array)",
 	"nan-answer":        "answers the -on request with a NaN in its result, which is not JSON",
+	"long-texts":        "a serverInfo name, a tool name and every error message of 1 MiB",
 	"leak":              "answers tools/call with its whole environment and command line, as a server that dumps its config would",
 	"big-sampling":      "once initialized, asks a sampling/createMessage whose message is -size bytes (default 4 MiB); logs the answer on stderr",
 	"big-elicitation":   "once initialized, asks an elicitation/create whose message is -size bytes (default 1 MiB); logs the answer on stderr",
@@ -244,7 +245,11 @@ func (s *server) handle(line []byte) {
 	case "ping":
 		s.result(req.ID, `{}`)
 	default:
-		s.frame(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no such method"}}`, req.ID))
+		message := "no such method"
+		if s.mode == "long-texts" {
+			message += strings.Repeat(" and no such method", 1<<20/19)
+		}
+		s.frame(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":%s}}`, req.ID, quote(message)))
 	}
 }
 
@@ -271,8 +276,11 @@ func (s *server) notification(req request) {
 
 func (s *server) initializeResult() string {
 	name := "hostile"
-	if s.mode == "escapes" {
+	switch s.mode {
+	case "escapes":
 		name = "hostile\x1b]0;pwned\x07\u202e"
+	case "long-texts":
+		name = strings.Repeat("hostile", 1<<20/7)
 	}
 	caps := `{"tools":{}}`
 	if s.mode == "list-changed-flood" || s.mode == "list-changed-flood-big" {
