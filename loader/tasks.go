@@ -154,6 +154,7 @@ func (c *conn) followTask(ctx context.Context, res *mcpsession.CallResult) error
 	c.mu.Unlock()
 	run := &mcpsession.TaskRun{ID: t.TaskID, Generation: gen, Started: time.Now()}
 	res.Task = run
+	defer func() { res.Latency = time.Since(run.Started) }() // however it ends
 	report, _ := ctx.Value(taskStatusKey{}).(func(mcpsession.TaskRun))
 	wake := make(chan struct{}, 1)
 	c.taskWatch.Store(&taskWatch{id: t.TaskID, wake: wake})
@@ -280,7 +281,6 @@ func (c *conn) taskResult(res *mcpsession.CallResult, result json.RawMessage) er
 	}
 	_ = json.Unmarshal(result, &flag)
 	res.IsError = flag.IsError
-	res.Latency = time.Since(res.Task.Started)
 	return nil
 }
 
