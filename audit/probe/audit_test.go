@@ -216,6 +216,22 @@ func TestHostileServersAreBounded(t *testing.T) {
 	}
 }
 
+// TestOverLimitAnswer: an initialize answered with a line over the line
+// limit is not said to be unanswered alone: the finding names the line.
+func TestOverLimitAnswer(t *testing.T) {
+	r := probe.Run(context.Background(), hostile.Spec(t, "huge-initialize", "huge-initialize", "-size", "2097152"),
+		probe.Options{Probe: time.Second, Grace: 300 * time.Millisecond, Limits: loader.Limits{Line: 1 << 20}})
+	for _, f := range r.Findings {
+		if f.Check == "lifecycle.initialize" {
+			if !strings.Contains(f.Message, "over the 1048576-byte line limit") {
+				t.Errorf("lifecycle.initialize: %q, want the line over the limit named", f.Message)
+			}
+			return
+		}
+	}
+	t.Fatalf("findings %v, want lifecycle.initialize", ids(r))
+}
+
 // TestHostileHTTPIsBounded: endless bodies and events, a gzip bomb and a
 // huge error body each end in a finding within the probe's deadline and
 // the body bound.

@@ -50,6 +50,7 @@ var modes = map[string]string{
 	"slow-call":         "answers tools/call after -delay, with progress; reports notifications/cancelled on stderr",
 	"no-newline":        "writes stdout without a newline, endlessly, from the start",
 	"huge-line":         "answers tools/list with one line of -size bytes (default 200 MB)",
+	"huge-initialize":   "answers initialize with one line of -size bytes (default 200 MB)",
 	"huge-pages":        "lists -pages pages (default 40) of -size bytes each (default 15 MB)",
 	"huge-result":       "answers tools/call with a result of -size bytes (default 500 MB)",
 	"huge-error-result": "answers tools/call with an isError result of -size bytes (default 20 MB)",
@@ -66,6 +67,7 @@ var modes = map[string]string{
 // hugeSizes are the default -size of the modes that write huge lines.
 var hugeSizes = map[string]int64{
 	"huge-line":         200 << 20,
+	"huge-initialize":   200 << 20,
 	"huge-pages":        15 << 20,
 	"huge-result":       500 << 20,
 	"huge-error-result": 20 << 20,
@@ -215,6 +217,9 @@ func (s *server) handle(line []byte) {
 			fmt.Fprintln(os.Stderr, "hostile: exiting during initialize")
 			os.Exit(4)
 		case "silent-initialize":
+			return
+		case "huge-initialize":
+			s.huge(req.ID, `{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"`, 'x', s.size, `","version":"1"}}`)
 			return
 		}
 		s.result(req.ID, s.initializeResult())
