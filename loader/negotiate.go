@@ -221,6 +221,9 @@ func (p probe) why() string {
 	switch {
 	case p.timeout:
 		return "server/discover got no answer within the probe's bound"
+	case p.code == model.CodeUnsupportedProtocolVersion && slices.Contains(p.supported, p.version):
+		return fmt.Sprintf("server/discover answered -32022 (unsupported protocol version) to %s again, though it lists %s",
+			p.version, strings.Join(p.supported, ", "))
 	case p.code == model.CodeUnsupportedProtocolVersion:
 		return fmt.Sprintf("server/discover answered -32022 (unsupported protocol version) listing %s, none of which mcplens speaks statelessly",
 			orUnknown(strings.Join(p.supported, ", ")))

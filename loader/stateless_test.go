@@ -179,6 +179,22 @@ func TestStatelessRetry(t *testing.T) {
 	})
 }
 
+// TestRefusedListedRevision: a server that refuses 2026-07-28 with -32022
+// though it lists 2026-07-28 is asked again once, then connected with
+// initialize, and the revision settled on says so rather than that
+// mcplens speaks none of what it lists.
+func TestRefusedListedRevision(t *testing.T) {
+	srv := stateless.Start(t, stateless.Config{Legacy: true, RefuseListed: true})
+	_, ev := connectStateless(t, srv, loader.Options{})
+	if ev.State != mcpsession.Ready || ev.Protocol != model.Revision20251125 {
+		t.Fatalf("event = %s %q protocol %s, want Ready on 2025-11-25", ev.State, ev.Err, ev.Protocol)
+	}
+	want := "2025-11-25 via initialize: server/discover answered -32022 (unsupported protocol version) to 2026-07-28 again, though it lists 2026-07-28"
+	if ev.Facts.Settled != want {
+		t.Errorf("settled %q, want %q", ev.Facts.Settled, want)
+	}
+}
+
 // TestStatelessFallback: a server of 2025-11-25, which answers
 // server/discover -32601, is connected with initialize at 2025-11-25, that
 // initialize carrying the MCP-Protocol-Version header and the _meta of

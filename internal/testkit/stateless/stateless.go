@@ -1,6 +1,7 @@
 package stateless
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -44,6 +45,10 @@ type Config struct {
 	// TTLMs and Scope are the caching hints of tools/list.
 	TTLMs int64
 	Scope string
+	// RefuseListed makes a Legacy server answer server/discover with
+	// -32022 listing Supported, the revision asked among them: a server
+	// that refuses a revision it says it supports.
+	RefuseListed bool
 	// Refusal, when set, is the message of a Legacy server's -32601 (a
 	// hostile one, say), "Method not found" otherwise.
 	Refusal string
@@ -244,6 +249,12 @@ func (s *Server) modern(w http.ResponseWriter, r *http.Request, msg message) {
 // legacy answers as a server of 2025-11-25 (one session, never checked).
 func (s *Server) legacy(w http.ResponseWriter, msg message) {
 	switch msg.Method {
+	case "server/discover":
+		if s.cfg.RefuseListed {
+			reply(w, http.StatusBadRequest, msg.ID, nil, s.unsupported(Revision))
+			return
+		}
+		reply(w, http.StatusOK, msg.ID, nil, rpcError(-32601, cmp.Or(s.cfg.Refusal, "Method not found"), nil))
 	case "initialize":
 		w.Header().Set("Mcp-Session-Id", "legacy-session")
 		reply(w, http.StatusOK, msg.ID, map[string]any{
