@@ -112,7 +112,7 @@ func TestEachFaultGivesItsFinding(t *testing.T) {
 // where its check is not applicable (and says so) or, for a rule of both
 // eras the fault breaks at one only, passes.
 func TestEraFaultsAtTheOtherEra(t *testing.T) {
-	probedOnBoth := []string{"lifecycle.notifications", "caching.hints", "http.multiple-streams"}
+	probedOnBoth := []string{"lifecycle.notifications", "caching.hints", "http.multiple-streams", "lifecycle.version"}
 	for _, m := range auditee.Modes {
 		if m.Protocol == "" {
 			continue
