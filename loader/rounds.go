@@ -3,6 +3,7 @@ package loader
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -99,8 +100,13 @@ func (c *conn) inputAnswer(ctx context.Context, method string, params json.RawMe
 }
 
 // explainRound adds to mcp-go's word for an input request it had no
-// answer for (no handler: the capability is not declared) why that is.
+// answer for (no handler: the capability is not declared) why that is,
+// and takes a round refused for its size (crowdedRound) out of the
+// transport error mcp-go wraps it in.
 func explainRound(err error) error {
+	if crowd := (*crowdedError)(nil); errors.As(err, &crowd) {
+		return crowd
+	}
 	if err == nil || !strings.Contains(err.Error(), "handler configured") {
 		return err
 	}
@@ -137,8 +143,12 @@ func (c *conn) answerInputs(ctx context.Context, requests json.RawMessage) (map[
 
 // crowded is the error of a round of n input requests, over
 // MaxInputRequests.
-func crowded(n int) error {
-	return fmt.Errorf("%d input requests in one round, over mcplens's bound of %d; none was answered", n, MaxInputRequests)
+func crowded(n int) error { return &crowdedError{n: n} }
+
+type crowdedError struct{ n int }
+
+func (e *crowdedError) Error() string {
+	return fmt.Sprintf("%d input requests in one round, over mcplens's bound of %d; none was answered", e.n, MaxInputRequests)
 }
 
 // crowdedRound refuses the answer to a tools/call whose input_required
