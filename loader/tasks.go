@@ -32,6 +32,9 @@ const (
 	MaxPoll     = 10 * time.Second
 	DefaultPoll = time.Second
 	MaxTaskID   = 1024
+	// MaxStatusMessage bounds what is kept of a task's statusMessage:
+	// past it, it is cut (model.ClipText).
+	MaxStatusMessage = 1024
 	// cancelWait bounds the tasks/cancel sent when a call's context ended.
 	cancelWait = 5 * time.Second
 )
@@ -162,7 +165,7 @@ func (c *conn) followTask(ctx context.Context, res *mcpsession.CallResult) error
 	answered := map[string]bool{}
 	polled := time.Now()
 	for {
-		run.Status, run.Message = t.Status, t.StatusMessage
+		run.Status, run.Message = t.Status, model.ClipText(t.StatusMessage, MaxStatusMessage)
 		if report != nil {
 			report(*run)
 		}
@@ -265,9 +268,9 @@ func (c *conn) extensionEnd(res *mcpsession.CallResult, t taskState) error {
 			Message string `json:"message"`
 		}
 		_ = json.Unmarshal(t.Error, &e)
-		return fmt.Errorf("the task failed: error %d: %s", e.Code, e.Message)
+		return errors.New("the task failed: " + model.DescribeError(e.Code, e.Message))
 	}
-	return fmt.Errorf("the task was cancelled: %s", t.StatusMessage)
+	return fmt.Errorf("the task was cancelled: %s", model.ClipText(t.StatusMessage, MaxStatusMessage))
 }
 
 // taskResult makes a task's result the call's.

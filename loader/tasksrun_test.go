@@ -204,3 +204,29 @@ func TestTaskNoteFlood(t *testing.T) {
 		})
 	}
 }
+
+// TestTaskLongStatus: a task whose statusMessage is 1 MiB is reported
+// with its message cut to loader.MaxStatusMessage, so that the tasks pane
+// (100 tasks) and call's progress hold kilobytes of it, not megabytes.
+func TestTaskLongStatus(t *testing.T) {
+	caps := model.Capabilities{Tasks: &model.TasksCapability{Extension: true}}
+	peer := taskPeers(t)[0]
+	s := open(t, peer.cfg, loader.Options{Handshake: modernHandshake(caps)})
+	awaitReady(t, s, peer.cfg, -1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var longest, reports int
+	ctx = loader.WithTaskStatus(ctx, func(r mcpsession.TaskRun) {
+		longest, reports = max(longest, len(r.Message)), reports+1
+		if reports == 3 {
+			cancel() // the status of the creation and of two polls
+		}
+	})
+	res, err := s.Call(ctx, "tasks", "ext-task", []byte(`{"hostile":"long-status"}`))
+	if err == nil || reports < 3 {
+		t.Fatalf("the task was not followed: %v, %d statuses", err, reports)
+	}
+	if most := loader.MaxStatusMessage + len("…"); longest > most || len(res.Task.Message) > most {
+		t.Errorf("a status message of %d bytes was reported (%d kept), want at most %d", longest, len(res.Task.Message), most)
+	}
+}

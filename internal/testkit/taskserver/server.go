@@ -82,7 +82,7 @@ func New() *Server {
 			return mcp.NewToolResultText("forever ended"), nil
 		})
 	m.AddTool(mcp.NewTool("ext-task", mcp.WithDescription("a 2026-07-28 task (tasks extension) that asks a topic; forever: never ends"),
-		mcp.WithBoolean("forever"), mcp.WithString("hostile", mcp.Enum("long-id", "many-inputs", "unasked", "flood"))),
+		mcp.WithBoolean("forever"), mcp.WithString("hostile", mcp.Enum("long-id", "many-inputs", "unasked", "flood", "long-status"))),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultError("ext-task runs only for a client that declares the tasks extension"), nil
 		})
@@ -140,6 +140,7 @@ type extTask struct {
 	forever  bool
 	many     bool // asks 17 questions at once
 	flood    bool // never ends, and each poll's answer follows floodNotes notes of its status
+	long     bool // never ends, its statusMessage 1 MiB
 	canceled bool
 }
 
@@ -232,6 +233,8 @@ func (s *Server) answer(line []byte) ([]byte, error) {
 			t.many = true
 		case "flood":
 			t.forever, t.flood = true, true
+		case "long-status":
+			t.forever, t.long = true, true
 		}
 		s.ext[t.id] = t
 		return reply(t.state("task"))
@@ -263,6 +266,9 @@ func (t *extTask) state(resultType string) map[string]any {
 	st := map[string]any{"resultType": resultType, "taskId": t.id, "status": "working",
 		"statusMessage": fmt.Sprintf("poll %d", t.polls), "createdAt": "2026-07-28T00:00:00Z",
 		"lastUpdatedAt": "2026-07-28T00:00:00Z", "ttlMs": 60000, "pollIntervalMs": 20}
+	if t.long {
+		st["statusMessage"] = strings.Repeat("a long status ", 1<<20/14)
+	}
 	switch {
 	case t.canceled:
 		st["status"] = "cancelled"
