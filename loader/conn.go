@@ -58,6 +58,7 @@ type conn struct {
 	closing  atomic.Bool                 // set by Close: no more failures are reported
 	attempt  chan struct{}               // closed when the first connect attempt ends
 	relist   chan struct{}               // capacity 1: a list_changed is pending
+	acked    atomic.Bool                 // the listen stream opened last was acknowledged (relist.go)
 	stopOnce sync.Once
 	callMu   sync.Mutex // one call at a time per server
 	callSeq  atomic.Int64

@@ -95,6 +95,7 @@ func (c *conn) listen(cl *client.Client) {
 	if !mcp.IsModernProtocol(cl.ProtocolVersion()) {
 		return
 	}
+	c.acked.Store(false) // its acknowledgement lists the tools once more (relist.go)
 	_, _ = cl.ListenAsync(c.s.ctx, mcp.SubscriptionFilter{ToolsListChanged: true, PromptsListChanged: true, ResourcesListChanged: true,
 		ResourceSubscriptions: c.offers.subscriptions()}, nil)
 }

@@ -31,7 +31,10 @@ import (
 //   - the initialize a probe fell back to carries the _meta of the
 //     stateless revisions (its revision, clientInfo and capabilities) and,
 //     over HTTP, the MCP-Protocol-Version header of the revision it asks
-//     for, as every later request does.
+//     for, as every later request does;
+//   - a tools/call answered with a round of more input requests than
+//     MaxInputRequests is refused before mcp-go answers them
+//     (crowdedRound).
 type eraWatch struct {
 	http bool
 	// redirected, over HTTP, notes a cross-origin redirect the requests
@@ -85,7 +88,13 @@ func (w *eraWatch) send(ctx context.Context, req transport.JSONRPCRequest,
 			req = fallbackRequest(req, w.fallback, w.http)
 		}
 	}
-	return next(ctx, req)
+	resp, err := next(ctx, req)
+	if err == nil {
+		if err := crowdedRound(req, resp); err != nil { // rounds.go
+			return nil, err
+		}
+	}
+	return resp, err
 }
 
 // fallbackRequest is the initialize a probe fell back to, at revision:
@@ -212,6 +221,9 @@ func (p probe) why() string {
 	switch {
 	case p.timeout:
 		return "server/discover got no answer within the probe's bound"
+	case p.code == model.CodeUnsupportedProtocolVersion && slices.Contains(p.supported, p.version):
+		return fmt.Sprintf("server/discover answered -32022 (unsupported protocol version) to %s again, though it lists %s",
+			p.version, strings.Join(p.supported, ", "))
 	case p.code == model.CodeUnsupportedProtocolVersion:
 		return fmt.Sprintf("server/discover answered -32022 (unsupported protocol version) listing %s, none of which mcplens speaks statelessly",
 			orUnknown(strings.Join(p.supported, ", ")))

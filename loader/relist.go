@@ -30,17 +30,27 @@ func sameTools(a, b []model.Tool) bool {
 // what delivers the answer to a relisting): it only flags the change.
 func (c *conn) onNotification(n mcp.JSONRPCNotification) {
 	switch n.Method {
-	case string(mcp.MethodNotificationToolsListChanged), mcp.MethodNotificationSubscriptionsAcknowledged:
-		// The listen stream's acknowledgement is heard as a change: a
-		// change between the first listing and the stream's opening
-		// is not notified, so the tools are listed once more (nothing is
-		// reported when the list is the same).
-		select {
-		case c.relist <- struct{}{}:
-		default:
+	case mcp.MethodNotificationSubscriptionsAcknowledged:
+		// The listen stream's acknowledgement is heard as a change, once
+		// a stream (listen): a change between the first listing and the
+		// stream's opening is not notified, so the tools are listed once
+		// more (nothing is reported when the list is the same). A server
+		// acknowledging again and again is not listed again for it.
+		if c.acked.CompareAndSwap(false, true) {
+			c.flagRelist()
 		}
+	case string(mcp.MethodNotificationToolsListChanged):
+		c.flagRelist()
 	case string(mcp.MethodNotificationProgress):
 		c.onProgress(n.Params.AdditionalFields)
+	}
+}
+
+// flagRelist has relistLoop list the tools again.
+func (c *conn) flagRelist() {
+	select {
+	case c.relist <- struct{}{}:
+	default:
 	}
 }
 

@@ -3,6 +3,7 @@ package loader
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -99,8 +100,13 @@ func (c *conn) inputAnswer(ctx context.Context, method string, params json.RawMe
 }
 
 // explainRound adds to mcp-go's word for an input request it had no
-// answer for (no handler: the capability is not declared) why that is.
+// answer for (no handler: the capability is not declared) why that is,
+// and takes a round refused for its size (crowdedRound) out of the
+// transport error mcp-go wraps it in.
 func explainRound(err error) error {
+	if crowd := (*crowdedError)(nil); errors.As(err, &crowd) {
+		return crowd
+	}
 	if err == nil || !strings.Contains(err.Error(), "handler configured") {
 		return err
 	}
@@ -121,7 +127,7 @@ func (c *conn) answerInputs(ctx context.Context, requests json.RawMessage) (map[
 		}
 	}
 	if len(asked) > MaxInputRequests {
-		return nil, fmt.Errorf("%d input requests in one round, over mcplens's bound of %d; none was answered", len(asked), MaxInputRequests)
+		return nil, crowded(len(asked))
 	}
 	out := make(map[string]json.RawMessage, len(asked))
 	for _, key := range slices.Sorted(maps.Keys(asked)) { // asked in the same order every time
@@ -133,6 +139,32 @@ func (c *conn) answerInputs(ctx context.Context, requests json.RawMessage) (map[
 		out[key] = answer
 	}
 	return out, nil
+}
+
+// crowded is the error of a round of n input requests, over
+// MaxInputRequests.
+func crowded(n int) error { return &crowdedError{n: n} }
+
+type crowdedError struct{ n int }
+
+func (e *crowdedError) Error() string {
+	return fmt.Sprintf("%d input requests in one round, over mcplens's bound of %d; none was answered", e.n, MaxInputRequests)
+}
+
+// crowdedRound refuses the answer to a tools/call whose input_required
+// round asks more than MaxInputRequests questions, before mcp-go answers
+// them (each at once, on a goroutine of its own): the round is refused
+// whole, as inRounds and a task's refuse theirs.
+func crowdedRound(req transport.JSONRPCRequest, resp *transport.JSONRPCResponse) error {
+	if req.Method != string(mcp.MethodToolsCall) || resp == nil || resp.Error != nil {
+		return nil
+	}
+	requests, _, more := inputRequired(resp.Result)
+	var asked map[string]json.RawMessage
+	if !more || json.Unmarshal(requests, &asked) != nil || len(asked) <= MaxInputRequests {
+		return nil
+	}
+	return crowded(len(asked))
 }
 
 // inRounds sends one of the lister's requests (prompts/get,

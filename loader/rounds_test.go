@@ -124,3 +124,31 @@ func TestRoundsBounded(t *testing.T) {
 		})
 	}
 }
+
+// TestRoundsCrowd: a tools/call round asking more than
+// loader.MaxInputRequests questions at once is refused whole, as a
+// prompts/get or task round is: none is answered, the call is not sent
+// again.
+func TestRoundsCrowd(t *testing.T) {
+	for _, peer := range taskPeers(t) {
+		t.Run(peer.name, func(t *testing.T) {
+			s := open(t, peer.cfg, loader.Options{
+				Handshake: modernHandshake(model.Capabilities{Roots: &model.RootsCapability{}}),
+				Answers:   loader.Answers{Roots: []string{t.TempDir()}},
+			})
+			awaitReady(t, s, peer.cfg, -1)
+			res, err := s.Call(context.Background(), "tasks", "crowd", nil)
+			if err == nil || !strings.Contains(err.Error(), "17 input requests in one round, over mcplens's bound of 16") || strings.Contains(err.Error(), "transport error") {
+				t.Errorf("crowd: err = %v, want the round refused", err)
+			}
+			if res.Rounds != 1 {
+				t.Errorf("crowd was sent %d times, want once", res.Rounds)
+			}
+			for _, f := range s.FrameLog("tasks").Frames() {
+				if strings.Contains(string(f.Bytes), `"roots":[`) {
+					t.Errorf("a roots request was answered: %s", f.Bytes)
+				}
+			}
+		})
+	}
+}

@@ -122,6 +122,32 @@ func TestChangeBeforeListenAcknowledged(t *testing.T) {
 	}
 }
 
+// TestListenAcknowledgedOnce: a server that acknowledges one listen
+// stream again and again has the tools listed again once for it, not once
+// an acknowledgement; a tools/list_changed after them is heard as ever.
+func TestListenAcknowledgedOnce(t *testing.T) {
+	const again = 8
+	srv := stateless.Start(t, stateless.Config{LateTool: "late", AckAgain: again})
+	cfg := remoteConfig("s", config.TransportHTTP, srv.URL)
+	s := open(t, cfg, loader.Options{})
+	settle(t, s, cfg)
+	deadline := time.Now().Add(settleTimeout)
+	for {
+		if n := srv.Noted(); n >= 0 && slices.Contains(srv.Methods()[n:], "tools/list") {
+			break // the list_changed after the acknowledgements was heard
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no tools/list after the list_changed within %s; methods %q", settleTimeout, srv.Methods())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// The first listing, the acknowledgement's, the list_changed's.
+	listings := slices.DeleteFunc(srv.Methods(), func(m string) bool { return m != "tools/list" })
+	if n := len(listings); n > 3 {
+		t.Errorf("tools/list was sent %d times for %d acknowledgements of one stream, want at most 3; methods %q", n, again+1, srv.Methods())
+	}
+}
+
 // TestStatelessRetry: a server that answers -32022 is asked again at a
 // revision it lists: the same one when it lists the one asked (the
 // conformance suite's request-metadata), the one it lists when asked for
@@ -151,6 +177,22 @@ func TestStatelessRetry(t *testing.T) {
 			t.Errorf("settled %q, want it to say %q and --protocol", ev.Facts.Settled, want)
 		}
 	})
+}
+
+// TestRefusedListedRevision: a server that refuses 2026-07-28 with -32022
+// though it lists 2026-07-28 is asked again once, then connected with
+// initialize, and the revision settled on says so rather than that
+// mcplens speaks none of what it lists.
+func TestRefusedListedRevision(t *testing.T) {
+	srv := stateless.Start(t, stateless.Config{Legacy: true, RefuseListed: true})
+	_, ev := connectStateless(t, srv, loader.Options{})
+	if ev.State != mcpsession.Ready || ev.Protocol != model.Revision20251125 {
+		t.Fatalf("event = %s %q protocol %s, want Ready on 2025-11-25", ev.State, ev.Err, ev.Protocol)
+	}
+	want := "2025-11-25 via initialize: server/discover answered -32022 (unsupported protocol version) to 2026-07-28 again, though it lists 2026-07-28"
+	if ev.Facts.Settled != want {
+		t.Errorf("settled %q, want %q", ev.Facts.Settled, want)
+	}
 }
 
 // TestStatelessFallback: a server of 2025-11-25, which answers

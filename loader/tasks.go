@@ -32,6 +32,9 @@ const (
 	MaxPoll     = 10 * time.Second
 	DefaultPoll = time.Second
 	MaxTaskID   = 1024
+	// MaxStatusMessage bounds what is kept of a task's statusMessage:
+	// past it, it is cut (model.ClipText).
+	MaxStatusMessage = 1024
 	// cancelWait bounds the tasks/cancel sent when a call's context ended.
 	cancelWait = 5 * time.Second
 )
@@ -154,13 +157,15 @@ func (c *conn) followTask(ctx context.Context, res *mcpsession.CallResult) error
 	c.mu.Unlock()
 	run := &mcpsession.TaskRun{ID: t.TaskID, Generation: gen, Started: time.Now()}
 	res.Task = run
+	defer func() { res.Latency = time.Since(run.Started) }() // however it ends
 	report, _ := ctx.Value(taskStatusKey{}).(func(mcpsession.TaskRun))
 	wake := make(chan struct{}, 1)
 	c.taskWatch.Store(&taskWatch{id: t.TaskID, wake: wake})
 	defer c.taskWatch.Store(nil)
 	answered := map[string]bool{}
+	polled := time.Now()
 	for {
-		run.Status, run.Message = t.Status, t.StatusMessage
+		run.Status, run.Message = t.Status, model.ClipText(t.StatusMessage, MaxStatusMessage)
 		if report != nil {
 			report(*run)
 		}
@@ -181,13 +186,11 @@ func (c *conn) followTask(ctx context.Context, res *mcpsession.CallResult) error
 				return c.taskEnded(ctx, l, run, err)
 			}
 		}
-		select {
-		case <-ctx.Done():
-			return c.taskEnded(ctx, l, run, context.Cause(ctx))
-		case <-wake:
-		case <-time.After(t.poll()):
+		if err := pollWait(ctx, wake, polled, t.poll()); err != nil {
+			return c.taskEnded(ctx, l, run, err)
 		}
 		raw, err := c.taskRequest(ctx, l, mcp.MethodTasksGet, t.TaskID, nil)
+		polled = time.Now()
 		if err == nil {
 			var next taskState
 			if err = json.Unmarshal(raw, &next); err == nil && next.TaskID != "" && next.TaskID != t.TaskID {
@@ -200,6 +203,26 @@ func (c *conn) followTask(ctx context.Context, res *mcpsession.CallResult) error
 			return c.taskEnded(ctx, l, run, err)
 		}
 		run.Polls++
+	}
+}
+
+// pollWait waits until the next tasks/get is due: interval after the
+// last was answered (polled), or sooner when a note of the task's status wakes it, but
+// never sooner than MinPoll after the last, however many notes come. It
+// returns the context's cause when it ends first.
+func pollWait(ctx context.Context, wake <-chan struct{}, polled time.Time, interval time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	case <-wake:
+	case <-time.After(time.Until(polled.Add(interval))):
+		return nil
+	}
+	select {
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	case <-time.After(time.Until(polled.Add(MinPoll))):
+		return nil
 	}
 }
 
@@ -245,9 +268,9 @@ func (c *conn) extensionEnd(res *mcpsession.CallResult, t taskState) error {
 			Message string `json:"message"`
 		}
 		_ = json.Unmarshal(t.Error, &e)
-		return fmt.Errorf("the task failed: error %d: %s", e.Code, e.Message)
+		return errors.New("the task failed: " + model.DescribeError(e.Code, e.Message))
 	}
-	return fmt.Errorf("the task was cancelled: %s", t.StatusMessage)
+	return fmt.Errorf("the task was cancelled: %s", model.ClipText(t.StatusMessage, MaxStatusMessage))
 }
 
 // taskResult makes a task's result the call's.
@@ -261,7 +284,6 @@ func (c *conn) taskResult(res *mcpsession.CallResult, result json.RawMessage) er
 	}
 	_ = json.Unmarshal(result, &flag)
 	res.IsError = flag.IsError
-	res.Latency = time.Since(res.Task.Started)
 	return nil
 }
 

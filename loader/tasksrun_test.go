@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/mcpsession"
@@ -177,5 +178,55 @@ func TestEverythingResearchTask(t *testing.T) {
 	}
 	if !hasFrame(t, s, "everything", "elicitation/create") {
 		t.Error("the clarifying question never came")
+	}
+}
+
+// TestTaskNoteFlood: a server that answers each tasks/get after a flood
+// of notes of the task's status is polled no more often than
+// loader.MinPoll allows, however early the notes wake the poll.
+func TestTaskNoteFlood(t *testing.T) {
+	caps := model.Capabilities{Tasks: &model.TasksCapability{Extension: true}}
+	for _, peer := range taskPeers(t) {
+		t.Run(peer.name, func(t *testing.T) {
+			s := open(t, peer.cfg, loader.Options{Handshake: modernHandshake(caps)})
+			awaitReady(t, s, peer.cfg, -1)
+			ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+			defer cancel()
+			start := time.Now()
+			res, err := s.Call(ctx, "tasks", "ext-task", []byte(`{"hostile":"flood"}`))
+			elapsed := time.Since(start)
+			if err == nil || res.Task == nil {
+				t.Fatalf("the flooding task ended: %v, %+v", err, res.Task)
+			}
+			if most := int(elapsed/loader.MinPoll) + 1; res.Task.Polls > most {
+				t.Errorf("tasks/get was sent %d times in %s, more than once per %s (%d)", res.Task.Polls, elapsed, loader.MinPoll, most)
+			}
+		})
+	}
+}
+
+// TestTaskLongStatus: a task whose statusMessage is 1 MiB is reported
+// with its message cut to loader.MaxStatusMessage, so that the tasks pane
+// (100 tasks) and call's progress hold kilobytes of it, not megabytes.
+func TestTaskLongStatus(t *testing.T) {
+	caps := model.Capabilities{Tasks: &model.TasksCapability{Extension: true}}
+	peer := taskPeers(t)[0]
+	s := open(t, peer.cfg, loader.Options{Handshake: modernHandshake(caps)})
+	awaitReady(t, s, peer.cfg, -1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var longest, reports int
+	ctx = loader.WithTaskStatus(ctx, func(r mcpsession.TaskRun) {
+		longest, reports = max(longest, len(r.Message)), reports+1
+		if reports == 3 {
+			cancel() // the status of the creation and of two polls
+		}
+	})
+	res, err := s.Call(ctx, "tasks", "ext-task", []byte(`{"hostile":"long-status"}`))
+	if err == nil || reports < 3 {
+		t.Fatalf("the task was not followed: %v, %d statuses", err, reports)
+	}
+	if most := loader.MaxStatusMessage + len("…"); longest > most || len(res.Task.Message) > most {
+		t.Errorf("a status message of %d bytes was reported (%d kept), want at most %d", longest, len(res.Task.Message), most)
 	}
 }

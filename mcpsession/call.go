@@ -23,7 +23,8 @@ type CallResult struct {
 	// ResponseSize is how long the response line was, or for a line
 	// abandoned over the line limit, how much of it was read.
 	ResponseSize int
-	// Latency runs from writing the request to reading its response.
+	// Latency runs from writing the request to reading its response; a
+	// task's, from its creation to its end, however it ended.
 	Latency time.Duration
 	IsError bool            // the result's isError
 	Result  json.RawMessage // the response's result object, as sent (a task's: its result)

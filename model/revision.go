@@ -26,7 +26,7 @@ func ParseRevision(s string) (string, error) {
 		return s, nil
 	}
 	if !dateShaped.MatchString(s) {
-		return "", fmt.Errorf("protocol revision %q is not a date YYYY-MM-DD (known: %s)", clipText(s, 40), strings.Join(Revisions(), ", "))
+		return "", fmt.Errorf("protocol revision %q is not a date YYYY-MM-DD (known: %s)", ClipText(s, 40), strings.Join(Revisions(), ", "))
 	}
 	if _, err := time.Parse(time.DateOnly, s); err != nil {
 		return "", fmt.Errorf("protocol revision %q is not a real date (known: %s)", s, strings.Join(Revisions(), ", "))
@@ -93,13 +93,13 @@ func DescribeError(code int, message string) string {
 		s += " (" + name + ")"
 	}
 	if message = strings.TrimSpace(message); message != "" {
-		s += ": " + clipText(message, 300)
+		s += ": " + ClipText(message, 300)
 	}
 	return s
 }
 
-// clipText cuts s to at most n bytes, on a rune boundary, marking the cut.
-func clipText(s string, n int) string {
+// ClipText cuts s to at most n bytes, on a rune boundary, marking the cut.
+func ClipText(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

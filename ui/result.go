@@ -60,6 +60,9 @@ func (v *callView) draw(c common) ([]string, []saveable) {
 	r := v.msg.result
 	var lines []string
 	switch {
+	case cancelledCall(v.msg.err) && r.Task != nil && r.Task.Cancelled:
+		lines = append(lines, s.WarnText.Render(fmt.Sprintf("cancelled after %.1f s: the server was sent tasks/cancel for task %s",
+			r.Latency.Seconds(), c.text(r.Task.ID))))
 	case cancelledCall(v.msg.err):
 		lines = append(lines, s.WarnText.Render(fmt.Sprintf("cancelled after %.1f s: the server was sent notifications/cancelled",
 			r.Latency.Seconds())))

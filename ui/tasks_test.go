@@ -113,6 +113,11 @@ func TestTasksPane(t *testing.T) {
 	if got := screen(m); !strings.Contains(got, "cancelled") {
 		t.Errorf("the pane does not say the task was cancelled:\n%s", got)
 	}
+	// The call's pane says what the server was sent: tasks/cancel, not
+	// the notifications/cancelled of a request still running.
+	if got := screen(m); !strings.Contains(got, "sent tasks/cancel") || strings.Contains(got, "notifications/cancelled") {
+		t.Errorf("the call's pane does not say the task was sent tasks/cancel:\n%s", got)
+	}
 }
 
 // TestTasksPaneEverything: server-everything's simulate-research-query

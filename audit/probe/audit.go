@@ -107,6 +107,7 @@ func Run(ctx context.Context, spec config.ServerSpec, o Options) audit.Result {
 	a.res.Frames = a.t.all()
 	a.res.Elapsed = time.Since(start)
 	mask(a.res, config.NewRedactor([]config.ServerSpec{spec}))
+	clipTexts(a.res) // record.go
 	return *a.res
 }
 

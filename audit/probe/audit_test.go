@@ -112,7 +112,7 @@ func TestEachFaultGivesItsFinding(t *testing.T) {
 // where its check is not applicable (and says so) or, for a rule of both
 // eras the fault breaks at one only, passes.
 func TestEraFaultsAtTheOtherEra(t *testing.T) {
-	probedOnBoth := []string{"lifecycle.notifications", "caching.hints", "http.multiple-streams"}
+	probedOnBoth := []string{"lifecycle.notifications", "caching.hints", "http.multiple-streams", "lifecycle.version"}
 	for _, m := range auditee.Modes {
 		if m.Protocol == "" {
 			continue
@@ -216,6 +216,22 @@ func TestHostileServersAreBounded(t *testing.T) {
 	}
 }
 
+// TestOverLimitAnswer: an initialize answered with a line over the line
+// limit is not said to be unanswered alone: the finding names the line.
+func TestOverLimitAnswer(t *testing.T) {
+	r := probe.Run(context.Background(), hostile.Spec(t, "huge-initialize", "huge-initialize", "-size", "2097152"),
+		probe.Options{Probe: time.Second, Grace: 300 * time.Millisecond, Limits: loader.Limits{Line: 1 << 20}})
+	for _, f := range r.Findings {
+		if f.Check == "lifecycle.initialize" {
+			if !strings.Contains(f.Message, "over the 1048576-byte line limit") {
+				t.Errorf("lifecycle.initialize: %q, want the line over the limit named", f.Message)
+			}
+			return
+		}
+	}
+	t.Fatalf("findings %v, want lifecycle.initialize", ids(r))
+}
+
 // TestHostileHTTPIsBounded: endless bodies and events, a gzip bomb and a
 // huge error body each end in a finding within the probe's deadline and
 // the body bound.
@@ -306,5 +322,25 @@ func TestSilentAfterInitializeGivesUp(t *testing.T) {
 				t.Errorf("%d requests sent after the last answer, want 3 and no more", unanswered)
 			}
 		})
+	}
+}
+
+// TestLongServerTextIsClipped: a server whose name, tool name and error
+// messages are 1 MiB each gives its findings with each text cut, so that a
+// report quotes kilobytes of it, not megabytes.
+func TestLongServerTextIsClipped(t *testing.T) {
+	r := probe.Run(context.Background(), hostile.Spec(t, "long", "long-texts"), probe.Options{Probe: time.Second, Grace: 300 * time.Millisecond})
+	named := false
+	for _, f := range r.Findings {
+		if len(f.Subject) > 4<<10 || len(f.Message) > 4<<10 {
+			t.Errorf("finding %s keeps %d bytes of subject and %d of message", f.Check, len(f.Subject), len(f.Message))
+		}
+		named = named || f.Check == "tools.name" && strings.HasPrefix(f.Subject, "long_name")
+	}
+	if !named {
+		t.Errorf("findings %v: the long tool name is not among them", ids(r))
+	}
+	if len(r.ServerInfo) > 4<<10 || !strings.HasPrefix(r.ServerInfo, "hostile") {
+		t.Errorf("serverInfo of %d bytes kept, starting %.20q", len(r.ServerInfo), r.ServerInfo)
 	}
 }

@@ -34,6 +34,10 @@ func (a *auditor) discover(ctx context.Context, era model.Era) bool {
 		a.setStateless(false, "")
 		return false
 	}
+	if i := slices.IndexFunc(r.SupportedVersions, func(v string) bool { return !revisionShape.MatchString(v) }); i >= 0 {
+		a.fs.add("lifecycle.version", "server/discover", fmt.Sprintf("the server/discover result lists %q among its supportedVersions, which is no revision of the specification",
+			r.SupportedVersions[i]), a.t.since(mark))
+	}
 	a.res.Revision, a.caps, a.stateless = era.Version, r.Capabilities, true
 	a.c.meta = loader.StatelessMeta(a.o.Handshake, era.Version)
 	if info := jsonx.MemberFold(jsonx.MemberFold(m.Result, "_meta"), "io.modelcontextprotocol/serverInfo"); len(info) > 0 {

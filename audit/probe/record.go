@@ -2,9 +2,11 @@ package probe
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcplens/mcplens/audit"
 	"github.com/mcplens/mcplens/mcpsession"
@@ -28,7 +30,41 @@ const (
 	// maxFindingsPerCheck bounds the findings of one check (a listing of
 	// 10,000 bad names is one line in the report, not 10,000).
 	maxFindingsPerCheck = 20
+	// maxSubject and maxMessage bound what a finding quotes of a server
+	// (a name, an error message: clipText), maxServerInfo its name and
+	// version: a report quotes kilobytes of a server, not megabytes.
+	maxSubject    = 256
+	maxMessage    = 2 << 10
+	maxServerInfo = 256
 )
+
+// clipTexts cuts the server's text in r to its bounds; Run calls it once
+// the config's secrets are masked, so that no secret is shown in part at
+// a cut.
+func clipTexts(r *audit.Result) {
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		f.Subject, f.Message = clipText(f.Subject, maxSubject), clipText(f.Message, maxMessage)
+	}
+	r.ServerInfo = clipText(r.ServerInfo, maxServerInfo)
+}
+
+// clipText cuts s to about n bytes, on rune boundaries: its first three
+// quarters and its last quarter around an ellipsis, as a message's end
+// often says what is wrong.
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	head, tail := n*3/4, len(s)-n/4
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	for tail < len(s) && !utf8.RuneStart(s[tail]) {
+		tail++
+	}
+	return s[:head] + fmt.Sprintf(" …(%d bytes cut)… ", tail-head) + s[tail:]
+}
 
 // A tape keeps the frames of an audit, each cut to
 // mcpsession.MaxFrameBytes, at most maxTapeFrames.

@@ -44,6 +44,9 @@ type stdioPeer struct {
 	eof    bool
 	junk   []mcpsession.Frame
 	stderr bytes.Buffer
+	// over is the last line over maxLine, as a problem, until a wait
+	// that timed out says it (next).
+	over string
 
 	exited chan struct{}
 }
@@ -165,6 +168,9 @@ func (p *stdioPeer) line(line []byte, size int) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if size > p.maxLine {
+		p.over = problem
+	}
 	if !msg && len(p.junk) < maxEvidence {
 		p.junk = append(p.junk, mcpsession.Frame{Dir: mcpsession.In, Bytes: bytes.Clone(line[:min(len(line), mcpsession.MaxFrameBytes)]), Size: size, Junk: true, At: time.Now()})
 	}
@@ -217,7 +223,9 @@ func (p *stdioPeer) send(ctx context.Context, raw []byte) error {
 	}
 }
 
-// next returns the next message, waiting until ctx ends.
+// next returns the next message, waiting until ctx ends; a wait that
+// ends so says the line over the limit read meanwhile, if one was, which
+// may have been the answer waited for.
 func (p *stdioPeer) next(ctx context.Context) ([]byte, error) {
 	for {
 		p.mu.Lock()
@@ -235,6 +243,13 @@ func (p *stdioPeer) next(ctx context.Context) ([]byte, error) {
 		select {
 		case <-p.wake:
 		case <-ctx.Done():
+			p.mu.Lock()
+			over := p.over
+			p.over = ""
+			p.mu.Unlock()
+			if over != "" {
+				return nil, fmt.Errorf("%w; stdout carried %s meanwhile, which may have been it", errTimeout, over)
+			}
 			return nil, errTimeout
 		}
 	}

@@ -36,6 +36,7 @@ var Modes = []struct {
 	{"any-log-level", []string{"logging.invalid-level"}, "stdio", "2025-11-25"},
 	{"undeclared-changes", []string{"lifecycle.notifications"}, "stdio", "2025-11-25"},
 	{"no-cache-hints", []string{"caching.hints"}, "stdio", "2026-07-28"},
+	{"bad-versions", []string{"lifecycle.version"}, "stdio", "2026-07-28"},
 	{"unasked-log", []string{"lifecycle.notifications"}, "stdio", "2026-07-28"},
 	{"origin", []string{"http.origin"}, "http", ""},
 	{"rebinding", []string{"http.origin", "http.host"}, "http", ""},

@@ -1,6 +1,7 @@
 package stateless
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Revision is the stateless revision the server speaks by default.
@@ -43,6 +45,10 @@ type Config struct {
 	// TTLMs and Scope are the caching hints of tools/list.
 	TTLMs int64
 	Scope string
+	// RefuseListed makes a Legacy server answer server/discover with
+	// -32022 listing Supported, the revision asked among them: a server
+	// that refuses a revision it says it supports.
+	RefuseListed bool
 	// Refusal, when set, is the message of a Legacy server's -32601 (a
 	// hostile one, say), "Method not found" otherwise.
 	Refusal string
@@ -52,7 +58,17 @@ type Config struct {
 	// established), then acknowledges the subscription and holds the
 	// stream open.
 	LateTool string
+	// AckAgain, with LateTool, has the listen stream acknowledge the
+	// subscription AckAgain times more, each ackGap after the last, as a
+	// hostile server might, and then notify tools/list_changed (Noted
+	// says when).
+	AckAgain int
 }
+
+// ackGap is the time between two of AckAgain's acknowledgements: longer
+// than a client's pause between two listings, so that none is covered by
+// the listing of the one before.
+const ackGap = 150 * time.Millisecond
 
 // A Request is one request that reached the server.
 type Request struct {
@@ -85,6 +101,16 @@ type Server struct {
 	added    []string
 	listed   chan struct{} // closed when the first tools/list is answered
 	once     sync.Once
+	noted    int // the requests before the list_changed of AckAgain, -1 before
+}
+
+// Noted returns how many requests had reached the server when it sent
+// the tools/list_changed that follows AckAgain's acknowledgements, -1
+// until it has.
+func (s *Server) Noted() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.noted
 }
 
 // AddTool adds a tool named name to what tools/list answers from now on,
@@ -101,7 +127,7 @@ func Start(t testing.TB, cfg Config) *Server {
 	if len(cfg.Supported) == 0 {
 		cfg.Supported = []string{Revision}
 	}
-	s := &Server{cfg: cfg, listed: make(chan struct{})}
+	s := &Server{cfg: cfg, listed: make(chan struct{}), noted: -1}
 	ts := httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(ts.Close)
 	s.URL = ts.URL + "/mcp"
@@ -223,6 +249,12 @@ func (s *Server) modern(w http.ResponseWriter, r *http.Request, msg message) {
 // legacy answers as a server of 2025-11-25 (one session, never checked).
 func (s *Server) legacy(w http.ResponseWriter, msg message) {
 	switch msg.Method {
+	case "server/discover":
+		if s.cfg.RefuseListed {
+			reply(w, http.StatusBadRequest, msg.ID, nil, s.unsupported(Revision))
+			return
+		}
+		reply(w, http.StatusOK, msg.ID, nil, rpcError(-32601, cmp.Or(s.cfg.Refusal, "Method not found"), nil))
 	case "initialize":
 		w.Header().Set("Mcp-Session-Id", "legacy-session")
 		reply(w, http.StatusOK, msg.ID, map[string]any{
@@ -257,9 +289,26 @@ func (s *Server) listen(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
-	_, _ = fmt.Fprintf(w, "event: message\ndata: %s\n\n", ack)
-	if f, ok := w.(http.Flusher); ok {
-		f.Flush()
+	send := func(frame []byte) {
+		_, _ = fmt.Fprintf(w, "event: message\ndata: %s\n\n", frame)
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
+	}
+	send(ack)
+	if s.cfg.AckAgain > 0 {
+		for range s.cfg.AckAgain {
+			select {
+			case <-time.After(ackGap):
+			case <-r.Context().Done():
+				return
+			}
+			send(ack)
+		}
+		s.mu.Lock()
+		s.noted = len(s.requests)
+		s.mu.Unlock()
+		send([]byte(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`))
 	}
 	<-r.Context().Done()
 }

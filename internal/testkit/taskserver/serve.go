@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -27,9 +28,16 @@ func (s *Server) Handler() http.Handler {
 				http.Error(w, err.Error(), http.StatusBadRequest)
 				return
 			}
-			if reply, err := s.intercept(body); err == nil {
-				w.Header().Set("Content-Type", "application/json")
-				_, _ = w.Write(reply)
+			if lines, err := s.intercept(body); err == nil {
+				if len(lines) == 1 {
+					w.Header().Set("Content-Type", "application/json")
+					_, _ = w.Write(lines[0])
+					return
+				}
+				w.Header().Set("Content-Type", "text/event-stream")
+				for _, line := range lines {
+					_, _ = fmt.Fprintf(w, "event: message\ndata: %s\n\n", line)
+				}
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
@@ -48,8 +56,8 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 		sc.Buffer(make([]byte, 64<<10), 1<<20)
 		for sc.Scan() {
 			line := sc.Bytes()
-			if reply, err := s.intercept(line); err == nil {
-				_, _ = lw.Write(append(reply, '\n'))
+			if lines, err := s.intercept(line); err == nil {
+				_, _ = lw.Write(append(bytes.Join(lines, []byte("\n")), '\n'))
 				continue
 			}
 			if _, err := pw.Write(append(bytes.Clone(line), '\n')); err != nil {

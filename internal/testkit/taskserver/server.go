@@ -47,6 +47,17 @@ func New() *Server {
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return server.NewInputRequestBuilder(State).Roots("roots").ToolResult(), nil
 		})
+	m.AddTool(mcp.NewTool("crowd", mcp.WithDescription("asks for the roots 17 times in one input_required round, one more than a client answers")),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if n := len(req.Params.InputResponses); n > 0 {
+				return mcp.NewToolResultText(fmt.Sprintf("%d answers", n)), nil
+			}
+			b := server.NewInputRequestBuilder(State)
+			for i := range 17 {
+				b.Roots(fmt.Sprintf("q%d", i))
+			}
+			return b.ToolResult(), nil
+		})
 	m.AddPrompt(mcp.NewPrompt("ask-prompt", mcp.WithPromptDescription("asks a name and the roots first")),
 		func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			text, more := s.round(req.Params.MultiRoundTripParams)
@@ -71,7 +82,7 @@ func New() *Server {
 			return mcp.NewToolResultText("forever ended"), nil
 		})
 	m.AddTool(mcp.NewTool("ext-task", mcp.WithDescription("a 2026-07-28 task (tasks extension) that asks a topic; forever: never ends"),
-		mcp.WithBoolean("forever"), mcp.WithString("hostile", mcp.Enum("long-id", "many-inputs", "unasked"))),
+		mcp.WithBoolean("forever"), mcp.WithString("hostile", mcp.Enum("long-id", "many-inputs", "unasked", "flood", "long-status"))),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultError("ext-task runs only for a client that declares the tasks extension"), nil
 		})
@@ -128,15 +139,48 @@ type extTask struct {
 	topic    string // the answer, once tasks/update gave it
 	forever  bool
 	many     bool // asks 17 questions at once
+	flood    bool // never ends, and each poll's answer follows floodNotes notes of its status
+	long     bool // never ends, its statusMessage 1 MiB
 	canceled bool
 }
 
 var errNotMine = errors.New("not the extension's")
 
+// floodNotes is how many notes of its status go before each answer to
+// tasks/get of a flooding task.
+const floodNotes = 50
+
 // intercept answers a request of the tasks extension (the ext-task
-// call, and tasks/get, tasks/update, tasks/cancel of its tasks); any other
-// message is errNotMine, for mcp-go.
-func (s *Server) intercept(line []byte) ([]byte, error) {
+// call, and tasks/get, tasks/update, tasks/cancel of its tasks) with the
+// lines to send, the answer last; any other message is errNotMine, for
+// mcp-go.
+func (s *Server) intercept(line []byte) ([][]byte, error) {
+	answer, err := s.answer(line)
+	if err != nil {
+		return nil, err
+	}
+	var req struct {
+		Method string `json:"method"`
+		Params struct {
+			TaskID string `json:"taskId"`
+		} `json:"params"`
+	}
+	_ = json.Unmarshal(line, &req)
+	s.mu.Lock()
+	t := s.ext[req.Params.TaskID]
+	flood := req.Method == "tasks/get" && t != nil && t.flood
+	s.mu.Unlock()
+	var lines [][]byte
+	for i := 0; flood && i < floodNotes; i++ {
+		note, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/tasks",
+			"params": map[string]any{"taskId": req.Params.TaskID, "status": "working"}})
+		lines = append(lines, note)
+	}
+	return append(lines, answer), nil
+}
+
+// answer is intercept's answer alone.
+func (s *Server) answer(line []byte) ([]byte, error) {
 	var req struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
@@ -187,6 +231,10 @@ func (s *Server) intercept(line []byte) ([]byte, error) {
 			t.id += strings.Repeat("x", 2000)
 		case "many-inputs":
 			t.many = true
+		case "flood":
+			t.forever, t.flood = true, true
+		case "long-status":
+			t.forever, t.long = true, true
 		}
 		s.ext[t.id] = t
 		return reply(t.state("task"))
@@ -218,6 +266,9 @@ func (t *extTask) state(resultType string) map[string]any {
 	st := map[string]any{"resultType": resultType, "taskId": t.id, "status": "working",
 		"statusMessage": fmt.Sprintf("poll %d", t.polls), "createdAt": "2026-07-28T00:00:00Z",
 		"lastUpdatedAt": "2026-07-28T00:00:00Z", "ttlMs": 60000, "pollIntervalMs": 20}
+	if t.long {
+		st["statusMessage"] = strings.Repeat("a long status ", 1<<20/14)
+	}
 	switch {
 	case t.canceled:
 		st["status"] = "cancelled"

@@ -14,6 +14,8 @@
 //	answer-notification a notification gets a response
 //	silent-parse-error  malformed JSON gets no -32700
 //	no-cache-hints      (2026-07-28) results lack ttlMs
+//	bad-versions        (2026-07-28) server/discover lists a version that is
+//	                    no revision, escapes in it
 //	silent-after-init   nothing is answered after initialize
 //	any-log-level       logging/setLevel takes a level that does not exist
 //	undeclared-changes  tools/list_changed sent, listChanged not declared
@@ -202,6 +204,8 @@ func fault(mode, asked string, line []byte) []byte {
 		}
 	case "no-cache-hints":
 		return ttl.ReplaceAll(line, nil)
+	case "bad-versions":
+		return bytes.ReplaceAll(line, []byte(`"supportedVersions":[`), []byte(`"supportedVersions":["next\u001b[2J",`))
 	case "wrong-code":
 		return bytes.ReplaceAll(line, []byte(`"code":-32601`), []byte(`"code":-32600`))
 	case "id-changed":

@@ -87,6 +87,8 @@ func (s *server) toolsList(cursor string) string {
 			s.bigList.rows = b.String()
 		})
 		return fmt.Sprintf(`{"tools":[%s,{"name":"generation_%d"}%s]}`, echoTool, n, s.bigList.rows)
+	case "long-texts":
+		return `{"tools":[` + echoTool + `,{"name":"` + strings.Repeat("long_name", 1<<20/9) + `!","inputSchema":{"type":"object"}}]}`
 	case "slow-call":
 		return `{"tools":[` + echoTool + `,{"name":"slow","description":"Takes a long time, reporting progress.","inputSchema":{"type":"object"}}]}`
 	}

@@ -50,6 +50,7 @@ var modes = map[string]string{
 	"slow-call":         "answers tools/call after -delay, with progress; reports notifications/cancelled on stderr",
 	"no-newline":        "writes stdout without a newline, endlessly, from the start",
 	"huge-line":         "answers tools/list with one line of -size bytes (default 200 MB)",
+	"huge-initialize":   "answers initialize with one line of -size bytes (default 200 MB)",
 	"huge-pages":        "lists -pages pages (default 40) of -size bytes each (default 15 MB)",
 	"huge-result":       "answers tools/call with a result of -size bytes (default 500 MB)",
 	"huge-error-result": "answers tools/call with an isError result of -size bytes (default 20 MB)",
@@ -57,6 +58,7 @@ var modes = map[string]string{
 	"string-id":         "answers the -on request with its numeric id as a string (1 becomes \"1\")",
 	"batch-answer":      "answers the -on request inside a JSON-RPC batch (an array)",
 	"nan-answer":        "answers the -on request with a NaN in its result, which is not JSON",
+	"long-texts":        "a serverInfo name, a tool name and every error message of 1 MiB",
 	"leak":              "answers tools/call with its whole environment and command line, as a server that dumps its config would",
 	"big-sampling":      "once initialized, asks a sampling/createMessage whose message is -size bytes (default 4 MiB); logs the answer on stderr",
 	"big-elicitation":   "once initialized, asks an elicitation/create whose message is -size bytes (default 1 MiB); logs the answer on stderr",
@@ -65,6 +67,7 @@ var modes = map[string]string{
 // hugeSizes are the default -size of the modes that write huge lines.
 var hugeSizes = map[string]int64{
 	"huge-line":         200 << 20,
+	"huge-initialize":   200 << 20,
 	"huge-pages":        15 << 20,
 	"huge-result":       500 << 20,
 	"huge-error-result": 20 << 20,
@@ -215,6 +218,9 @@ func (s *server) handle(line []byte) {
 			os.Exit(4)
 		case "silent-initialize":
 			return
+		case "huge-initialize":
+			s.huge(req.ID, `{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"`, 'x', s.size, `","version":"1"}}`)
+			return
 		}
 		s.result(req.ID, s.initializeResult())
 		if s.mode == "stray" {
@@ -244,7 +250,11 @@ func (s *server) handle(line []byte) {
 	case "ping":
 		s.result(req.ID, `{}`)
 	default:
-		s.frame(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no such method"}}`, req.ID))
+		message := "no such method"
+		if s.mode == "long-texts" {
+			message += strings.Repeat(" and no such method", 1<<20/19)
+		}
+		s.frame(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":%s}}`, req.ID, quote(message)))
 	}
 }
 
@@ -271,8 +281,11 @@ func (s *server) notification(req request) {
 
 func (s *server) initializeResult() string {
 	name := "hostile"
-	if s.mode == "escapes" {
+	switch s.mode {
+	case "escapes":
 		name = "hostile\x1b]0;pwned\x07\u202e"
+	case "long-texts":
+		name = strings.Repeat("hostile", 1<<20/7)
 	}
 	caps := `{"tools":{}}`
 	if s.mode == "list-changed-flood" || s.mode == "list-changed-flood-big" {
