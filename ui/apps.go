@@ -108,7 +108,7 @@ func (m *Model) appHosted(msg appHostedMsg) tea.Cmd {
 	}
 	switch {
 	case msg.err != nil:
-		m.say(st.ErrorText.Render(model.Sanitize(fmt.Sprintf("app of %s not hosted: %v", msg.tool, msg.err))))
+		m.say(st.ErrorText.Render(model.Sanitize(m.c.redact.Text(fmt.Sprintf("app of %s not hosted: %v", msg.tool, msg.err)))))
 	case msg.opened != nil:
 		m.say(st.WarnText.Render(model.Sanitize(fmt.Sprintf("app of %s hosted at %s (open it yourself: %v); its frames are in the wire pane", msg.tool, msg.url, msg.opened))))
 	default:

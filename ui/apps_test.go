@@ -171,3 +171,24 @@ func TestAppLinkAsked(t *testing.T) {
 		}
 	}
 }
+
+// TestAppNotHostedMasksSecrets: a server whose app resource cannot be read
+// answers with an error quoting the config's secret among terminal escapes;
+// a says the app is not hosted, the escapes shown escaped and the secret
+// masked.
+func TestAppNotHostedMasksSecrets(t *testing.T) {
+	const secret = "app-token-4f9c2e7d1b"
+	cfg := &config.Config{Path: "apps config", Servers: []config.ServerSpec{{Label: "board", Command: appServer(t),
+		Args: []string{"-read-error"}, Env: []config.EnvVar{{Key: "APP_TOKEN", Value: secret}}}}}
+	m, _ := openConfig(t, cfg, 400, 40) // wide enough for the footer to hold the whole error
+	m = pressRun(t, m, "a")
+	raw := m.View().Content
+	if got := screen(m); !strings.Contains(got, "not hosted") || !strings.Contains(got, "no app for token ****") {
+		t.Errorf("a on an unreadable app does not say why, its secret masked:\n%s", got)
+	}
+	for _, bad := range []string{secret, "\x1b]0;pwned", "\u202e", "\u009b"} {
+		if strings.Contains(raw, bad) {
+			t.Errorf("the screen carries %q raw", bad)
+		}
+	}
+}
