@@ -5,9 +5,15 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"net/http"
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/mcplens/mcplens/internal/testkit/headless"
 )
 
 // TestAppReadErrorSanitizedAndMasked: a server whose app resource cannot be
@@ -35,4 +41,36 @@ func TestAppReadErrorSanitizedAndMasked(t *testing.T) {
 			t.Errorf("mcplens app printed %q raw: %q", bad, out)
 		}
 	}
+}
+
+// TestAppCSPFloodHosted: an app resource whose CSP declares 10,000 origins
+// as resourceDomains and 10,000 as connectDomains. Its policy, sent whole,
+// is a header of over a megabyte, which Chromium refuses with the page
+// (ERR_RESPONSE_HEADERS_TOO_BIG): the app never loads and nothing says why.
+// mcplens keeps the first model.MaxAppOrigins of each directive, says so in
+// the lint, and the app runs in Chromium under the origins kept.
+func TestAppCSPFloodHosted(t *testing.T) {
+	path := appsConfig(t, "-origins", "10000")
+	r := checkJSON(t, path, "--client", "claude-desktop")
+	if !hasFinding(r, "app-csp", "board_state", "names 10000 origins, over the host's 64: the first 64 are kept") {
+		t.Errorf("no app-csp finding on the origins left out: %+v", r.Findings)
+	}
+	_, url, out, errs := startApp(t, path, "show_board")
+	resp, err := http.Get(url + "app")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	csp := resp.Header.Get("Content-Security-Policy")
+	if len(csp) > 64<<10 || !strings.Contains(csp, "https://cdn63.example.com") || strings.Contains(csp, "https://cdn64.example.com") {
+		t.Errorf("the app's CSP is %d bytes, want the first 64 origins of each directive alone", len(csp))
+	}
+	if line, _ := errs.find("hosting the app"); len(line) > 64<<10 {
+		t.Errorf("mcplens app said a line of %d bytes", len(line))
+	}
+	ctx := headless.New(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	out.wait(t, `"heard":"done"`, 90*time.Second)
 }

@@ -25,6 +25,7 @@ const (
 func main() {
 	allow := flag.String("allow", "", "the origin the app's CSP lets it connect to")
 	probe := flag.String("probe", "", "URLs the app fetches, comma-separated")
+	origins := flag.Int("origins", 0, "declare this many more origins in the app's CSP (resourceDomains and connectDomains each)")
 	readError := flag.Bool("read-error", false, "fail every read of the app resource with an error quoting $APP_TOKEN among terminal escapes")
 	flag.Parse()
 
@@ -63,6 +64,14 @@ func main() {
 	}}
 	if *allow == "" {
 		uiMeta["ui"].(map[string]any)["csp"] = map[string]any{}
+	}
+	if *origins > 0 {
+		var res, conn []string
+		for i := range *origins {
+			res = append(res, fmt.Sprintf("https://cdn%d.example.com", i))
+			conn = append(conn, fmt.Sprintf("http://127.0.0.1:%d", 1+i%65535))
+		}
+		uiMeta["ui"].(map[string]any)["csp"] = map[string]any{"resourceDomains": res, "connectDomains": conn}
 	}
 	probes, _ := json.Marshal(strings.FieldsFunc(*probe, func(r rune) bool { return r == ',' }))
 	page := strings.Replace(appHTML, "PROBES", string(probes), 1)
