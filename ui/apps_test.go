@@ -192,3 +192,36 @@ func TestAppNotHostedMasksSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestAppKeyHostsOncePerApp: a held down, or pressed again, hosts the app
+// once: each press after the first opens the page of the host running
+// (one read of the app resource, one loopback server), where each press
+// used to start a host of its own, each holding the app's HTML for the
+// host's lifetime (30 minutes).
+func TestAppKeyHostsOncePerApp(t *testing.T) {
+	cfg := &config.Config{Path: "apps config", Servers: []config.ServerSpec{{Label: "board", Command: appServer(t)}}}
+	m, sess := openConfig(t, cfg, 220, 40)
+	b := browsertest.New(t)
+	for range 5 {
+		m = pressRun(t, m, "a")
+	}
+	calls := b.Wait(t, 5)
+	for _, c := range calls[1:] {
+		if !slices.Equal(c, calls[0]) {
+			t.Errorf("a opened %q, then %q: want the page of the host running", calls[0], c)
+		}
+	}
+	frames, _, _ := sess.FrameLog("board").Since(0)
+	reads := 0
+	for _, f := range frames {
+		if strings.Contains(string(f.Bytes), `"method":"resources/read"`) {
+			reads++
+		}
+	}
+	if reads != 1 {
+		t.Errorf("the app resource was read %d times, want once", reads)
+	}
+	if got := screen(m); !strings.Contains(got, "hosted at http://127.0.0.1:") {
+		t.Errorf("a again does not say where the app is:\n%s", got)
+	}
+}
