@@ -74,3 +74,22 @@ func TestAppCSPFloodHosted(t *testing.T) {
 	}
 	out.wait(t, `"heard":"done"`, 90*time.Second)
 }
+
+// TestAppHugeResourceURI: a tool whose _meta.ui.resourceUri is a megabyte
+// has no app: an app-meta finding says why, short, and no row's reason or
+// finding quotes the URI (each view and report would carry a megabyte per
+// row, the interface redrawing it on every key).
+func TestAppHugeResourceURI(t *testing.T) {
+	r := checkJSON(t, appsConfig(t, "-uri-size", "1000000"), "--client", "claude-desktop")
+	if !hasFinding(r, "app-meta", "huge_app", "over the host's 2048") {
+		t.Errorf("no app-meta finding on the huge URI: %+v", r.Findings)
+	}
+	if row := reportRow(t, r, "board", "huge_app"); len(row.Reason) > 1024 {
+		t.Errorf("huge_app's reason is %d bytes", len(row.Reason))
+	}
+	for _, f := range r.Findings {
+		if len(f.Evidence) > 1024 {
+			t.Errorf("a %s finding of %d bytes", f.Kind, len(f.Evidence))
+		}
+	}
+}

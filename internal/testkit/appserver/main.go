@@ -26,6 +26,7 @@ func main() {
 	allow := flag.String("allow", "", "the origin the app's CSP lets it connect to")
 	probe := flag.String("probe", "", "URLs the app fetches, comma-separated")
 	origins := flag.Int("origins", 0, "declare this many more origins in the app's CSP (resourceDomains and connectDomains each)")
+	uriSize := flag.Int("uri-size", 0, "also list huge_app, whose app's resourceUri is this many bytes")
 	readError := flag.Bool("read-error", false, "fail every read of the app resource with an error quoting $APP_TOKEN among terminal escapes")
 	flag.Parse()
 
@@ -54,6 +55,11 @@ func main() {
 	tool("lost_app", "An app nobody lists.", ui("ui://board/lost.html"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("lost"), nil
 	})
+	if *uriSize > 0 {
+		tool("huge_app", "An app of a huge URI.", ui("ui://board/"+strings.Repeat("a/../", *uriSize/5)), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("huge"), nil
+		})
+	}
 	tool("plain_app", "An app of the wrong type.", ui(plainURI), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("plain"), nil
 	})
