@@ -159,7 +159,7 @@ func (b *bridge) notification(ctx context.Context, out *reply, m message) {
 		args = json.RawMessage(`{}`)
 	}
 	b.notify(out, "ui/notifications/tool-input", map[string]json.RawMessage{"arguments": args})
-	result, err := b.o.Call(ctx, b.o.Tool.Name, args)
+	result, err := b.call(ctx, b.o.Tool.Name, args)
 	if err != nil {
 		b.notify(out, "ui/notifications/tool-cancelled", map[string]string{"reason": err.Error()})
 		return
@@ -231,12 +231,26 @@ func (b *bridge) callTool(ctx context.Context, out *reply, m message) {
 		b.fail(out, m.ID, codeParams, why)
 		return
 	}
-	result, err := b.o.Call(ctx, p.Name, args)
+	result, err := b.call(ctx, p.Name, args)
 	if err != nil {
 		b.fail(out, m.ID, codeInternal, err.Error())
 		return
 	}
 	b.answer(out, m.ID, result)
+}
+
+// call calls a tool of the server for the app, within the relay timeout
+// and the host's life: a tool that never answers would otherwise hold the
+// app's messages, and the server's calls, as long as a browser waits.
+func (b *bridge) call(ctx context.Context, wire string, args json.RawMessage) (json.RawMessage, error) {
+	ctx, cancel := context.WithTimeoutCause(ctx, b.o.RelayTimeout, fmt.Errorf("no answer within %s", b.o.RelayTimeout))
+	defer cancel()
+	defer context.AfterFunc(b.life, cancel)()
+	result, err := b.o.Call(ctx, wire, args)
+	if err != nil && context.Cause(ctx) != nil {
+		err = context.Cause(ctx)
+	}
+	return result, err
 }
 
 // checkArgs says why args may not go to tool ("" when they may): over

@@ -35,6 +35,10 @@ const (
 	MaxArguments = 256 << 10
 	// Lifetime is how long a host serves when Options.Lifetime is zero.
 	Lifetime = 30 * time.Minute
+	// RelayTimeout bounds each tool call the host makes for the app (the
+	// tool's own, and each tools/call it relays) when Options.RelayTimeout
+	// is zero; the host's end bounds them too.
+	RelayTimeout = 60 * time.Second
 )
 
 // ProtocolVersion is the revision of the extension the host speaks.
@@ -71,6 +75,9 @@ type Options struct {
 	OpenLink func(ctx context.Context, url string) error
 	// Lifetime bounds how long the host serves; zero is Lifetime.
 	Lifetime time.Duration
+	// RelayTimeout bounds each tool call made for the app; zero is
+	// RelayTimeout.
+	RelayTimeout time.Duration
 	// Version is mcplens's, for the host's hostInfo.
 	Version string
 }
@@ -139,6 +146,9 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 	}
 	if o.Lifetime <= 0 {
 		o.Lifetime = Lifetime
+	}
+	if o.RelayTimeout <= 0 {
+		o.RelayTimeout = RelayTimeout
 	}
 	raw, err := o.Read(ctx, app.ResourceURI)
 	var c Content

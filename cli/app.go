@@ -126,8 +126,8 @@ func (c *appCommand) Run(ctx context.Context, std stdio) error {
 	o.Notice = func(text string) { fmt.Fprintf(stderr, "mcplens app: %s\n", snap.Redact.Text(text)) } // no one to ask: links and messages refused
 	_, seen, _ := o.Log.Since(0)
 	host, err := apphost.Start(ctx, o)
-	if err != nil {
-		return failError(err)
+	if err != nil { // the server's error, quoted: its escapes shown, the config's secrets masked
+		return failError(errors.New(model.Sanitize(snap.Redact.Text(err.Error()))))
 	}
 	defer host.Close()
 	csp, perms := host.Resources()

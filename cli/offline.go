@@ -124,8 +124,12 @@ func (c *offlineCommand) Run(_ context.Context, std stdio) error {
 	}
 	policy, _ := model.PolicyNamed(o.policy)
 	reg := captureRegistry(cp, policy)
+	// The observed calls follow the text report alone: after a JSON, SARIF
+	// or JUnit document they would make it two, and in Markdown they would
+	// be server text outside its escaping.
+	lines := o.format == "text"
 	contradicted := 0
-	if o.format != "json" && len(cp.Calls) > 0 {
+	if lines && len(cp.Calls) > 0 {
 		fmt.Fprintf(stdout, "\nObserved calls (%d), against the %s registry:\n", len(cp.Calls), o.policy)
 	}
 	for _, call := range cp.Calls {
@@ -133,7 +137,7 @@ func (c *offlineCommand) Run(_ context.Context, std stdio) error {
 		if !v.Matches {
 			contradicted++
 		}
-		if o.format != "json" {
+		if lines {
 			fmt.Fprintln(stdout, "  "+callLine(call, v))
 		}
 	}

@@ -44,6 +44,15 @@ var PermissionNames = map[string][]string{
 // directive to the policy a host builds from it.
 var cspOrigin = regexp.MustCompile(`^(https?|wss?)://(\*\.)?([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?$`)
 
+// MaxAppOrigins bounds the origins kept of each CSP directive of an app
+// resource; the rest are left out (a finding says so). The policy a host
+// builds from them is a response header, which a browser refuses whole
+// past a few hundred KiB (Chromium: 256 KiB), and with it the app.
+const MaxAppOrigins = 64
+
+// maxAppProblems bounds the problems kept of one app resource's _meta.ui.
+const maxAppProblems = 16
+
 // ValidOrigin reports whether s is an origin an app's CSP may name.
 func ValidOrigin(s string) bool { return len(s) <= 255 && cspOrigin.MatchString(s) }
 
@@ -78,10 +87,14 @@ func AppResourceOfMeta(meta json.RawMessage) AppResource {
 		}
 		for _, o := range origins {
 			if !ValidOrigin(o) {
-				r.Problems = append(r.Problems, fmt.Sprintf("_meta.ui.csp.%s names %q, not an origin (scheme://host[:port])", k, o))
+				r.Problems = append(r.Problems, fmt.Sprintf("_meta.ui.csp.%s names %q, not an origin (scheme://host[:port])", k, clipText(o, 80)))
 				continue
 			}
 			r.CSP[k] = append(r.CSP[k], o)
+		}
+		if n := len(r.CSP[k]); n > MaxAppOrigins {
+			r.CSP[k] = r.CSP[k][:MaxAppOrigins]
+			r.Problems = append(r.Problems, fmt.Sprintf("_meta.ui.csp.%s names %d origins, over the host's %d: the first %d are kept", k, n, MaxAppOrigins, MaxAppOrigins))
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(m.UI.Permissions)) {
@@ -90,6 +103,9 @@ func AppResourceOfMeta(meta json.RawMessage) AppResource {
 			continue
 		}
 		r.Permissions = append(r.Permissions, k)
+	}
+	if n := len(r.Problems); n > maxAppProblems {
+		r.Problems = append(r.Problems[:maxAppProblems-1], fmt.Sprintf("and %d more problems", n-maxAppProblems+1))
 	}
 	return r
 }

@@ -29,6 +29,11 @@ const (
 	AppScheme = "ui://"
 )
 
+// MaxAppURI bounds a tool's _meta.ui.resourceUri: a longer one names no
+// app (an app-meta finding says why), rather than being quoted by every
+// row, finding and view that names the tool's app.
+const MaxAppURI = 2048
+
 // The visibility values.
 const (
 	VisibleToModel = "model"
@@ -102,6 +107,10 @@ func AppOfMeta(meta json.RawMessage) *ToolApp {
 		if len(ui.Visibility) > 0 {
 			a.Visibility, problems = visibilityOf(ui.Visibility, problems)
 		}
+	}
+	if n := len(a.ResourceURI); n > MaxAppURI {
+		problems = append(problems, fmt.Sprintf("resourceUri is %d bytes, over the host's %d: no app is read", n, MaxAppURI))
+		a.ResourceURI = ""
 	}
 	if a.ResourceURI != "" && !strings.HasPrefix(a.ResourceURI, AppScheme) {
 		problems = append(problems, fmt.Sprintf("resourceUri %q is not a %s URI", a.ResourceURI, AppScheme))

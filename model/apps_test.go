@@ -147,3 +147,26 @@ func TestValidOrigin(t *testing.T) {
 		}
 	}
 }
+
+// TestAppResourceBounded: 10,000 origins keep MaxAppOrigins, and 10,000
+// malformed ones (over a kilobyte each) give a bounded account of themselves.
+func TestAppResourceBounded(t *testing.T) {
+	good, bad := make([]string, 10000), make([]string, 10000)
+	for i := range good {
+		good[i] = "https://h" + strings.Repeat("x", i%50) + ".example"
+		bad[i] = strings.Repeat("; script-src *", 100)
+	}
+	meta, _ := json.Marshal(map[string]any{"ui": map[string]any{"csp": map[string]any{"connectDomains": good, "frameDomains": bad}}})
+	r := AppResourceOfMeta(meta)
+	if len(r.CSP["connectDomains"]) != MaxAppOrigins || len(r.CSP["frameDomains"]) != 0 {
+		t.Errorf("kept %d connect and %d frame origins, want %d and 0", len(r.CSP["connectDomains"]), len(r.CSP["frameDomains"]), MaxAppOrigins)
+	}
+	if len(r.Problems) != maxAppProblems || !strings.Contains(r.Problems[maxAppProblems-1], "more problems") {
+		t.Errorf("%d problems, want %d ending with how many more", len(r.Problems), maxAppProblems)
+	}
+	for _, p := range r.Problems {
+		if len(p) > 300 {
+			t.Errorf("a problem of %d bytes", len(p))
+		}
+	}
+}

@@ -51,6 +51,9 @@ type Model struct {
 	ask     *asking      // the question a server asks, if any (askview.go)
 	appNote chan string  // what hosted apps ask that is only shown (applink.go)
 	rootsEd *rootsEditor // the roots editor, while open (roots.go)
+
+	// appHost is the page of each app hosted, "" while it starts (apps.go).
+	appHost map[string]string
 	help    help.Model
 	// full is set while the help screen is shown.
 	full    bool
@@ -148,6 +151,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.rootsDone(msg)
 	case appHostedMsg:
 		return m.appHosted(msg)
+	case appGoneMsg:
+		delete(m.appHost, msg.key)
 	case appNoteMsg:
 		return m.showAppNote(msg)
 	case tea.KeyPressMsg:

@@ -33,7 +33,16 @@ type appHostedMsg struct {
 	err               error
 	// notes is set on the first app hosted: its notes are to be awaited.
 	notes chan string
+	// done is closed when the host stops.
+	done <-chan struct{}
 }
+
+// appGoneMsg says the host of the app keyed key (appKey) stopped.
+type appGoneMsg struct{ key string }
+
+// appKey names the app of tool on server among those hosted: an app is
+// hosted once at a time, a again opening the page of the host running.
+func appKey(server, tool string) string { return server + "\x00" + tool }
 
 // hostApp hosts the app of the selected row's tool.
 func (m *Model) hostApp() tea.Cmd {
@@ -52,6 +61,15 @@ func (m *Model) hostApp() tea.Cmd {
 		return nil
 	}
 	sv := &m.live.snap.Servers[r.server]
+	if page, hosted := m.appHost[appKey(sv.Label(), t.Name)]; hosted {
+		if page == "" {
+			m.say("the app of " + model.Sanitize(t.Name) + " is being hosted")
+			return nil
+		}
+		return func() tea.Msg {
+			return appHostedMsg{server: sv.Label(), tool: t.Name, url: page, opened: opener.Open(page)}
+		}
+	}
 	o := apphost.Options{
 		Server: sv.Label(), Tool: t, Tools: sv.Tools, Resources: sv.Offers.Resources,
 		Args: json.RawMessage(`{}`), Log: m.backend.FrameLog(sv.Label()), Version: model.NeutralHandshake().ClientInfo.Version,
@@ -85,6 +103,10 @@ func (m *Model) hostApp() tea.Cmd {
 	if first {
 		msg.notes = notes
 	}
+	if m.appHost == nil {
+		m.appHost = map[string]string{}
+	}
+	m.appHost[appKey(o.Server, t.Name)] = ""
 	return func() tea.Msg {
 		// The host outlives this command: its lifetime ends it.
 		h, err := apphost.Start(context.Background(), o)
@@ -92,7 +114,7 @@ func (m *Model) hostApp() tea.Cmd {
 			msg.err = err
 			return msg
 		}
-		msg.url = h.URL()
+		msg.url, msg.done = h.URL(), h.Done()
 		msg.opened = opener.Open(h.URL())
 		return msg
 	}
@@ -106,9 +128,18 @@ func (m *Model) appHosted(msg appHostedMsg) tea.Cmd {
 	if msg.notes != nil {
 		wait = waitAppNote(msg.notes)
 	}
+	key := appKey(msg.server, msg.tool)
 	switch {
 	case msg.err != nil:
-		m.say(st.ErrorText.Render(model.Sanitize(fmt.Sprintf("app of %s not hosted: %v", msg.tool, msg.err))))
+		delete(m.appHost, key)
+	case msg.done != nil:
+		m.appHost[key] = msg.url
+		done := msg.done
+		wait = tea.Batch(wait, func() tea.Msg { <-done; return appGoneMsg{key} })
+	}
+	switch {
+	case msg.err != nil:
+		m.say(st.ErrorText.Render(model.Sanitize(m.c.redact.Text(fmt.Sprintf("app of %s not hosted: %v", msg.tool, msg.err)))))
 	case msg.opened != nil:
 		m.say(st.WarnText.Render(model.Sanitize(fmt.Sprintf("app of %s hosted at %s (open it yourself: %v); its frames are in the wire pane", msg.tool, msg.url, msg.opened))))
 	default:

@@ -171,3 +171,57 @@ func TestAppLinkAsked(t *testing.T) {
 		}
 	}
 }
+
+// TestAppNotHostedMasksSecrets: a server whose app resource cannot be read
+// answers with an error quoting the config's secret among terminal escapes;
+// a says the app is not hosted, the escapes shown escaped and the secret
+// masked.
+func TestAppNotHostedMasksSecrets(t *testing.T) {
+	const secret = "app-token-4f9c2e7d1b"
+	cfg := &config.Config{Path: "apps config", Servers: []config.ServerSpec{{Label: "board", Command: appServer(t),
+		Args: []string{"-read-error"}, Env: []config.EnvVar{{Key: "APP_TOKEN", Value: secret}}}}}
+	m, _ := openConfig(t, cfg, 400, 40) // wide enough for the footer to hold the whole error
+	m = pressRun(t, m, "a")
+	raw := m.View().Content
+	if got := screen(m); !strings.Contains(got, "not hosted") || !strings.Contains(got, "no app for token ****") {
+		t.Errorf("a on an unreadable app does not say why, its secret masked:\n%s", got)
+	}
+	for _, bad := range []string{secret, "\x1b]0;pwned", "\u202e", "\u009b"} {
+		if strings.Contains(raw, bad) {
+			t.Errorf("the screen carries %q raw", bad)
+		}
+	}
+}
+
+// TestAppKeyHostsOncePerApp: a held down, or pressed again, hosts the app
+// once: each press after the first opens the page of the host running
+// (one read of the app resource, one loopback server), where each press
+// used to start a host of its own, each holding the app's HTML for the
+// host's lifetime (30 minutes).
+func TestAppKeyHostsOncePerApp(t *testing.T) {
+	cfg := &config.Config{Path: "apps config", Servers: []config.ServerSpec{{Label: "board", Command: appServer(t)}}}
+	m, sess := openConfig(t, cfg, 220, 40)
+	b := browsertest.New(t)
+	for range 5 {
+		m = pressRun(t, m, "a")
+	}
+	calls := b.Wait(t, 5)
+	for _, c := range calls[1:] {
+		if !slices.Equal(c, calls[0]) {
+			t.Errorf("a opened %q, then %q: want the page of the host running", calls[0], c)
+		}
+	}
+	frames, _, _ := sess.FrameLog("board").Since(0)
+	reads := 0
+	for _, f := range frames {
+		if strings.Contains(string(f.Bytes), `"method":"resources/read"`) {
+			reads++
+		}
+	}
+	if reads != 1 {
+		t.Errorf("the app resource was read %d times, want once", reads)
+	}
+	if got := screen(m); !strings.Contains(got, "hosted at http://127.0.0.1:") {
+		t.Errorf("a again does not say where the app is:\n%s", got)
+	}
+}

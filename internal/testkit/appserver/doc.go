@@ -1,7 +1,7 @@
 // Command appserver is an MCP server with an MCP App, for mcplens's tests
 // of apps: the registry per client, the apps lint and the app host.
 //
-//	appserver [-allow ORIGIN] [-probe URL,URL]
+//	appserver [-allow ORIGIN] [-probe URL,URL] [-read-error] [-origins N] [-uri-size N]
 //
 // It serves over stdio. Its tools: show_board (for the model and the app;
 // its app is ui://board/app.html), board_state (for the app only; an
@@ -15,5 +15,9 @@
 // string), and model_only, fetches each -probe URL (mode no-cors: only the CSP can
 // stop it), asks the host to open a link and to post a message, and logs
 // each thing it heard back as a notifications/message to the host, whose
-// data says what it was: {"heard": "tool-result", ...}.
+// data says what it was: {"heard": "tool-result", ...}. Under -read-error
+// every read of the app resource fails, its error quoting $APP_TOKEN among
+// terminal escapes. -origins N declares N more origins in the app's CSP,
+// as resourceDomains and as connectDomains (replacing -allow). -uri-size N
+// adds huge_app, whose resourceUri is about N bytes.
 package main

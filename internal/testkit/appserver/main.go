@@ -25,6 +25,9 @@ const (
 func main() {
 	allow := flag.String("allow", "", "the origin the app's CSP lets it connect to")
 	probe := flag.String("probe", "", "URLs the app fetches, comma-separated")
+	origins := flag.Int("origins", 0, "declare this many more origins in the app's CSP (resourceDomains and connectDomains each)")
+	uriSize := flag.Int("uri-size", 0, "also list huge_app, whose app's resourceUri is this many bytes")
+	readError := flag.Bool("read-error", false, "fail every read of the app resource with an error quoting $APP_TOKEN among terminal escapes")
 	flag.Parse()
 
 	s := server.NewMCPServer("appserver", "1.0.0", server.WithToolCapabilities(false), server.WithResourceCapabilities(false, false))
@@ -52,6 +55,11 @@ func main() {
 	tool("lost_app", "An app nobody lists.", ui("ui://board/lost.html"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("lost"), nil
 	})
+	if *uriSize > 0 {
+		tool("huge_app", "An app of a huge URI.", ui("ui://board/"+strings.Repeat("a/../", *uriSize/5)), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("huge"), nil
+		})
+	}
 	tool("plain_app", "An app of the wrong type.", ui(plainURI), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("plain"), nil
 	})
@@ -63,11 +71,22 @@ func main() {
 	if *allow == "" {
 		uiMeta["ui"].(map[string]any)["csp"] = map[string]any{}
 	}
+	if *origins > 0 {
+		var res, conn []string
+		for i := range *origins {
+			res = append(res, fmt.Sprintf("https://cdn%d.example.com", i))
+			conn = append(conn, fmt.Sprintf("http://127.0.0.1:%d", 1+i%65535))
+		}
+		uiMeta["ui"].(map[string]any)["csp"] = map[string]any{"resourceDomains": res, "connectDomains": conn}
+	}
 	probes, _ := json.Marshal(strings.FieldsFunc(*probe, func(r rune) bool { return r == ',' }))
 	page := strings.Replace(appHTML, "PROBES", string(probes), 1)
 	app := mcp.NewResource(appURI, "board", mcp.WithMIMEType(appType), mcp.WithResourceDescription("The board's app."))
 	app.Meta = &mcp.Meta{AdditionalFields: uiMeta}
 	s.AddResource(app, func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+		if *readError {
+			return nil, fmt.Errorf("\x1b]0;pwned\x07\x1b[2Jno app for token %s\u202e\u009b31m", os.Getenv("APP_TOKEN"))
+		}
 		return []mcp.ResourceContents{mcp.TextResourceContents{URI: appURI, MIMEType: appType, Text: page, Meta: uiMeta}}, nil
 	})
 	s.AddResource(mcp.NewResource(plainURI, "plain", mcp.WithMIMEType("text/html")), func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
