@@ -87,7 +87,7 @@ func AppResourceOfMeta(meta json.RawMessage) AppResource {
 		}
 		for _, o := range origins {
 			if !ValidOrigin(o) {
-				r.Problems = append(r.Problems, fmt.Sprintf("_meta.ui.csp.%s names %q, not an origin (scheme://host[:port])", k, clipText(o, 80)))
+				r.Problems = append(r.Problems, fmt.Sprintf("_meta.ui.csp.%s names %q, not an origin (scheme://host[:port])", k, ClipText(o, 80)))
 				continue
 			}
 			r.CSP[k] = append(r.CSP[k], o)
