@@ -109,7 +109,12 @@ func (c *appCommand) Run(ctx context.Context, std stdio) error {
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplens app: %v\n", err)
 	}
-	o, err := appOptions(snap, policy, c.name)
+	reg := policy.Apply(snap.Catalogues())
+	rt, _, err := reg.Resolve(c.name)
+	if err != nil {
+		return unresolved(err, reg, c.name, snap)
+	}
+	o, err := appOptions(snap, rt)
 	if err != nil {
 		return usageError(err)
 	}
@@ -159,14 +164,8 @@ func (c *appCommand) Run(ctx context.Context, std stdio) error {
 	}
 }
 
-// appOptions finds the app of the tool name resolves to under policy (a
-// registered name, or a wire name one server advertises).
-func appOptions(snap *surface.Snapshot, policy model.Policy, name string) (apphost.Options, error) {
-	reg := policy.Apply(snap.Catalogues())
-	rt, _, err := reg.Resolve(name)
-	if err != nil {
-		return apphost.Options{}, err
-	}
+// appOptions finds the app of the tool rt routes to.
+func appOptions(snap *surface.Snapshot, rt model.Route) (apphost.Options, error) {
 	i, ok := snap.Index(rt.Server)
 	if !ok || rt.Index >= len(snap.Servers[i].Tools) {
 		return apphost.Options{}, fmt.Errorf("server %s is gone", model.Sanitize(rt.Server))

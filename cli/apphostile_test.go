@@ -93,3 +93,26 @@ func TestAppHugeResourceURI(t *testing.T) {
 		}
 	}
 }
+
+// TestAppOfFailedServer: a tool of a server that failed to start resolves
+// to nothing; mcplens app exits 2 saying so and naming the failed server,
+// as call does, rather than only that there is no such tool.
+func TestAppOfFailedServer(t *testing.T) {
+	server := build(t, "../internal/testkit/appserver")
+	missing := "/nonexistent/mcplens-app-server"
+	path := gatedConfig(t, map[string]string{
+		"board":  `{"command": "` + server + `"}`,
+		"broken": `{"command": "` + missing + `"}`,
+	})
+	cmd := exec.Command(build(t, ".."), "app", path, "broken_tool", "--no-open", "--client", "claude-desktop", "--lifetime", "1m")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+		t.Fatalf("mcplens app on a failed server's tool: %v, want exit 2\nstderr: %q", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), `no tool "broken_tool"`) || !strings.Contains(stderr.String(), "server broken is not in the registry: failed") {
+		t.Errorf("stderr does not name the failed server: %q", stderr.String())
+	}
+}

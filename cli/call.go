@@ -182,12 +182,7 @@ func (c *callCommand) Run(ctx context.Context, std stdio) error {
 		return refused
 	}
 	if err != nil {
-		var after bytes.Buffer
-		if near := reg.Suggest(c.name); len(near) > 0 {
-			fmt.Fprintf(&after, "  did you mean: %s\n", model.Sanitize(strings.Join(near, ", ")))
-		}
-		cl.unlisted(&after)
-		return &exitError{code: exitUsage, err: err, after: after.String()}
+		return unresolved(err, reg, c.name, snap)
 	}
 	if callArgs, err = withArgs(callArgs, c.setArgs, inputSchema(snap, rt)); err != nil {
 		return usageError(err)

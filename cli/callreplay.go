@@ -1,15 +1,18 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/mcplens/mcplens/history"
 	"github.com/mcplens/mcplens/internal/bounded"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
 	"github.com/mcplens/mcplens/model"
+	"github.com/mcplens/mcplens/surface"
 )
 
 // readReplay reads the history file of --replay: every line a call
@@ -101,10 +104,26 @@ func (c *caller) route(server, wire string) (model.Route, bool) {
 }
 
 // unlisted says on w which servers are not in the registry, and why.
-func (c *caller) unlisted(w io.Writer) {
-	for _, st := range c.snap.Servers {
+func (c *caller) unlisted(w io.Writer) { unlisted(w, c.snap) }
+
+// unlisted writes a line for each server of snap not in the registry,
+// which may hold a tool no route was found for.
+func unlisted(w io.Writer, snap *surface.Snapshot) {
+	for _, st := range snap.Servers {
 		if !st.Listed {
-			fmt.Fprintf(w, "  (server %s is not in the registry: %s %s)\n", model.Sanitize(st.Label()), st.State, model.Sanitize(c.snap.Redact.Text(st.Err)))
+			fmt.Fprintf(w, "  (server %s is not in the registry: %s %s)\n", model.Sanitize(st.Label()), st.State, model.Sanitize(snap.Redact.Text(st.Err)))
 		}
 	}
+}
+
+// unresolved is the usage error of a name that resolves to no route
+// (err), followed by the names near it and the servers not in the
+// registry.
+func unresolved(err error, reg *model.Registry, name string, snap *surface.Snapshot) error {
+	var after bytes.Buffer
+	if near := reg.Suggest(name); len(near) > 0 {
+		fmt.Fprintf(&after, "  did you mean: %s\n", model.Sanitize(strings.Join(near, ", ")))
+	}
+	unlisted(&after, snap)
+	return &exitError{code: exitUsage, err: err, after: after.String()}
 }

@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"net/netip"
+	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -20,8 +23,9 @@ type AppResource struct {
 	CSP map[string][]string
 	// Permissions are the permissions asked for, of PermissionNames.
 	Permissions []string
-	// Problems say what is malformed: an origin that is none, an unknown
-	// directive or permission. A malformed origin is left out of CSP.
+	// Problems say what is malformed (an origin that is none, an unknown
+	// directive or permission), left out of CSP, and what is risky: an
+	// origin on the user's machine or network, kept.
 	Problems []string
 }
 
@@ -96,6 +100,10 @@ func AppResourceOfMeta(meta json.RawMessage) AppResource {
 			r.CSP[k] = r.CSP[k][:MaxAppOrigins]
 			r.Problems = append(r.Problems, fmt.Sprintf("_meta.ui.csp.%s names %d origins, over the host's %d: the first %d are kept", k, n, MaxAppOrigins, MaxAppOrigins))
 		}
+		if local := slices.DeleteFunc(slices.Clone(r.CSP[k]), func(o string) bool { return !localOrigin(o) }); len(local) > 0 {
+			r.Problems = append(r.Problems, fmt.Sprintf("_meta.ui.csp.%s names %s, on the user's machine or network: the app can reach the services there",
+				k, strings.Join(local[:min(len(local), 3)], ", ")+more(len(local)-3)))
+		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(m.UI.Permissions)) {
 		if _, ok := PermissionNames[k]; !ok {
@@ -108,6 +116,65 @@ func AppResourceOfMeta(meta json.RawMessage) AppResource {
 		r.Problems = append(r.Problems[:maxAppProblems-1], fmt.Sprintf("and %d more problems", n-maxAppProblems+1))
 	}
 	return r
+}
+
+// more says how many more there are, if any: " and 5 more".
+func more(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" and %d more", n)
+}
+
+// localOrigin reports whether a well-formed origin names a host on the
+// user's machine or network: localhost, a loopback, private, link-local
+// or unspecified address, as a browser reads the host (2130706433,
+// 0x7f.1 and 127.1 are 127.0.0.1 to it).
+func localOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil {
+		return false
+	}
+	host := strings.ToLower(u.Hostname())
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		var ok bool
+		if ip, ok = browserIPv4(host); !ok {
+			return false
+		}
+	}
+	ip = ip.Unmap()
+	return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsUnspecified()
+}
+
+// browserIPv4 reads host as the URL standard's IPv4 parser does: one to
+// four parts of decimal, 0x hexadecimal or 0 octal numbers, the last
+// filling the bytes left.
+func browserIPv4(host string) (netip.Addr, bool) {
+	parts := strings.Split(strings.TrimSuffix(host, "."), ".")
+	if len(parts) > 4 {
+		return netip.Addr{}, false
+	}
+	var n uint64
+	for i, p := range parts {
+		v, err := strconv.ParseUint(p, 0, 32) // base 0: 0x hex, 0 octal
+		if err != nil || p == "" || strings.HasPrefix(p, "0o") || strings.HasPrefix(p, "0b") || strings.Contains(p, "_") {
+			return netip.Addr{}, false
+		}
+		last := i == len(parts)-1
+		if !last && v > 255 || last && v >= 1<<(8*(5-len(parts))) {
+			return netip.Addr{}, false
+		}
+		if last {
+			n = n<<(8*(5-len(parts))) | v
+		} else {
+			n = n<<8 | v
+		}
+	}
+	return netip.AddrFrom4([4]byte{byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)}), true
 }
 
 // AppResourceOf reads what a listed resource's own _meta.ui asks.

@@ -100,7 +100,7 @@ func TestAppFindings(t *testing.T) {
 		appTool("vis", `{"ui":{"visibility":7}}`),
 	}
 	resources := []Resource{
-		res("ui://a/ok", AppMIMEType, "", `{"ui":{"csp":{"connectDomains":["https://api.example.com","http://127.0.0.1:8080"]},"permissions":{"clipboardWrite":{}}}}`),
+		res("ui://a/ok", AppMIMEType, "", `{"ui":{"csp":{"connectDomains":["https://api.example.com","wss://live.example.com:8443"]},"permissions":{"clipboardWrite":{}}}}`),
 		res("ui://a/plain", "text/html", "", ""),
 		res("ui://a/csp", AppMIMEType, "", `{"ui":{"csp":{"connectDomains":["https://x.example; script-src *","*"],"scriptDomains":[]}}}`),
 		res("ui://a/cam", AppMIMEType, "a board", `{"ui":{"permissions":{"camera":{},"telepathy":{}}}}`),
@@ -144,6 +144,29 @@ func TestValidOrigin(t *testing.T) {
 	} {
 		if got := ValidOrigin(s); got != want {
 			t.Errorf("ValidOrigin(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// TestLocalOrigins: an origin on the user's machine or network, however
+// a browser lets it be spelled, is kept and said to be one; others are not.
+func TestLocalOrigins(t *testing.T) {
+	for o, want := range map[string]bool{
+		"http://localhost:5432": true, "https://api.localhost": true, "http://127.0.0.1:8080": true, "http://[::1]": true,
+		"http://10.1.2.3": true, "https://192.168.0.1": true, "http://172.16.0.9": true, "http://169.254.169.254": true,
+		"http://0.0.0.0:9": true, "http://2130706433": true, "http://0x7f.1": true, "http://127.1": true,
+		"http://017700000001": true, "http://[::ffff:127.0.0.1]": true, "http://[fe80::1]": true,
+		"https://api.example.com": false, "https://8.8.8.8": false, "https://1.1": false, "https://localhost.example": false,
+		"https://256.1.1.1": false, "https://0x100000000": false,
+	} {
+		if !ValidOrigin(o) {
+			t.Fatalf("ValidOrigin(%q) = false, want an origin to judge", o)
+		}
+		meta := []byte(`{"ui":{"csp":{"connectDomains":[` + QuoteJSON(o) + `]}}}`)
+		r := AppResourceOfMeta(meta)
+		said := len(r.Problems) == 1 && strings.Contains(r.Problems[0], "on the user's machine or network")
+		if said != want || len(r.CSP["connectDomains"]) != 1 {
+			t.Errorf("%s: problems %q, kept %q; want said local = %v, kept", o, r.Problems, r.CSP["connectDomains"], want)
 		}
 	}
 }
