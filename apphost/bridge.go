@@ -134,10 +134,10 @@ func (b *bridge) handle(ctx context.Context, body []byte) reply {
 	case "ui/open-link":
 		b.openLink(ctx, &out, m)
 	case "ui/message":
-		b.notice(&out, fmt.Sprintf("the app %s asks to post a message to the conversation: refused, mcplens has no model to send it to: %s", model.QuoteJSON(b.o.Tool.Name), clip(m.Params)))
+		b.notice(&out, fmt.Sprintf("the app %s asks to post a message to the conversation: refused, mcplens has no model to send it to: %s", model.QuoteJSON(b.o.Tool.Name), b.clip(m.Params)))
 		b.fail(&out, m.ID, codeRefused, "refused: this host has no model to send a message to")
 	case "ui/update-model-context":
-		b.notice(&out, fmt.Sprintf("the app %s updates the model's context: shown here, sent to no model: %s", model.QuoteJSON(b.o.Tool.Name), clip(m.Params)))
+		b.notice(&out, fmt.Sprintf("the app %s updates the model's context: shown here, sent to no model: %s", model.QuoteJSON(b.o.Tool.Name), b.clip(m.Params)))
 		b.answer(&out, m.ID, struct{}{})
 	case "ui/request-display-mode":
 		b.answer(&out, m.ID, map[string]string{"mode": "inline"})
@@ -356,18 +356,22 @@ func (b *bridge) notify(out *reply, method string, params any) {
 }
 
 func (b *bridge) notice(out *reply, text string) {
-	text = model.Sanitize(text)
+	text = model.Sanitize(b.mask(text))
 	out.Notices = append(out.Notices, text)
 	if b.o.Notice != nil {
 		b.o.Notice(text)
 	}
 }
 
-// clip is the start of raw JSON, for a notice.
-func clip(raw json.RawMessage) string {
-	const n = 300
-	if len(raw) <= n {
-		return string(raw)
+// mask hides the config's secrets in s (Options.Mask).
+func (b *bridge) mask(s string) string {
+	if b.o.Mask == nil {
+		return s
 	}
-	return string(raw[:n]) + "…"
+	return b.o.Mask(s)
+}
+
+// clip is the start of raw JSON, its secrets masked first, for a notice.
+func (b *bridge) clip(raw json.RawMessage) string {
+	return model.ClipText(b.mask(string(raw)), 300)
 }

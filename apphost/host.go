@@ -66,8 +66,13 @@ type Options struct {
 	// frame log.
 	Log *mcpsession.FrameLog
 	// Notice is told what the user must see: a link or a message the app
-	// asked for, and that it was refused. Text is sanitized.
+	// asked for, and that it was refused. Text is masked (Mask) and
+	// sanitized.
 	Notice func(string)
+	// Mask hides the config's secrets in a notice before it is cut to
+	// its bound, so that no part of a secret is left by the cut; nil
+	// masks nothing.
+	Mask func(string) string
 	// OpenLink asks the user whether to open a link the app asks for, and
 	// opens it (through package opener) if so: nil when opened, the reason
 	// when refused. It may block until answered or ctx ends. Nil: every

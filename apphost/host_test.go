@@ -277,3 +277,36 @@ func TestAppLinkAsked(t *testing.T) {
 		t.Errorf("notices %q", notices)
 	}
 }
+
+// TestNoticeMaskedBeforeCut: a ui/message whose text carries a secret
+// across the notice's 300-byte cut shows none of the secret: the notice
+// is masked, then cut, in the host page's notices and in what Notice is
+// told.
+func TestNoticeMaskedBeforeCut(t *testing.T) {
+	const secret = "sk-live-9f8e7d6c5b4a3f2e1d0c"
+	o, _ := options(t, "<p>", model.AppMIMEType)
+	var told []string
+	o.Notice = func(s string) { told = append(told, s) }
+	o.Mask = func(s string) string { return strings.ReplaceAll(s, secret, "****") }
+	h, err := Start(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	const head = `{"role":"user","content":[{"type":"text","text":"` // the params, as the notice quotes them
+	for pad := 300 - len(head) - len(secret) + 1; pad < 300-len(head); pad += 3 { // the secret across the cut
+		text := strings.Repeat("x", pad) + secret
+		msg := `{"jsonrpc":"2.0","id":1,"method":"ui/message","params":` + head + text + `"}]}}`
+		out := h.bridge.handle(context.Background(), []byte(msg))
+		shown := strings.Join(append(out.Notices, told...), "\n")
+		if len(out.Notices) == 0 || len(told) == 0 {
+			t.Fatalf("pad %d: no notice of the message (notices %q, told %q)", pad, out.Notices, told)
+		}
+		for n := 6; n <= len(secret); n++ {
+			if strings.Contains(shown, secret[:n]) {
+				t.Fatalf("pad %d: a notice shows %q of the secret: %q", pad, secret[:n], shown)
+			}
+		}
+		told = nil
+	}
+}

@@ -128,7 +128,8 @@ func (c *appCommand) Run(ctx context.Context, std stdio) error {
 		r, err := session.Call(ctx, o.Server, wire, args)
 		return r.Result, err
 	}
-	o.Notice = func(text string) { fmt.Fprintf(stderr, "mcplens app: %s\n", snap.Redact.Text(text)) } // no one to ask: links and messages refused
+	o.Mask = snap.Redact.Text
+	o.Notice = func(text string) { fmt.Fprintf(stderr, "mcplens app: %s\n", text) } // no one to ask: links and messages refused
 	_, seen, _ := o.Log.Since(0)
 	host, err := apphost.Start(ctx, o)
 	if err != nil { // the server's error, quoted: its escapes shown, the config's secrets masked

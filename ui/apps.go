@@ -90,6 +90,7 @@ func (m *Model) hostApp() tea.Cmd {
 		return res.Result, err
 	}
 	notes, first := m.appNotes()
+	o.Mask = m.c.redact.Text
 	o.Notice = func(text string) {
 		select {
 		case notes <- text:
