@@ -293,7 +293,7 @@ func TestNoticeMaskedBeforeCut(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	const head = `{"role":"user","content":[{"type":"text","text":"` // the params, as the notice quotes them
+	const head = `{"role":"user","content":[{"type":"text","text":"`              // the params, as the notice quotes them
 	for pad := 300 - len(head) - len(secret) + 1; pad < 300-len(head); pad += 3 { // the secret across the cut
 		text := strings.Repeat("x", pad) + secret
 		msg := `{"jsonrpc":"2.0","id":1,"method":"ui/message","params":` + head + text + `"}]}}`
