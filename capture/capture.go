@@ -214,7 +214,7 @@ func (c *Capture) EachEvent(f func(mcpsession.Event)) {
 			continue
 		}
 		f(mcpsession.Event{Server: sv.Label, State: mcpsession.Ready, Tools: sv.Tools,
-			Protocol: sv.Protocol, ServerName: sv.ServerName, ServerVersion: sv.ServerVersion, Facts: sv.Facts})
+			Protocol: sv.Protocol, ServerName: sv.ServerName, ServerVersion: sv.ServerVersion, Facts: sv.Facts, HostsApps: sv.HostsApps})
 	}
 }
 

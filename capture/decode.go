@@ -3,7 +3,6 @@ package capture
 import (
 	"bytes"
 	"encoding/json"
-	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -25,6 +24,10 @@ type Server struct {
 	Capabilities   []string
 	ClientProtocol string
 	Initialized    bool
+	// HostsApps says the client's capabilities declare the MCP Apps
+	// extension (model.DeclaresApps): its model does not see app-only
+	// tools.
+	HostsApps bool
 	// Protocol, ServerName and ServerVersion are what the server answered.
 	Protocol                  string
 	ServerName, ServerVersion string
@@ -115,9 +118,10 @@ type Decoder struct {
 }
 
 type pending struct {
-	method string
-	call   *Call
-	paged  bool // a tools/list with a cursor: its tools add to the listing
+	method  string
+	call    *Call
+	paged   bool   // a tools/list with a cursor: its tools add to the listing
+	version string // the revision a server/discover asked for
 }
 
 // NewDecoder returns a decoder with nothing read.
@@ -263,6 +267,11 @@ func (d *Decoder) answer(sv *Server, key string, t time.Time, m message) (Observ
 		sv.Protocol, sv.ServerName, sv.ServerVersion = r.ProtocolVersion, r.ServerInfo.Name, r.ServerInfo.Version
 		sv.Facts, _ = mcpsession.FactsOfInitialize(m.Result)
 		return Observation{Server: sv.Label, Kind: Initialized}, true
+	case "server/discover":
+		if m.Result == nil || !discovered(sv, p.version, m.Result) {
+			return Observation{}, false
+		}
+		return Observation{Server: sv.Label, Kind: Initialized}, true
 	case "tools/list":
 		if m.Result == nil {
 			return Observation{}, false
@@ -273,6 +282,9 @@ func (d *Decoder) answer(sv *Server, key string, t time.Time, m message) (Observ
 		}
 		if p.paged {
 			tools = append(sv.Tools[:len(sv.Tools):len(sv.Tools)], tools...)
+		}
+		if sv.Upstream != "" { // streamable HTTP, proxied: the client rejects as the loader's does
+			model.MarkRejected(tools, sv.Protocol)
 		}
 		sv.Tools, sv.Listed = tools, true
 		return Observation{Server: sv.Label, Kind: Listed}, true
@@ -303,14 +315,28 @@ func (d *Decoder) request(sv *Server, key string, t time.Time, m message) (Obser
 	switch m.Method {
 	case "initialize":
 		var r struct {
-			ProtocolVersion string                                `json:"protocolVersion"`
-			ClientInfo      struct{ Name, Version, Title string } `json:"clientInfo"`
-			Capabilities    map[string]json.RawMessage            `json:"capabilities"`
+			ProtocolVersion string          `json:"protocolVersion"`
+			ClientInfo      clientInfo      `json:"clientInfo"`
+			Capabilities    json.RawMessage `json:"capabilities"`
 		}
 		_ = json.Unmarshal(m.Params, &r)
-		sv.Client = model.ClientInfo{Name: r.ClientInfo.Name, Version: r.ClientInfo.Version, Title: r.ClientInfo.Title}
-		sv.ClientProtocol, sv.Initialized = r.ProtocolVersion, true
-		sv.Capabilities = capabilityNames(r.Capabilities)
+		sv.initialized(r.ClientInfo, r.ProtocolVersion, r.Capabilities)
+		return Observation{Server: sv.Label, Kind: Initialize}, true
+	case "server/discover":
+		// A stateless revision's handshake: the client says who it is in
+		// the request's _meta, as in every request after.
+		var r struct {
+			Meta struct {
+				Version      string          `json:"io.modelcontextprotocol/protocolVersion"`
+				ClientInfo   clientInfo      `json:"io.modelcontextprotocol/clientInfo"`
+				Capabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
+			} `json:"_meta"`
+		}
+		if json.Unmarshal(m.Params, &r) != nil || r.Meta.Version == "" {
+			return Observation{}, false
+		}
+		sv.initialized(r.Meta.ClientInfo, r.Meta.Version, r.Meta.Capabilities)
+		p.version = r.Meta.Version
 		return Observation{Server: sv.Label, Kind: Initialize}, true
 	case "tools/list":
 		var r struct {
@@ -333,19 +359,4 @@ func (d *Decoder) request(sv *Server, key string, t time.Time, m message) (Obser
 		return Observation{Server: sv.Label, Kind: CallMade, Call: p.call}, true
 	}
 	return Observation{}, false
-}
-
-// capabilityNames lists the capabilities a client declared, each with the
-// members it set: "roots(listChanged)", "sampling", ...
-func capabilityNames(caps map[string]json.RawMessage) []string {
-	var out []string
-	for _, name := range slices.Sorted(maps.Keys(caps)) {
-		var flags map[string]json.RawMessage
-		_ = json.Unmarshal(caps[name], &flags)
-		if len(flags) > 0 {
-			name += "(" + strings.Join(slices.Sorted(maps.Keys(flags)), ",") + ")"
-		}
-		out = append(out, name)
-	}
-	return out
 }

@@ -125,3 +125,46 @@ func TestPendingBounded(t *testing.T) {
 		t.Error("the last call was not paired with its answer")
 	}
 }
+
+// TestDecoderStateless reads a proxied streamable HTTP session of
+// 2026-07-28: server/discover is its handshake (the client's identity,
+// revision and capabilities in _meta, declaring MCP Apps; the server's
+// name and capabilities in the answer), a tool whose x-mcp-header the
+// client rejects is marked so, and the events say the client hosts apps.
+func TestDecoderStateless(t *testing.T) {
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"claude-ai","version":"1.0"},` +
+		`"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}}}`
+	lines := []string{
+		`{"format":"mcplens-tap","version":1,"server":"h","t":"2026-12-01T10:00:00Z","upstream":"https://mcp.example.com/mcp"}`,
+		`{"t":"2026-12-01T10:00:01Z","server":"h","dir":"c2s","frame":{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + meta + `}}}`,
+		`{"t":"2026-12-01T10:00:01Z","server":"h","dir":"s2c","frame":{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],` +
+			`"capabilities":{"tools":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"remote","version":"3.1"}}}}}`,
+		`{"t":"2026-12-01T10:00:02Z","server":"h","dir":"c2s","frame":{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{` + meta + `}}}`,
+		`{"t":"2026-12-01T10:00:02Z","server":"h","dir":"s2c","frame":{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"ok","inputSchema":{"type":"object"}},` +
+			`{"name":"bad","inputSchema":{"type":"object","properties":{"r":{"type":"object","x-mcp-header":"Region"}}}}]}}}`,
+	}
+	d := NewDecoder()
+	for _, l := range lines {
+		d.Line([]byte(l))
+	}
+	c := d.Capture()
+	sv := c.Servers[0]
+	if !sv.Initialized || sv.Client.Name != "claude-ai" || sv.ClientProtocol != "2026-07-28" || !sv.HostsApps {
+		t.Errorf("client %+v at %q, apps %v; want claude-ai at 2026-07-28 hosting apps", sv.Client, sv.ClientProtocol, sv.HostsApps)
+	}
+	if sv.Protocol != "2026-07-28" || sv.ServerName != "remote" || sv.ServerVersion != "3.1" || !strings.Contains(strings.Join(sv.Facts.Capabilities, " "), "tools") {
+		t.Errorf("server %q %q at %q, facts %+v; want remote 3.1 at 2026-07-28 with tools", sv.ServerName, sv.ServerVersion, sv.Protocol, sv.Facts)
+	}
+	if len(sv.Tools) != 2 || sv.Tools[0].Rejected != "" || !strings.Contains(sv.Tools[1].Rejected, "x-mcp-header") {
+		t.Errorf("tools %+v; want bad rejected for its x-mcp-header, ok not", sv.Tools)
+	}
+	var ready mcpsession.Event
+	c.EachEvent(func(ev mcpsession.Event) {
+		if ev.State == mcpsession.Ready {
+			ready = ev
+		}
+	})
+	if !ready.HostsApps || ready.Protocol != "2026-07-28" {
+		t.Errorf("ready event hosts apps %v at %q, want true at 2026-07-28", ready.HostsApps, ready.Protocol)
+	}
+}

@@ -118,7 +118,7 @@ func (l *Live) take(fl FeedLine) []mcpsession.Event {
 				Transport: spec.Transport})
 		case Listed:
 			evs = append(evs, mcpsession.Event{Server: sv.Label, State: mcpsession.Ready, Tools: sv.Tools,
-				Protocol: sv.Protocol, ServerName: sv.ServerName, ServerVersion: sv.ServerVersion, Facts: sv.Facts})
+				Protocol: sv.Protocol, ServerName: sv.ServerName, ServerVersion: sv.ServerVersion, Facts: sv.Facts, HostsApps: sv.HostsApps})
 		default:
 			l.dirty[sv.Label] = true // told with the frames
 		}

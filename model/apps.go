@@ -52,6 +52,16 @@ type ToolApp struct {
 	Problem string
 }
 
+// DeclaresApps reports whether a client's capabilities, as sent (an
+// initialize request's, or a stateless request's _meta clientCapabilities),
+// declare the MCP Apps extension: the client hosts apps.
+func DeclaresApps(caps json.RawMessage) bool {
+	var c struct {
+		Extensions map[string]json.RawMessage `json:"extensions"`
+	}
+	return json.Unmarshal(caps, &c) == nil && c.Extensions[AppsExtension] != nil
+}
+
 // ForModel reports whether a client that hosts apps hands the tool to the
 // model: visibility absent, or naming "model".
 func (a *ToolApp) ForModel() bool {
