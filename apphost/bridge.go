@@ -364,12 +364,7 @@ func (b *bridge) notice(out *reply, text string) {
 }
 
 // mask hides the config's secrets in s (Options.Mask).
-func (b *bridge) mask(s string) string {
-	if b.o.Mask == nil {
-		return s
-	}
-	return b.o.Mask(s)
-}
+func (b *bridge) mask(s string) string { return mask(b.o, s) }
 
 // clip is the start of raw JSON, its secrets masked first, for a notice.
 func (b *bridge) clip(raw json.RawMessage) string {

@@ -170,9 +170,13 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 		return nil, fmt.Errorf("app resource %s is %d bytes, over the host's %d", model.QuoteJSON(app.ResourceURI), len(c.Text), MaxHTML)
 	}
 	res := model.AppResourceOfMeta(c.Meta)
-	if len(c.Meta) == 0 {
-		if i := resourceIndex(o.Resources, app.ResourceURI); i >= 0 {
-			res = model.AppResourceOf(o.Resources[i])
+	if i := resourceIndex(o.Resources, app.ResourceURI); i >= 0 {
+		listed := model.AppResourceOf(o.Resources[i])
+		if len(c.Meta) == 0 {
+			res = listed
+		} else if differs(listed, res) && o.Notice != nil {
+			o.Notice(model.Sanitize(mask(o, fmt.Sprintf("app resource %s: what resources/read declares of its CSP and permissions (%s) is not what resources/list declared, which the lint judged (%s): the host enforces the read one",
+				model.QuoteJSON(app.ResourceURI), describe(res), describe(listed)))))
 		}
 	}
 	h := &Host{o: o, html: []byte(c.Text), token: random(), nonce: random(), done: make(chan struct{})}

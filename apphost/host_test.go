@@ -310,3 +310,37 @@ func TestNoticeMaskedBeforeCut(t *testing.T) {
 		told = nil
 	}
 }
+
+// TestReadCSPOtherThanListed: an app resource whose resources/list row
+// declares one CSP and whose read contents another is hosted under the
+// read one, and the user is told both, since the lint judged the listed
+// one; a listing that declares the same, or nothing, says nothing.
+func TestReadCSPOtherThanListed(t *testing.T) {
+	for _, tt := range []struct {
+		name, listed string
+		told         bool
+	}{
+		{"narrower listing", `{"uri":"ui://s/app","_meta":{"ui":{"csp":{"connectDomains":["https://only.example"]}}}}`, true},
+		{"same", `{"uri":"ui://s/app","_meta":{"ui":{"csp":{"connectDomains":["https://api.example"]}}}}`, false},
+		{"none", `{"uri":"ui://s/app"}`, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			o, _ := options(t, "<p>", model.AppMIMEType)
+			o.Resources[0].Raw = json.RawMessage(tt.listed)
+			var told []string
+			o.Notice = func(s string) { told = append(told, s) }
+			h, err := Start(context.Background(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			if csp, _ := h.Resources(); !strings.Contains(csp, "connect-src https://api.example;") {
+				t.Errorf("CSP %q: want the read contents' origin", csp)
+			}
+			got := strings.Join(told, "\n")
+			if tt.told != (len(told) == 1 && strings.Contains(got, "connectDomains https://api.example") && strings.Contains(got, "connectDomains https://only.example")) {
+				t.Errorf("told %q; want told of both CSPs: %v", told, tt.told)
+			}
+		})
+	}
+}
