@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcplens/mcplens/mcpsession"
+	"github.com/mcplens/mcplens/model"
 )
 
 // Call calls the tool wire on server with args (a JSON object; empty means
@@ -133,6 +134,7 @@ func (c *conn) onProgress(params map[string]any) {
 	p.Progress, _ = params["progress"].(float64)
 	p.Total, _ = params["total"].(float64)
 	p.Message, _ = params["message"].(string)
+	p.Message = model.ClipText(p.Message, MaxStatusMessage) // as a task's status
 	cp.fn(p)
 }
 

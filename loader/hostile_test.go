@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -529,6 +530,31 @@ func TestHostileStubborn(t *testing.T) {
 	}
 	if st := s.Stderr("h"); !strings.Contains(st, "stdin closed, staying") {
 		t.Errorf("h stderr %q, want proof it outlived its stdin", st)
+	}
+}
+
+// TestHostileProgressMessage: a server whose every progress message is a
+// megabyte has each kept to MaxStatusMessage, as a task's status.
+func TestHostileProgressMessage(t *testing.T) {
+	cfg, s := withHostile(t, loader.Options{}, "slow-call", "-delay", "1s", "-size", strconv.Itoa(1<<20))
+	_, last := settle(t, s, cfg)
+	if ev := last["h"]; ev.State != mcpsession.Ready {
+		t.Fatalf("h: %s (%s), want ready", ev.State, ev.Err)
+	}
+	var mu sync.Mutex
+	var longest, n int
+	ctx := loader.WithProgress(context.Background(), func(p loader.Progress) {
+		mu.Lock()
+		longest, n = max(longest, len(p.Message)), n+1
+		mu.Unlock()
+	})
+	if _, err := s.Call(ctx, "h", "slow", nil); err != nil {
+		t.Fatalf("Call: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if n == 0 || longest > loader.MaxStatusMessage+len("…") {
+		t.Errorf("%d progress reports, the longest message %d bytes; want some, each at most %d", n, longest, loader.MaxStatusMessage)
 	}
 }
 

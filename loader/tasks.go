@@ -32,8 +32,9 @@ const (
 	MaxPoll     = 10 * time.Second
 	DefaultPoll = time.Second
 	MaxTaskID   = 1024
-	// MaxStatusMessage bounds what is kept of a task's statusMessage:
-	// past it, it is cut (model.ClipText).
+	// MaxStatusMessage bounds what is kept of a task's statusMessage,
+	// and of a call's progress message: past it, it is cut
+	// (model.ClipText).
 	MaxStatusMessage = 1024
 	// cancelWait bounds the tasks/cancel sent when a call's context ended.
 	cancelWait = 5 * time.Second

@@ -146,8 +146,12 @@ func (s *server) slowCall(req request) {
 			return
 		case <-tick.C:
 			if len(token) > 0 {
-				s.frame(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":%s,"progress":%d,"total":%d,"message":"step %d"}}`,
-					token, step, int(s.delay/(100*time.Millisecond)), step))
+				msg := fmt.Sprintf("step %d", step)
+				if s.size > 0 { // -size: a message of that many more bytes
+					msg += strings.Repeat("x", int(s.size))
+				}
+				s.frame(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":%s,"progress":%d,"total":%d,"message":%s}}`,
+					token, step, int(s.delay/(100*time.Millisecond)), quote(msg)))
 			}
 		}
 	}

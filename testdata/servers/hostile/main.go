@@ -47,7 +47,7 @@ var modes = map[string]string{
 	"stderr-flood":      "writes to stderr as fast as it can",
 	"stubborn":          "ignores stdin closing and SIGTERM",
 	"stop-reading":      "stops reading stdin once it has answered tools/list, and stays",
-	"slow-call":         "answers tools/call after -delay, with progress; reports notifications/cancelled on stderr",
+	"slow-call":         "answers tools/call after -delay, with progress (each message -size bytes longer); reports notifications/cancelled on stderr",
 	"no-newline":        "writes stdout without a newline, endlessly, from the start",
 	"huge-line":         "answers tools/list with one line of -size bytes (default 200 MB)",
 	"huge-initialize":   "answers initialize with one line of -size bytes (default 200 MB)",
