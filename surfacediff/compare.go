@@ -280,8 +280,12 @@ func (c *comparison) outcomes(label string, sb *Server) {
 			ch.Class, ch.Old, ch.New = NameChanged, ea.Registered, eb.Registered
 			ch.Detail = fmt.Sprintf("%q on %s is registered as %q, was %q", eb.Wire, label, eb.Registered, ea.Registered)
 		case ea.Outcome != eb.Outcome || !c.sameText(ea.Reason, eb.Reason) || ea.By != eb.By || ea.Registered != eb.Registered:
-			ch.Class, ch.Old, ch.New = OutcomeChanged, outcomeText(ea), outcomeText(eb)
-			ch.Detail = fmt.Sprintf("%q on %s is %s, was %s", eb.Wire, label, outcomeText(eb), outcomeText(ea))
+			was, is := outcomeText(ea), outcomeText(eb)
+			if was == is { // a registered row whose reason alone changed
+				was, is = withReason(ea), withReason(eb)
+			}
+			ch.Class, ch.Old, ch.New = OutcomeChanged, was, is
+			ch.Detail = fmt.Sprintf("%q on %s is %s, was %s", eb.Wire, label, is, was)
 		default:
 			c.verdicts(label, eb.Wire, sb)
 			continue
@@ -361,6 +365,18 @@ func (c *comparison) located(label string) *Server {
 
 // outcomeText is an entry's outcome in words: "dropped: name taken by
 // alpha", "displaced by beta", "registered as \"x\"".
+// withReason is outcomeText with the entry's reason, which a registered
+// row's leaves out: "registered as "x" (no reason)".
+func withReason(e Entry) string {
+	if e.Reason == "" {
+		return outcomeText(e) + " (no reason)"
+	}
+	if e.Live() {
+		return outcomeText(e) + ": " + e.Reason
+	}
+	return outcomeText(e)
+}
+
 func outcomeText(e Entry) string {
 	switch {
 	case e.Live():

@@ -153,3 +153,33 @@ func BenchmarkCaptureCompare(b *testing.B) {
 		}
 	}
 }
+
+// TestReasonAloneChanged: a tool registered on both sides whose reason
+// alone changed (it became app-only, under a client that hosts no apps)
+// is an outcome change whose two sides read differently.
+func TestReasonAloneChanged(t *testing.T) {
+	side := func(meta string) *surfacediff.Document {
+		raw := json.RawMessage(`{"name":"board"}`)
+		tool := model.Tool{Name: "board", NameOK: true, Raw: raw}
+		if meta != "" {
+			tool.App = model.AppOfMeta(json.RawMessage(meta))
+		}
+		snap := surface.New([]config.ServerSpec{{Label: "s", Command: "srv"}}, nil)
+		snap.Apply(mcpsession.Event{Server: "s", State: mcpsession.Ready, Tools: []model.Tool{tool}})
+		return surfacediff.Capture("side", "", snap, model.DefaultProfiles())
+	}
+	d := surfacediff.Compare(side(""), side(`{"ui":{"resourceUri":"ui://s/board","visibility":["app"]}}`), "claude-code")
+	var found bool
+	for _, c := range d.Changes {
+		if c.Class != surfacediff.OutcomeChanged {
+			continue
+		}
+		found = true
+		if c.Old == c.New {
+			t.Errorf("outcome change reads the same on both sides: %q", c.Old)
+		}
+	}
+	if !found {
+		t.Errorf("changes %+v, want an outcome change", d.Changes)
+	}
+}
