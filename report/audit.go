@@ -129,8 +129,12 @@ func writeAuditText(w io.Writer, a Audit) error {
 	}
 	fmt.Fprintln(bw)
 	for _, r := range a.Servers {
-		fmt.Fprintf(bw, "\n%s (%s; asked %s, answered %s) %s: %d finding(s), %d check(s) passed, %d not applicable, %s\n",
-			model.Sanitize(r.Server), r.Transport, r.Asked, orNone(model.Sanitize(r.Revision)), model.Sanitize(r.ServerInfo),
+		info := ""
+		if r.ServerInfo != "" {
+			info = " " + model.Sanitize(r.ServerInfo)
+		}
+		fmt.Fprintf(bw, "\n%s (%s; asked %s, answered %s)%s: %d finding(s), %d check(s) passed, %d not applicable, %s\n",
+			model.Sanitize(r.Server), r.Transport, r.Asked, orNone(model.Sanitize(r.Revision)), info,
 			len(r.Findings), len(r.Passed), len(r.Skipped), r.Elapsed.Round(time.Millisecond))
 		for _, f := range r.Findings {
 			subject := ""
