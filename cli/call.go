@@ -63,7 +63,7 @@ func (c *callCommand) parse(fset *flag.FlagSet, args []string) error {
 		policy:  "naming policy NAME is resolved under: ", policyDefault: model.Policies()[0].Name})
 	fset.StringVar(&c.elicit, "elicit", string(loader.ElicitDecline), "how an elicitation the server asks for is answered: "+elicitNames())
 	fset.StringVar(&c.sampling, "sampling", "decline", "how a sampling request the server sends is answered: decline, or reply:TEXT")
-	fset.BoolVar(&c.asTask, "task", false, "run the tool as a task (2025-11-25) when its execution.taskSupport is \"optional\" (or \"required\", under a client profile that runs none)")
+	fset.BoolVar(&c.asTask, "task", false, "run the tool as a task: on 2025-11-25 a task-augmented call when its execution.taskSupport is \"optional\" (or \"required\", under a client profile that runs none); on 2026-07-28 the handshake declares the tasks extension, and the server may answer with a task")
 	own, command := splitCommand(args)
 	pos, err := parseCommand(fset, own, "usage: mcplens call [PATH] NAME [--args JSON | --args @FILE] [--arg NAME=VALUE]... [--server LABEL] [--no-validate]\n"+
 		"       [--client NAME[@VERSION]] [--policy P] [--root DIR]... [--elicit accept-defaults|decline|cancel] [--sampling decline|reply:TEXT] [--task]\n"+
@@ -155,6 +155,9 @@ func (c *callCommand) Run(ctx context.Context, std stdio) error {
 		}
 	}()
 	opts := g.who.session(cfg, loader.Options{Timeout: g.timeout, Limits: g.limits, Answers: answers})
+	if c.asTask {
+		opts.Handshake = withTasksExtension(opts.Handshake)
+	}
 	if c.login {
 		opts.HTTPAuth = loginFirst(ctx, cfg, c.metaURL, stderr)
 	}

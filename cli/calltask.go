@@ -20,6 +20,11 @@ import (
 func (c *caller) taskContext(ctx context.Context, rt model.Route) context.Context {
 	support := model.TaskSupport(toolRow(c.snap, rt).Raw)
 	switch {
+	case c.asTask && c.stateless(rt.Server):
+		// 2026-07-28: no task augmentation; the handshake declares the
+		// tasks extension (withTasksExtension), and the server may answer
+		// any call with a task.
+		ctx = loader.AsTask(ctx)
 	case support != model.TaskForbidden && (c.asTask || support == model.TaskRequired && c.runsTasks):
 		ctx = loader.AsTask(ctx)
 	case support == model.TaskRequired:
@@ -75,4 +80,27 @@ func toolRow(snap *surface.Snapshot, rt model.Route) model.Tool {
 		}
 	}
 	return model.Tool{}
+}
+
+// withTasksExtension is h declaring the tasks extension of 2026-07-28
+// besides what it declares: with --task a server of that revision may
+// answer the call with a task.
+func withTasksExtension(h model.Handshake) model.Handshake {
+	if h.ClientInfo.Name == "" { // the session's default: mcplens as itself
+		h = model.NeutralHandshake()
+	}
+	t := model.TasksCapability{}
+	if h.Capabilities.Tasks != nil {
+		t = *h.Capabilities.Tasks
+	}
+	t.Extension = true
+	h.Capabilities.Tasks = &t
+	return h
+}
+
+// stateless reports whether server settled on a stateless revision
+// (2026-07-28 on), whose tasks are the extension's.
+func (c *caller) stateless(server string) bool {
+	i, ok := c.snap.Index(server)
+	return ok && c.snap.Servers[i].Protocol >= model.Revision20260728
 }

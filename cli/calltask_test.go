@@ -19,31 +19,36 @@ import (
 // TestCallTask: `call` runs a tool that must run as a task as one under a
 // client that runs tasks, or with --task, waits for its result and says
 // its status on stderr; under a client that runs none it is called as that
-// client calls it, refused by the server, and stderr says why; and a
-// server that settled on 2026-07-28, which has no such tasks, is asked for
-// none.
+// client calls it, refused by the server, and stderr says why. On a
+// server that settled on 2026-07-28, which has no task augmentation,
+// --task declares the tasks extension instead: the server's own task runs
+// (its question answered), and a tool that asks for augmentation is
+// called as any other, which that server refuses.
 func TestCallTask(t *testing.T) {
 	server := build(t, "../testdata/servers/tasks")
+	slow := []string{"slow", "--arg", "ms=200"}
 	for _, tt := range []struct {
-		name  string
-		flags []string
-		code  int
-		out   string
-		err   string
+		name string
+		args []string
+		code int
+		out  string
+		err  string
 	}{
-		{"--task", []string{"--task", "--protocol", "2025-11-25"}, 0, "slow done after 200ms", "(2025-11-25) working"},
-		{"--task at 2026-07-28", []string{"--task"}, 1, "", "cannot be asked of a server that settled on 2026-07-28"},
-		{"vscode", []string{"--client", "vscode"}, 0, "task ", "(2025-11-25) working"},
-		{"no tasks", nil, 1, "", "must run as a task (execution.taskSupport \"required\"), and the client profile runs no tasks"},
+		{"--task", append([]string{"--task", "--protocol", "2025-11-25"}, slow...), 0, "slow done after 200ms", "(2025-11-25) working"},
+		{"--task at 2026-07-28", append([]string{"--task"}, slow...), 1, `"io.modelcontextprotocol/tasks":{}`, "requires task augmentation"},
+		{"extension", []string{"ext-task", "--task", "--client", "vscode", "--protocol", "2026-07-28", "--elicit", "accept-defaults"}, 0,
+			"researched tasks", "(2026-07-28) completed"},
+		{"vscode", append([]string{"--client", "vscode"}, slow...), 0, "task ", "(2025-11-25) working"},
+		{"no tasks", slow, 1, "", "must run as a task (execution.taskSupport \"required\"), and the client profile runs no tasks"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			args := append(append([]string{"call", "slow", "--arg", "ms=200"}, tt.flags...), "--", server)
+			args := append(append([]string{"call"}, tt.args...), "--", server)
 			code, out, errs, _ := runLens(t, build(t, ".."), args...)
 			if code != tt.code || !strings.Contains(out, tt.out) || !strings.Contains(errs, tt.err) {
 				t.Errorf("exit %d, want %d; stdout:\n%s\nstderr:\n%s\nwant %q on stdout, %q on stderr", code, tt.code, out, errs, tt.out, tt.err)
 			}
-			if tt.code == 0 && !strings.Contains(out, `"method":"tasks/result"`) {
-				t.Errorf("stdout lacks the tasks/result exchange:\n%s", out)
+			if tt.code == 0 && !strings.Contains(out, `"method":"tasks/result"`) && !strings.Contains(out, `"method":"tasks/get"`) {
+				t.Errorf("stdout lacks the task's exchanges:\n%s", out)
 			}
 		})
 	}

@@ -43,11 +43,14 @@ func (s *Session) Call(ctx context.Context, server, wire string, args json.RawMe
 	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: wire, Meta: &mcp.Meta{ProgressToken: token}}}
 	if asTask(ctx) {
 		// 2026-07-28 has no task augmentation: its tasks are the
-		// extension's, started by the server for a client declaring it.
-		if cl != nil && mcp.IsModernProtocol(cl.ProtocolVersion()) {
+		// extension's, started by the server for a client declaring it,
+		// whose call goes as any other.
+		switch t := c.hs.Capabilities.Tasks; {
+		case cl == nil || !mcp.IsModernProtocol(cl.ProtocolVersion()):
+			req.Params.Task = &mcp.TaskParams{}
+		case t == nil || !t.Extension:
 			return res, fmt.Errorf("calling %q on %s: %w", wire, server, ErrTaskAtModern)
 		}
-		req.Params.Task = &mcp.TaskParams{}
 	}
 	if len(bytes.TrimSpace(args)) == 0 {
 		req.Params.Arguments = map[string]any{}

@@ -50,11 +50,12 @@ const (
 	TasksExtension = model.Revision20260728 // the server answers with one (resultType "task")
 )
 
-// ErrTaskAtModern is a call asked to run as a 2025-11-25 task (AsTask) of
-// a server that settled on 2026-07-28, which has no task augmentation:
-// nothing is sent.
+// ErrTaskAtModern is a call asked to run as a task (AsTask) of a server
+// that settled on 2026-07-28, which has no task augmentation, by a
+// handshake that does not declare the tasks extension (whose tasks the
+// server starts): nothing is sent.
 var ErrTaskAtModern = errors.New("a 2025-11-25 task (params.task) cannot be asked of a server that settled on 2026-07-28, " +
-	"which has none (its tasks are the tasks extension's, started by the server); --protocol 2025-11-25 asks at that revision")
+	"which has none (its tasks are the tasks extension's, started by the server for a client declaring it); --protocol 2025-11-25 asks at that revision")
 
 type asTaskKey struct{}
 type taskStatusKey struct{}
