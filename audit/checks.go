@@ -52,7 +52,7 @@ var checks = []Check{
 	{"lifecycle.unknown-version", Error, "basic/lifecycle#version-negotiation", "an initialize asking for an unknown revision (1999-01-01) is answered with a revision the server supports, or refused", ""},
 	{"lifecycle.ping", Error, "basic/utilities/ping", "ping is answered promptly with an empty result", ""},
 	{"lifecycle.capabilities", Error, "basic/lifecycle#capability-negotiation", "each declared capability (tools, resources, prompts, logging, completions) answers its list or request", ""},
-	{"jsonrpc.unknown-method", Error, "basic#responses", "an unknown method is answered with error -32601 (method not found)", ""},
+	{"jsonrpc.unknown-method", Error, "basic#responses", "an unknown method is answered with error -32601 (method not found); over HTTP on a stateless revision, with HTTP 404 and its id", ""},
 	{"jsonrpc.invalid-params", Warning, "basic#responses", "a request missing a required parameter is answered with error -32602 (invalid params)", ""},
 	{"jsonrpc.parse-error", Warning, "basic#responses", "malformed JSON is answered with error -32700 and a null id (JSON-RPC 2.0 §5)", ""},
 	{"jsonrpc.id-echo", Error, "basic#requests", "a response carries its request's id exactly: a string id as that string, a number as that number", ""},
@@ -96,6 +96,9 @@ var checks = []Check{
 	{"http.protocol-version", Error, "basic/transports#protocol-version-header", "a request with an unsupported MCP-Protocol-Version header is answered 400", "http"},
 	{"http.notification", Error, "basic/transports#sending-messages-to-the-server", "a notification POSTed is answered 202 Accepted with no body", "http"},
 	{"http.mcp-method", Error, "basic/transports#standard-headers (2026-07-28)", "on a stateless revision, a request whose Mcp-Method or Mcp-Name header does not match its body is answered 400", "http"},
+	{"stateless.meta-required", Error, "basic#_meta (2026-07-28)", "on a stateless revision, a request whose _meta is missing, or lacks io.modelcontextprotocol/protocolVersion or io.modelcontextprotocol/clientCapabilities, is answered HTTP 400 with error -32602 and its id; one whose _meta lacks only clientInfo (optional) is served", "http"},
+	{"stateless.removed-methods", Error, "basic/transports#protocol-version-header (2026-07-28)", "on a stateless revision, the methods it removed (initialize, ping, logging/setLevel, resources/subscribe, resources/unsubscribe), sent with its _meta and headers, are answered HTTP 404 with error -32601 and their ids", "http"},
+	{"lifecycle.server-info", Warning, "basic#_meta (2026-07-28)", "on a stateless revision, the server/discover result names the server in its _meta (io.modelcontextprotocol/serverInfo, with a string name and version)", ""},
 	{"caching.hints", Error, "server/utilities/caching (2026-07-28)", "list results, resources/read and server/discover carry ttlMs (an integer, 0 or more) and cacheScope (public or private): required on a stateless revision, well-formed wherever given", ""},
 	{"http.resume", Warning, "basic/transports#resumability-and-redelivery", "where events carry ids, GET with Last-Event-ID is answered with a stream or 405, never a server error", "http"},
 }

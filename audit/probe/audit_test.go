@@ -73,6 +73,16 @@ func TestCorrectServerGivesNone(t *testing.T) {
 					t.Errorf("on %s, %s passed %v, not applicable %v", r.Revision, id, slices.Contains(r.Passed, id), skipped)
 				}
 			}
+			statelessOnly := []string{"lifecycle.server-info"}
+			if tc.transport == "http" {
+				statelessOnly = append(statelessOnly, "stateless.meta-required", "stateless.removed-methods")
+			}
+			for _, id := range statelessOnly {
+				_, skipped := r.Skipped[id]
+				if stateless := r.Revision >= model.Revision20260728; skipped == stateless || slices.Contains(r.Passed, id) != stateless {
+					t.Errorf("on %s, %s passed %v, not applicable %v", r.Revision, id, slices.Contains(r.Passed, id), skipped)
+				}
+			}
 			if len(r.Findings) > 0 {
 				t.Fatalf("findings on the correct server: %+v", r.Findings)
 			}
@@ -112,7 +122,7 @@ func TestEachFaultGivesItsFinding(t *testing.T) {
 // where its check is not applicable (and says so) or, for a rule of both
 // eras the fault breaks at one only, passes.
 func TestEraFaultsAtTheOtherEra(t *testing.T) {
-	probedOnBoth := []string{"lifecycle.notifications", "caching.hints", "http.multiple-streams", "lifecycle.version"}
+	probedOnBoth := []string{"lifecycle.notifications", "caching.hints", "http.multiple-streams", "lifecycle.version", "jsonrpc.unknown-method"}
 	for _, m := range auditee.Modes {
 		if m.Protocol == "" {
 			continue

@@ -44,6 +44,7 @@ func (a *auditor) discover(ctx context.Context, era model.Era) bool {
 		a.res.ServerInfo = model.Sanitize(jsonx.String(jsonx.MemberFold(info, "name")) + " " + jsonx.String(jsonx.MemberFold(info, "version")))
 	}
 	a.cacheHints("server/discover", m, mark)
+	a.serverInfo(m, a.t.since(mark)) // stateless.go
 	// server/discover stands for initialize: its capabilities are judged
 	// as initialize's are.
 	a.fs.probe("lifecycle.initialize")
