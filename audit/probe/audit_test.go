@@ -277,6 +277,41 @@ func TestHostileHTTPIsBounded(t *testing.T) {
 	}
 }
 
+// TestHostileStatelessIsBounded: a 2026-07-28 server that answers the
+// stateless probes (no _meta, removed and unknown methods) with bodies
+// that never end gives their findings within the probes' bounds.
+func TestHostileStatelessIsBounded(t *testing.T) {
+	srv := httptest.NewServer(hostile.HTTP())
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	spec := config.ServerSpec{Label: "stateless-flood", Transport: config.TransportHTTP, URL: srv.URL + "/stateless-flood"}
+	const body = 1 << 20
+	r := probe.Run(ctx, spec, probe.Options{Probe: time.Second, Handshake: handshake(model.Revision20260728), Limits: loader.Limits{Body: body}})
+	if ctx.Err() != nil {
+		t.Fatal("the audit outlived its bound")
+	}
+	if r.Revision != model.Revision20260728 {
+		t.Fatalf("settled on %q", r.Revision)
+	}
+	got := ids(r)
+	for _, id := range []string{"stateless.meta-required", "stateless.removed-methods", "jsonrpc.unknown-method"} {
+		if !slices.Contains(got, id) {
+			t.Errorf("findings %v, want %s among them", got, id)
+		}
+	}
+	biggest := 0
+	for _, f := range r.Frames {
+		if f.Size > body+1024 {
+			t.Fatalf("a frame of %d bytes, past the %d-byte body bound", f.Size, body)
+		}
+		biggest = max(biggest, f.Size)
+	}
+	if biggest < body/2 {
+		t.Fatalf("the largest frame is %d bytes: no endless answer was read up to the bound", biggest)
+	}
+}
+
 // TestSecretsMasked: a server that dumps its environment into a tool's
 // result (called with --call) leaves the config's secret masked in every
 // frame and message of the audit.
