@@ -73,7 +73,7 @@ func TestCorrectServerGivesNone(t *testing.T) {
 					t.Errorf("on %s, %s passed %v, not applicable %v", r.Revision, id, slices.Contains(r.Passed, id), skipped)
 				}
 			}
-			statelessOnly := []string{"lifecycle.server-info"}
+			statelessOnly := []string{"lifecycle.server-info", "stateless.unsupported-version"}
 			if tc.transport == "http" {
 				statelessOnly = append(statelessOnly, "stateless.meta-required", "stateless.removed-methods")
 			}

@@ -109,6 +109,7 @@ func (a *auditor) lifecycle(ctx context.Context) {
 	} else {
 		a.expectError(ctx, "jsonrpc.unknown-method", "mcplens/audit-unknown-method", map[string]any{}, -32601)
 	}
+	a.unsupportedVersion(ctx) // stateless.go
 	switch {
 	case a.declares("resources"):
 		// A missing uri names no resource: "not found" (-32002) is as

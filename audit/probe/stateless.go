@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/mcplens/mcplens/mcpsession"
@@ -169,4 +170,90 @@ func (a *auditor) serverInfo(m message, evidence []mcpsession.Frame) {
 		return
 	}
 	a.fs.add("lifecycle.server-info", "server/discover", "the server/discover result has no "+metaServerInfo+" with a string name and version in its _meta", evidence)
+}
+
+// futureRevision is a revision no server of today supports.
+const futureRevision = "2099-01-01"
+
+// unsupportedVersion sends server/discover asking for futureRevision in
+// its _meta (and, over HTTP, its header, so that the two agree) and wants
+// an UnsupportedProtocolVersionError: -32022, data.supported among the
+// versions server/discover listed, data.requested the revision asked; over
+// HTTP, status 400.
+func (a *auditor) unsupportedVersion(ctx context.Context) {
+	const id = "stateless.unsupported-version"
+	if !a.stateless {
+		a.fs.skip(id, "a check of the stateless revisions (2026-07-28); the session is on "+a.res.Revision)
+		return
+	}
+	a.fs.probe(id)
+	pctx, cancel := a.probeCtx(ctx)
+	defer cancel()
+	mark := a.t.mark()
+	meta := maps.Clone(a.c.meta)
+	meta[metaVersion] = futureRevision
+	a.c.id++
+	reqID := json.RawMessage(strconv.Itoa(a.c.id))
+	body, _ := encodeRequest(reqID, "server/discover", map[string]any{"_meta": meta}, nil)
+	what := "server/discover asking for " + futureRevision
+	var resp *message
+	status := 0
+	if a.httpp != nil {
+		headers := a.httpp.standardHeaders(body)
+		headers["Mcp-Protocol-Version"] = futureRevision
+		ex, err := a.httpp.do(pctx, http.MethodPost, headers, "", body)
+		if err != nil && ex.status == 0 {
+			a.fs.add(id, "server/discover", fmt.Sprintf("%s was not answered: %v", what, err), a.t.since(mark))
+			return
+		}
+		resp, status = answerOf(ex.msgs), ex.status
+	} else {
+		m, err := a.c.roundTrip(pctx, body, reqID)
+		if err != nil {
+			a.fs.add(id, "server/discover", fmt.Sprintf("%s was not answered: %v", what, err), a.t.since(mark))
+			return
+		}
+		resp = &m
+	}
+	if p := unsupportedProblem(resp, status, reqID, a.supported); p != "" {
+		a.fs.add(id, "server/discover", what+" "+p, a.t.since(mark))
+	}
+}
+
+// unsupportedProblem says how resp (answered with HTTP status, 0 over
+// stdio) is no UnsupportedProtocolVersionError for futureRevision, ""
+// when it is one.
+func unsupportedProblem(resp *message, status int, reqID json.RawMessage, supported []string) string {
+	if resp == nil || resp.Error == nil || resp.Error.Code != -32022 {
+		if status != 0 {
+			return fmt.Sprintf("was answered HTTP %d with %s; want HTTP 400 with error -32022 (UnsupportedProtocolVersionError)", status, answerKind(resp))
+		}
+		return fmt.Sprintf("was answered with %s; want error -32022 (UnsupportedProtocolVersionError)", answerKind(resp))
+	}
+	var e struct {
+		Error struct {
+			Data struct {
+				Supported []string `json:"supported"`
+				Requested *string  `json:"requested"`
+			} `json:"data"`
+		} `json:"error"`
+	}
+	_ = json.Unmarshal(resp.raw, &e)
+	d := e.Error.Data
+	switch {
+	case status != 0 && status != http.StatusBadRequest:
+		return fmt.Sprintf("was answered error -32022 with HTTP %d; want 400", status)
+	case len(d.Supported) == 0:
+		return "was answered error -32022 whose data lists no supported versions"
+	case d.Requested == nil || *d.Requested != futureRevision:
+		return "was answered error -32022 whose data does not echo the requested version"
+	case !sameID(resp.ID, reqID):
+		return fmt.Sprintf("was answered with id %s; want %s", resp.ID, reqID)
+	}
+	for _, v := range d.Supported {
+		if !slices.Contains(supported, v) {
+			return fmt.Sprintf("was answered error -32022 listing %q as supported, which server/discover does not list", v)
+		}
+	}
+	return ""
 }

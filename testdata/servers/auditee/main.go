@@ -32,6 +32,8 @@
 //	unknown-200         (HTTP, 2026-07-28) an unknown method is answered -32601
 //	                    with HTTP 200, not 404
 //	no-server-info      (2026-07-28) results carry no serverInfo in _meta
+//	bare-unsupported    (2026-07-28) an unsupported version's error -32022
+//	                    carries no data (supported, requested)
 package main
 
 import (
@@ -181,6 +183,8 @@ var protocolVersion = regexp.MustCompile(`"protocolVersion":"[^"]*"`)
 
 var ttl = regexp.MustCompile(`"ttlMs":[0-9]+,?`)
 
+var unsupportedData = regexp.MustCompile(`,"data":\{"supported":\[[^\]]*\],"requested":"[^"]*"\}`)
+
 var serverInfo = regexp.MustCompile(`"io\.modelcontextprotocol/serverInfo":\{[^{}]*\},?`)
 
 var nextCursor = regexp.MustCompile(`"nextCursor":"([^"]*)"`)
@@ -216,6 +220,8 @@ func fault(mode, asked string, line []byte) []byte {
 		return ttl.ReplaceAll(line, nil)
 	case "no-server-info":
 		return serverInfo.ReplaceAll(line, nil)
+	case "bare-unsupported":
+		return unsupportedData.ReplaceAll(line, nil)
 	case "bad-versions":
 		return bytes.ReplaceAll(line, []byte(`"supportedVersions":[`), []byte(`"supportedVersions":["next\u001b[2J",`))
 	case "wrong-code":
