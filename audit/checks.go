@@ -51,7 +51,7 @@ var checks = []Check{
 	{"lifecycle.version", Error, "basic/lifecycle#version-negotiation", "the revision answered is the one asked for or one the server supports instead, never an unknown one", ""},
 	{"lifecycle.unknown-version", Error, "basic/lifecycle#version-negotiation", "an initialize asking for an unknown revision (1999-01-01) is answered with a revision the server supports, or refused", ""},
 	{"lifecycle.ping", Error, "basic/utilities/ping", "ping is answered promptly with an empty result", ""},
-	{"lifecycle.capabilities", Error, "basic/lifecycle#capability-negotiation", "each declared capability (tools, resources, prompts, logging, completions) answers its list or request", ""},
+	{"lifecycle.capabilities", Error, "basic/lifecycle#capability-negotiation", "each declared capability (tools, resources, prompts, logging, completions) answers its list or request, and the list of one not declared (tools, resources, prompts) lists nothing", ""},
 	{"jsonrpc.unknown-method", Error, "basic#responses", "an unknown method is answered with error -32601 (method not found); over HTTP on a stateless revision, with HTTP 404 and its id", ""},
 	{"jsonrpc.invalid-params", Warning, "basic#responses", "a request missing a required parameter is answered with error -32602 (invalid params)", ""},
 	{"jsonrpc.parse-error", Warning, "basic#responses", "malformed JSON is answered with error -32700 and a null id (JSON-RPC 2.0 §5)", ""},

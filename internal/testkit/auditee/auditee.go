@@ -47,6 +47,7 @@ var Modes = []struct {
 	{"ping-served", []string{"stateless.removed-methods"}, "http", "2026-07-28"},
 	{"unknown-200", []string{"jsonrpc.unknown-method"}, "http", "2026-07-28"},
 	{"no-server-info", []string{"lifecycle.server-info"}, "stdio", "2026-07-28"},
+	{"undeclared-prompts", []string{"lifecycle.capabilities"}, "stdio", ""},
 	{"bare-unsupported", []string{"stateless.unsupported-version"}, "stdio", "2026-07-28"},
 }
 

@@ -32,6 +32,7 @@
 //	unknown-200         (HTTP, 2026-07-28) an unknown method is answered -32601
 //	                    with HTTP 200, not 404
 //	no-server-info      (2026-07-28) results carry no serverInfo in _meta
+//	undeclared-prompts  prompts are served and not declared
 //	bare-unsupported    (2026-07-28) an unsupported version's error -32022
 //	                    carries no data (supported, requested)
 package main
@@ -218,6 +219,10 @@ func fault(mode, asked string, line []byte) []byte {
 		}
 	case "no-cache-hints":
 		return ttl.ReplaceAll(line, nil)
+	case "undeclared-prompts":
+		if bytes.Contains(line, []byte(`"capabilities":`)) {
+			return bytes.Replace(line, []byte(`"prompts":{"listChanged":true},`), nil, 1)
+		}
 	case "no-server-info":
 		return serverInfo.ReplaceAll(line, nil)
 	case "bare-unsupported":
