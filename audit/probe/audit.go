@@ -90,6 +90,8 @@ type auditor struct {
 	stateless bool
 	// outputSchemas are the listed tools' valid outputSchemas, by name.
 	outputSchemas map[string]json.RawMessage
+	// supported are the versions server/discover listed.
+	supported []string
 	// stdio is the stdio peer, httpp the HTTP one: one of them is set.
 	stdio *stdioPeer
 	httpp *httpPeer

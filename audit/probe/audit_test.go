@@ -73,6 +73,16 @@ func TestCorrectServerGivesNone(t *testing.T) {
 					t.Errorf("on %s, %s passed %v, not applicable %v", r.Revision, id, slices.Contains(r.Passed, id), skipped)
 				}
 			}
+			statelessOnly := []string{"lifecycle.server-info", "stateless.unsupported-version"}
+			if tc.transport == "http" {
+				statelessOnly = append(statelessOnly, "stateless.meta-required", "stateless.removed-methods")
+			}
+			for _, id := range statelessOnly {
+				_, skipped := r.Skipped[id]
+				if stateless := r.Revision >= model.Revision20260728; skipped == stateless || slices.Contains(r.Passed, id) != stateless {
+					t.Errorf("on %s, %s passed %v, not applicable %v", r.Revision, id, slices.Contains(r.Passed, id), skipped)
+				}
+			}
 			if len(r.Findings) > 0 {
 				t.Fatalf("findings on the correct server: %+v", r.Findings)
 			}
@@ -112,7 +122,7 @@ func TestEachFaultGivesItsFinding(t *testing.T) {
 // where its check is not applicable (and says so) or, for a rule of both
 // eras the fault breaks at one only, passes.
 func TestEraFaultsAtTheOtherEra(t *testing.T) {
-	probedOnBoth := []string{"lifecycle.notifications", "caching.hints", "http.multiple-streams", "lifecycle.version"}
+	probedOnBoth := []string{"lifecycle.notifications", "caching.hints", "http.multiple-streams", "lifecycle.version", "jsonrpc.unknown-method"}
 	for _, m := range auditee.Modes {
 		if m.Protocol == "" {
 			continue
@@ -264,6 +274,41 @@ func TestHostileHTTPIsBounded(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHostileStatelessIsBounded: a 2026-07-28 server that answers the
+// stateless probes (no _meta, removed and unknown methods) with bodies
+// that never end gives their findings within the probes' bounds.
+func TestHostileStatelessIsBounded(t *testing.T) {
+	srv := httptest.NewServer(hostile.HTTP())
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	spec := config.ServerSpec{Label: "stateless-flood", Transport: config.TransportHTTP, URL: srv.URL + "/stateless-flood"}
+	const body = 1 << 20
+	r := probe.Run(ctx, spec, probe.Options{Probe: time.Second, Handshake: handshake(model.Revision20260728), Limits: loader.Limits{Body: body}})
+	if ctx.Err() != nil {
+		t.Fatal("the audit outlived its bound")
+	}
+	if r.Revision != model.Revision20260728 {
+		t.Fatalf("settled on %q", r.Revision)
+	}
+	got := ids(r)
+	for _, id := range []string{"stateless.meta-required", "stateless.removed-methods", "jsonrpc.unknown-method"} {
+		if !slices.Contains(got, id) {
+			t.Errorf("findings %v, want %s among them", got, id)
+		}
+	}
+	biggest := 0
+	for _, f := range r.Frames {
+		if f.Size > body+1024 {
+			t.Fatalf("a frame of %d bytes, past the %d-byte body bound", f.Size, body)
+		}
+		biggest = max(biggest, f.Size)
+	}
+	if biggest < body/2 {
+		t.Fatalf("the largest frame is %d bytes: no endless answer was read up to the bound", biggest)
 	}
 }
 

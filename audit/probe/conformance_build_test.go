@@ -32,7 +32,8 @@ var buildScenarios = []struct {
 	{"server-session-lifecycle", "2025-11-25", []string{"http.session-id", "http.delete"}, nil},
 	{"server-sse-multiple-streams", "2025-11-25", []string{"http.multiple-streams"}, []string{"one-stream"}},
 	{"completion-complete", "2025-11-25", []string{"completion.complete"}, nil},
-	{"server-stateless", "2026-07-28", []string{"lifecycle.initialize", "lifecycle.version", "http.protocol-version", "http.mcp-method"}, nil},
+	{"server-stateless", "2026-07-28", []string{"lifecycle.initialize", "lifecycle.version", "http.protocol-version", "http.mcp-method",
+		"stateless.meta-required", "stateless.removed-methods", "stateless.unsupported-version", "jsonrpc.unknown-method"}, []string{"meta-optional", "removed-200", "unknown-200"}},
 	{"caching", "2026-07-28", []string{"caching.hints"}, nil},
 	{"http-header-validation", "2026-07-28", []string{"http.mcp-method"}, []string{"mcp-method-ignored"}},
 }

@@ -31,6 +31,7 @@ func (a *auditor) httpChecks(ctx context.Context) {
 	} else {
 		a.fs.skip("http.mcp-method", "a check of the stateless revisions (2026-07-28); the session is on "+a.res.Revision)
 	}
+	a.statelessHTTP(ctx, why) // stateless.go
 	a.notificationHTTP(ctx)
 	// get first: a server may keep one GET stream a session (409 for a
 	// second) and see the probe's own close late; streams then POSTs

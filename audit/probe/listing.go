@@ -104,6 +104,7 @@ func (a *auditor) listings(ctx context.Context) {
 			a.checkTools(rows)
 		}
 	} else {
+		a.undeclared(ctx, "tools/list", "tools", "tools")
 		a.skipAll("the server declares no tools", "tools.name", "tools.input-schema", "tools.output-schema", "tools.annotations", "tools.task-support", "tools.mcp-header")
 	}
 	var resources, templates, prompts []listed
@@ -112,12 +113,14 @@ func (a *auditor) listings(ctx context.Context) {
 		templates, _ = a.list(ctx, "resources/templates/list", "resourceTemplates", "resources")
 		a.checkResources(ctx, resources, templates)
 	} else {
+		a.undeclared(ctx, "resources/list", "resources", "resources")
 		a.skipAll("the server declares no resources", "resources.uri", "resources.template", "resources.ui", "resources.read", "resources.not-found")
 	}
 	if a.declares("prompts") {
 		prompts, _ = a.list(ctx, "prompts/list", "prompts", "prompts")
 		a.checkPrompts(ctx, prompts)
 	} else {
+		a.undeclared(ctx, "prompts/list", "prompts", "prompts")
 		a.skipAll("the server declares no prompts", "prompts.arguments", "prompts.get", "prompts.unknown")
 	}
 	if a.declares("completions") {
@@ -132,6 +135,30 @@ func (a *auditor) listings(ctx context.Context) {
 		a.expectError(ctx, "logging.invalid-level", "logging/setLevel", map[string]any{"level": "mcplens-audit-no-such-level"}, -32602)
 	} else {
 		a.skipAll("the server declares no logging", "logging.set-level", "logging.invalid-level")
+	}
+}
+
+// undeclared asks for the list of a capability the server does not
+// declare: a server that supports one must declare it, so a list with
+// items is a finding (an error, or an empty list, is not). It asks only a
+// server that has answered every request so far, and keeps no count of an
+// unanswered one: a server silent on what it does not serve is judged
+// elsewhere (jsonrpc.unknown-method).
+func (a *auditor) undeclared(ctx context.Context, method, key, capability string) {
+	if a.c.silent > 0 {
+		return
+	}
+	pctx, cancel := a.probeCtx(ctx)
+	defer cancel()
+	mark := a.t.mark()
+	a.fs.probe("lifecycle.capabilities")
+	m, err := a.c.call(pctx, method, nil)
+	a.c.silent = 0
+	if err != nil || m.Error != nil {
+		return
+	}
+	if items, _ := jsonx.Elements(jsonx.MemberFold(m.Result, key)); len(items) > 0 {
+		a.fs.add("lifecycle.capabilities", method, fmt.Sprintf("the server does not declare %s, and %s lists %d item(s)", capability, method, len(items)), a.t.since(mark))
 	}
 }
 

@@ -38,12 +38,13 @@ func (a *auditor) discover(ctx context.Context, era model.Era) bool {
 		a.fs.add("lifecycle.version", "server/discover", fmt.Sprintf("the server/discover result lists %q among its supportedVersions, which is no revision of the specification",
 			r.SupportedVersions[i]), a.t.since(mark))
 	}
-	a.res.Revision, a.caps, a.stateless = era.Version, r.Capabilities, true
+	a.res.Revision, a.caps, a.stateless, a.supported = era.Version, r.Capabilities, true, r.SupportedVersions
 	a.c.meta = loader.StatelessMeta(a.o.Handshake, era.Version)
 	if info := jsonx.MemberFold(jsonx.MemberFold(m.Result, "_meta"), "io.modelcontextprotocol/serverInfo"); len(info) > 0 {
 		a.res.ServerInfo = model.Sanitize(jsonx.String(jsonx.MemberFold(info, "name")) + " " + jsonx.String(jsonx.MemberFold(info, "version")))
 	}
 	a.cacheHints("server/discover", m, mark)
+	a.serverInfo(m, a.t.since(mark)) // stateless.go
 	// server/discover stands for initialize: its capabilities are judged
 	// as initialize's are.
 	a.fs.probe("lifecycle.initialize")

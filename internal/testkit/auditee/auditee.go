@@ -42,6 +42,13 @@ var Modes = []struct {
 	{"rebinding", []string{"http.origin", "http.host"}, "http", ""},
 	{"mcp-method-ignored", []string{"http.mcp-method"}, "http", "2026-07-28"},
 	{"one-stream", []string{"http.multiple-streams"}, "http", "2025-11-25"},
+	{"meta-optional", []string{"stateless.meta-required"}, "http", "2026-07-28"},
+	{"removed-200", []string{"stateless.removed-methods"}, "http", "2026-07-28"},
+	{"ping-served", []string{"stateless.removed-methods"}, "http", "2026-07-28"},
+	{"unknown-200", []string{"jsonrpc.unknown-method"}, "http", "2026-07-28"},
+	{"no-server-info", []string{"lifecycle.server-info"}, "stdio", "2026-07-28"},
+	{"undeclared-prompts", []string{"lifecycle.capabilities"}, "stdio", ""},
+	{"bare-unsupported", []string{"stateless.unsupported-version"}, "stdio", "2026-07-28"},
 }
 
 var build struct {

@@ -22,6 +22,7 @@ var HTTPModes = []string{
 	"endless-result",     // answers tools/call with a JSON body that never ends
 	"endless-call-event", // answers tools/call with an event that never ends
 	"sse-flood",          // an SSE server whose stream sends the endpoint, then an event that never ends
+	"stateless-flood",    // a 2026-07-28 server: answers server/discover, and a request of another method, or without _meta, with a JSON body that never ends
 }
 
 // HTTP is a streamable HTTP MCP server (without sessions) serving each
@@ -67,6 +68,9 @@ func (s *httpServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
+		Params struct {
+			Meta json.RawMessage `json:"_meta"`
+		} `json:"params"`
 	}
 	if json.NewDecoder(r.Body).Decode(&req) != nil {
 		w.WriteHeader(http.StatusBadRequest)
@@ -77,6 +81,15 @@ func (s *httpServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	start := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":`, req.ID)
+	if mode == "stateless-flood" {
+		w.Header().Set("Content-Type", "application/json")
+		if req.Method != "server/discover" || req.Params.Meta == nil {
+			flood(w, r, fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"`, req.ID))
+			return
+		}
+		fmt.Fprint(w, start+`{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"hostile-http","version":"1"}},"supportedVersions":["2026-07-28"],"capabilities":{},"ttlMs":0,"cacheScope":"private"}}`)
+		return
+	}
 	var result string
 	switch req.Method {
 	case "initialize":

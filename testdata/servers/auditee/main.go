@@ -24,6 +24,17 @@
 //	mcp-method-ignored  (HTTP, 2026-07-28) a mismatched Mcp-Method is served
 //	one-stream          (HTTP) a POST is refused 409 while its session's GET
 //	                    stream is open
+//	meta-optional       (HTTP, 2026-07-28) a request lacking _meta or its
+//	                    required fields is served
+//	removed-200         (HTTP, 2026-07-28) a removed method is answered -32601
+//	                    with HTTP 200, not 404
+//	ping-served         (HTTP, 2026-07-28) ping is answered with a result
+//	unknown-200         (HTTP, 2026-07-28) an unknown method is answered -32601
+//	                    with HTTP 200, not 404
+//	no-server-info      (2026-07-28) results carry no serverInfo in _meta
+//	undeclared-prompts  prompts are served and not declared
+//	bare-unsupported    (2026-07-28) an unsupported version's error -32022
+//	                    carries no data (supported, requested)
 package main
 
 import (
@@ -173,6 +184,10 @@ var protocolVersion = regexp.MustCompile(`"protocolVersion":"[^"]*"`)
 
 var ttl = regexp.MustCompile(`"ttlMs":[0-9]+,?`)
 
+var unsupportedData = regexp.MustCompile(`,"data":\{"supported":\[[^\]]*\],"requested":"[^"]*"\}`)
+
+var serverInfo = regexp.MustCompile(`"io\.modelcontextprotocol/serverInfo":\{[^{}]*\},?`)
+
 var nextCursor = regexp.MustCompile(`"nextCursor":"([^"]*)"`)
 
 var stringID = regexp.MustCompile(`"id":"([^"\\]|\\.)*"`)
@@ -204,6 +219,14 @@ func fault(mode, asked string, line []byte) []byte {
 		}
 	case "no-cache-hints":
 		return ttl.ReplaceAll(line, nil)
+	case "undeclared-prompts":
+		if bytes.Contains(line, []byte(`"capabilities":`)) {
+			return bytes.Replace(line, []byte(`"prompts":{"listChanged":true},`), nil, 1)
+		}
+	case "no-server-info":
+		return serverInfo.ReplaceAll(line, nil)
+	case "bare-unsupported":
+		return unsupportedData.ReplaceAll(line, nil)
 	case "bad-versions":
 		return bytes.ReplaceAll(line, []byte(`"supportedVersions":[`), []byte(`"supportedVersions":["next\u001b[2J",`))
 	case "wrong-code":
@@ -356,6 +379,9 @@ func sessions(next http.Handler, mode string) http.Handler {
 		if mode == "mcp-method-ignored" && m.Method != "" {
 			r.Header.Set("Mcp-Method", m.Method) // whatever the client said
 		}
-		next.ServeHTTP(w, r)
+		w, r, serve := statelessFault(mode, w, r, body) // stateless.go
+		if serve {
+			next.ServeHTTP(w, r)
+		}
 	})
 }
