@@ -102,5 +102,5 @@ func withTasksExtension(h model.Handshake) model.Handshake {
 // (2026-07-28 on), whose tasks are the extension's.
 func (c *caller) stateless(server string) bool {
 	i, ok := c.snap.Index(server)
-	return ok && c.snap.Servers[i].Protocol >= model.Revision20260728
+	return ok && model.Stateless(c.snap.Servers[i].Protocol)
 }

@@ -80,13 +80,18 @@ func EraOf(version string) Era {
 			return e
 		}
 	}
-	if version >= Revision20260728 {
+	if Stateless(version) {
 		e := eras[0]
 		e.Version = version
 		return e
 	}
 	return Era{Version: version, Initialize: version, Accepts: []string{version}}
 }
+
+// Stateless reports whether a protocol revision is one of the stateless
+// revisions (2026-07-28 on): server/discover rather than initialize,
+// identity in every request's _meta, tasks by the extension.
+func Stateless(revision string) bool { return revision >= Revision20260728 }
 
 // Era is the era of the handshake's protocol revision.
 func (h Handshake) Era() Era {
@@ -98,6 +103,6 @@ func (h Handshake) Era() Era {
 // (reached with server/discover, which may negotiate down), or one the era
 // accepts from initialize.
 func (e Era) Settles(got string) bool {
-	stateless := got >= Revision20260728 && got <= e.Version
+	stateless := Stateless(got) && got <= e.Version
 	return e.Discover && stateless || slices.Contains(e.Accepts, got)
 }

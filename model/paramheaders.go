@@ -232,7 +232,7 @@ func jsonKind(v []byte) string {
 // invalid: from 2026-07-28, the revision that defines them (revisions are
 // dates, and sort). Over stdio and SSE a client may ignore the
 // annotations, and the reference SDKs do.
-func MirrorsIntoHeaders(protocol string) bool { return protocol >= Revision20260728 }
+func MirrorsIntoHeaders(protocol string) bool { return Stateless(protocol) }
 
 // MarkRejected marks each row of a server a client over streamable HTTP at
 // protocol rejects for its x-mcp-header annotations (Tool.Rejected), so
