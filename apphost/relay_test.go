@@ -3,12 +3,11 @@ package apphost
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mcplens/mcplens/internal/testkit/apppage"
 	"github.com/mcplens/mcplens/model"
 )
 
@@ -24,23 +23,7 @@ func hang(ended chan<- error) func(context.Context, string, json.RawMessage) (js
 
 // relay posts body to h's relay as its host page does, over loopback HTTP,
 // and returns the answer.
-func relay(t *testing.T, h *Host, body string) <-chan string {
-	got := make(chan string, 1)
-	go func() {
-		req, _ := http.NewRequest(http.MethodPost, h.URL()+"rpc", strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Origin", strings.TrimSuffix(h.URL(), "/"+h.token+"/"))
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			got <- err.Error()
-			return
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		got <- string(b)
-	}()
-	return got
-}
+func relay(_ *testing.T, h *Host, body string) <-chan string { return apppage.Post(h.URL(), body) }
 
 // TestRelayedCallEndsWithTheHost: an app's tools/call to a tool that never
 // answers ends when the host stops, rather than holding the server's call

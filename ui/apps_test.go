@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -15,6 +14,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcplens/mcplens/internal/testkit/apppage"
 	"github.com/mcplens/mcplens/internal/testkit/browsertest"
 	"github.com/mcplens/mcplens/loader"
 	"github.com/mcplens/mcplens/loader/config"
@@ -96,27 +96,7 @@ func TestAppLinkAsked(t *testing.T) {
 	b := browsertest.New(t)
 	m = pressRun(t, m, "a")
 	page := b.Wait(t, 1)[0][0]
-	u, err := url.Parse(page)
-	if err != nil {
-		t.Fatal(err)
-	}
-	post := func(body string) <-chan string {
-		got := make(chan string, 1)
-		go func() {
-			req, _ := http.NewRequest(http.MethodPost, page+"rpc", strings.NewReader(body))
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Origin", u.Scheme+"://"+u.Host)
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				got <- err.Error()
-				return
-			}
-			defer resp.Body.Close()
-			b, _ := io.ReadAll(resp.Body)
-			got <- string(b)
-		}()
-		return got
-	}
+	post := func(body string) <-chan string { return apppage.Post(page, body) }
 	link := func(id int, link string) <-chan string {
 		params, _ := json.Marshal(map[string]string{"url": link})
 		return post(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ui/open-link","params":%s}`, id, params))
